@@ -1,0 +1,1 @@
+//! CEL as Kubernetes uses it.

@@ -1,0 +1,5 @@
+//! crdkit runtime: the structural schema model, CEL, and the API server's pruning, defaulting and
+//! validation, usable from the `crdkit` facade and (slim) from the `crdkit-macros` proc-macro.
+#![forbid(unsafe_code)]
+
+pub mod cel;
