@@ -3,3 +3,9 @@
 #![forbid(unsafe_code)]
 
 pub mod cel;
+pub mod crd;
+pub mod meta;
+pub mod schema;
+pub mod shape;
+pub mod yaml;
+pub mod resource;

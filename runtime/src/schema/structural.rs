@@ -1,0 +1,255 @@
+//! The structural schema: the typed, validated form of a CRD's OpenAPI v3 schema.
+//!
+//! Mirrors apiextensions-apiserver `pkg/apiserver/schema/structural.go`. A [`Structural`] node
+//! holds what may appear outside logical junctors (type, properties, items, extensions); value
+//! validations — including the `allOf`/`anyOf`/`oneOf`/`not` junctors, whose branches are
+//! [`NestedValueValidation`]s that can only restrict — live in [`ValueValidation`].
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+/// An OpenAPI type as CRD schemas allow it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Type {
+    Object,
+    Array,
+    String,
+    Integer,
+    Number,
+    Boolean,
+}
+
+impl Type {
+    /// The spelling in OpenAPI (`object`, `array`, ...).
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Type::Object => "object",
+            Type::Array => "array",
+            Type::String => "string",
+            Type::Integer => "integer",
+            Type::Number => "number",
+            Type::Boolean => "boolean",
+        }
+    }
+
+    /// Parses the OpenAPI spelling.
+    #[must_use]
+    pub fn parse(s: &str) -> Option<Type> {
+        Some(match s {
+            "object" => Type::Object,
+            "array" => Type::Array,
+            "string" => Type::String,
+            "integer" => Type::Integer,
+            "number" => Type::Number,
+            "boolean" => Type::Boolean,
+            _ => return None,
+        })
+    }
+}
+
+impl std::fmt::Display for Type {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// `x-kubernetes-list-type`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ListType {
+    Atomic,
+    Set,
+    Map,
+}
+
+impl ListType {
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ListType::Atomic => "atomic",
+            ListType::Set => "set",
+            ListType::Map => "map",
+        }
+    }
+
+    #[must_use]
+    pub fn parse(s: &str) -> Option<ListType> {
+        Some(match s {
+            "atomic" => ListType::Atomic,
+            "set" => ListType::Set,
+            "map" => ListType::Map,
+            _ => return None,
+        })
+    }
+}
+
+/// `x-kubernetes-map-type`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MapType {
+    Granular,
+    Atomic,
+}
+
+impl MapType {
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            MapType::Granular => "granular",
+            MapType::Atomic => "atomic",
+        }
+    }
+
+    #[must_use]
+    pub fn parse(s: &str) -> Option<MapType> {
+        Some(match s {
+            "granular" => MapType::Granular,
+            "atomic" => MapType::Atomic,
+            _ => return None,
+        })
+    }
+}
+
+/// One `x-kubernetes-validations` entry, as written in the CRD.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ValidationRule {
+    /// The CEL expression; `self` is the value at this node.
+    pub rule: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub message: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub message_expression: String,
+    /// `FieldValueInvalid`, `FieldValueForbidden`, `FieldValueRequired` or `FieldValueDuplicate`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub field_path: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub optional_old_self: Option<bool>,
+}
+
+/// The generic keywords: allowed outside junctors only.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Generic {
+    pub description: Option<String>,
+    pub ty: Option<Type>,
+    pub title: Option<String>,
+    pub default: Option<Value>,
+    pub nullable: bool,
+}
+
+impl Generic {
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        *self == Generic::default()
+    }
+}
+
+/// The `x-kubernetes-*` extensions.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Extensions {
+    /// `x-kubernetes-preserve-unknown-fields`
+    pub preserve_unknown_fields: bool,
+    /// `x-kubernetes-embedded-resource`
+    pub embedded_resource: bool,
+    /// `x-kubernetes-int-or-string`
+    pub int_or_string: bool,
+    /// `x-kubernetes-list-map-keys`
+    pub list_map_keys: Vec<String>,
+    /// `x-kubernetes-list-type`
+    pub list_type: Option<ListType>,
+    /// `x-kubernetes-map-type`
+    pub map_type: Option<MapType>,
+    /// `x-kubernetes-validations`
+    pub validations: Vec<ValidationRule>,
+}
+
+impl Extensions {
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        *self == Extensions::default()
+    }
+}
+
+/// Value validations: restrictions that never change the shape of a value.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ValueValidation {
+    pub format: Option<String>,
+    pub maximum: Option<f64>,
+    pub exclusive_maximum: bool,
+    pub minimum: Option<f64>,
+    pub exclusive_minimum: bool,
+    pub max_length: Option<i64>,
+    pub min_length: Option<i64>,
+    pub pattern: Option<String>,
+    pub max_items: Option<i64>,
+    pub min_items: Option<i64>,
+    pub unique_items: bool,
+    pub multiple_of: Option<f64>,
+    pub enum_values: Vec<Value>,
+    pub max_properties: Option<i64>,
+    pub min_properties: Option<i64>,
+    pub required: Vec<String>,
+    pub all_of: Vec<NestedValueValidation>,
+    pub one_of: Vec<NestedValueValidation>,
+    pub any_of: Vec<NestedValueValidation>,
+    pub not: Option<Box<NestedValueValidation>>,
+}
+
+impl ValueValidation {
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        *self == ValueValidation::default()
+    }
+}
+
+/// A branch of `allOf`/`anyOf`/`oneOf`/`not`. Whatever it sets of the generic keywords or the
+/// extensions is kept only to be reported: structural schemas forbid them there (rule 3).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NestedValueValidation {
+    pub value_validation: ValueValidation,
+    pub items: Option<Box<NestedValueValidation>>,
+    pub properties: BTreeMap<String, NestedValueValidation>,
+    /// `additionalProperties` with a schema; `additionalProperties: <bool>` inside a junctor is
+    /// a rule-3 violation recorded in `forbidden_additional_properties`.
+    pub additional_properties: Option<Box<NestedValueValidation>>,
+    pub forbidden_additional_properties: Option<bool>,
+    pub forbidden_generics: Generic,
+    pub forbidden_extensions: Extensions,
+}
+
+/// `additionalProperties`: a schema, or a bool (`true` is "anything", `false` is forbidden in CRDs).
+#[derive(Clone, Debug, PartialEq)]
+pub enum AdditionalProperties {
+    Bool(bool),
+    Schema(Box<Structural>),
+}
+
+/// A structural schema node.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Structural {
+    pub generic: Generic,
+    pub extensions: Extensions,
+    pub value_validation: ValueValidation,
+    pub items: Option<Box<Structural>>,
+    pub properties: BTreeMap<String, Structural>,
+    pub additional_properties: Option<AdditionalProperties>,
+}
+
+impl Structural {
+    /// A node of the given type and nothing else.
+    #[must_use]
+    pub fn of_type(ty: Type) -> Structural {
+        Structural { generic: Generic { ty: Some(ty), ..Generic::default() }, ..Structural::default() }
+    }
+
+    /// The schema of map values, if `additionalProperties` holds one.
+    #[must_use]
+    pub fn additional_properties_schema(&self) -> Option<&Structural> {
+        match &self.additional_properties {
+            Some(AdditionalProperties::Schema(s)) => Some(s),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,344 @@
+//! The schema of a Rust type as a `const`: the graph that `#[derive(Schema)]` emits.
+//!
+//! Every type with a schema implements [`Schema`], whose [`Schema::SHAPE`] describes the type in
+//! serde's data model (structs with renamed and flattened fields, enums with their tagging, maps,
+//! sequences) plus the CRD keywords written on it. Shapes compose through `&T::SHAPE`, so the graph
+//! spans modules and crates without the derive seeing the other types' tokens, and it is data that
+//! rustc can inspect in `const fn`s: the checks in [`check`] run at compile time
+//! (`const _: () = ...`) and again at run time for schemas loaded from files.
+//!
+//! [`build`] turns a shape into the [`crate::schema::Structural`] model at run time, where enums
+//! are laid out and flattened fields merged.
+
+pub mod build;
+pub mod check;
+mod impls;
+mod json;
+mod msg;
+
+pub use build::{BuildError, build};
+pub use json::Json;
+pub use msg::Msg;
+
+use crate::schema::{ListType, MapType};
+
+/// A type with a structural schema. Derive it with `#[derive(crdkit::Schema)]`.
+///
+/// Implement it by hand for a foreign type with the `const` builders of [`Shape`]:
+///
+/// ```
+/// # use crdkit_runtime::shape::{Schema, Shape};
+/// struct Semver(String);
+/// impl Schema for Semver {
+///     const SHAPE: Shape = Shape::string().named("Semver").pattern(r"^v?\d+\.\d+\.\d+$");
+/// }
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no structural schema",
+    label = "no `crdkit::Schema` for `{Self}`",
+    note = "derive it with `#[derive(crdkit::Schema)]`, implement `crdkit::Schema` by hand, or, for a type that implements `schemars::JsonSchema`, mark the field `#[crd(schemars)]`",
+    note = "tuples and other heterogeneous sequences have no structural schema: use a struct"
+)]
+pub trait Schema {
+    /// The schema of this type.
+    const SHAPE: Shape;
+}
+
+/// The schema of one type: its shape in serde's data model plus the CRD keywords set on it.
+#[derive(Clone, Copy, Debug)]
+#[allow(clippy::struct_excessive_bools)]
+pub struct Shape {
+    /// The Rust type's name, for messages.
+    pub name: &'static str,
+    pub kind: Kind,
+    pub description: Option<&'static str>,
+    pub title: Option<&'static str>,
+    pub format: Option<&'static str>,
+    /// Null is a valid value (`nullable: true`).
+    pub nullable: bool,
+    /// A field of this type may be absent (`Option<T>`): not `required` unless asked.
+    pub optional: bool,
+    pub default: Option<DefaultValue>,
+    pub minimum: Option<f64>,
+    pub exclusive_minimum: bool,
+    pub maximum: Option<f64>,
+    pub exclusive_maximum: bool,
+    pub multiple_of: Option<f64>,
+    pub min_length: Option<u64>,
+    pub max_length: Option<u64>,
+    pub pattern: Option<&'static str>,
+    pub min_items: Option<u64>,
+    pub max_items: Option<u64>,
+    pub min_properties: Option<u64>,
+    pub max_properties: Option<u64>,
+    /// `enum`; empty when unrestricted.
+    pub enum_values: &'static [Json],
+    /// `x-kubernetes-preserve-unknown-fields`
+    pub preserve_unknown_fields: bool,
+    /// `x-kubernetes-embedded-resource`
+    pub embedded_resource: bool,
+    /// `x-kubernetes-list-type`
+    pub list_type: Option<ListType>,
+    /// `x-kubernetes-list-map-keys`
+    pub list_map_keys: &'static [&'static str],
+    /// `x-kubernetes-map-type`
+    pub map_type: Option<MapType>,
+    /// `x-kubernetes-validations`
+    pub rules: &'static [Rule],
+    /// The standard `ObjectMeta`: written as `type: object` (Kubernetes knows its fields
+    /// implicitly), but resolved field by field in paths.
+    pub object_meta: bool,
+}
+
+/// What a value of the type looks like in JSON.
+#[derive(Clone, Copy, Debug)]
+pub enum Kind {
+    /// Any JSON value (`serde_json::Value`): no `type`, unknown fields preserved.
+    Any,
+    Boolean,
+    Integer,
+    Number,
+    String,
+    /// An integer or a string (`x-kubernetes-int-or-string`).
+    IntOrString,
+    /// A sequence of the item shape.
+    Array(&'static Shape),
+    /// A map from strings to the value shape (`additionalProperties`).
+    Map(&'static Shape),
+    /// A struct: named fields, some of which may be flattened.
+    Struct(&'static [Field]),
+    /// A serde enum with its representation.
+    Enum(&'static Enum),
+    /// A schema known only at run time (a `schemars::JsonSchema` type behind `#[crd(schemars)]`).
+    Dynamic(fn() -> Result<crate::schema::Structural, String>),
+}
+
+/// A field of a struct or struct variant, under its serialized name.
+#[derive(Clone, Copy, Debug)]
+pub struct Field {
+    pub name: &'static str,
+    /// The Rust field's name, for messages.
+    pub ident: &'static str,
+    pub shape: &'static Shape,
+    pub required: bool,
+    /// `#[serde(flatten)]`: the shape's fields join the parent's.
+    pub flatten: bool,
+}
+
+/// A serde enum.
+#[derive(Clone, Copy, Debug)]
+pub struct Enum {
+    pub repr: Repr,
+    pub variants: &'static [Variant],
+}
+
+/// serde's enum representations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Repr {
+    /// `{"Variant": payload}`, or `"Variant"` for unit variants.
+    External,
+    /// `#[serde(tag = "t")]`: `{"t": "Variant", ..fields}`.
+    Internal { tag: &'static str },
+    /// `#[serde(tag = "t", content = "c")]`: `{"t": "Variant", "c": payload}`.
+    Adjacent { tag: &'static str, content: &'static str },
+    /// `#[serde(untagged)]`: the payload alone.
+    Untagged,
+}
+
+/// A variant under its serialized name.
+#[derive(Clone, Copy, Debug)]
+pub struct Variant {
+    pub name: &'static str,
+    pub description: Option<&'static str>,
+    pub kind: VariantKind,
+}
+
+/// The payload of a variant.
+#[derive(Clone, Copy, Debug)]
+pub enum VariantKind {
+    Unit,
+    Newtype(&'static Shape),
+    Struct(&'static [Field]),
+}
+
+/// A default value.
+#[derive(Clone, Copy, Debug)]
+pub enum DefaultValue {
+    /// A literal, checked against the schema at compile time.
+    Value(Json),
+    /// A function's result, serialized when the CRD is built.
+    Fn(fn() -> Result<serde_json::Value, String>),
+}
+
+/// One `x-kubernetes-validations` rule.
+#[derive(Clone, Copy, Debug)]
+pub struct Rule {
+    pub rule: &'static str,
+    pub message: Option<&'static str>,
+    pub message_expression: Option<&'static str>,
+    pub reason: Option<&'static str>,
+    pub field_path: Option<&'static str>,
+    pub optional_old_self: bool,
+}
+
+impl Rule {
+    /// A rule with no message or options.
+    #[must_use]
+    pub const fn new(rule: &'static str) -> Rule {
+        Rule {
+            rule,
+            message: None,
+            message_expression: None,
+            reason: None,
+            field_path: None,
+            optional_old_self: false,
+        }
+    }
+}
+
+impl Shape {
+    /// A shape of the given kind with no keywords.
+    #[must_use]
+    pub const fn new(kind: Kind) -> Shape {
+        Shape {
+            name: "",
+            kind,
+            description: None,
+            title: None,
+            format: None,
+            nullable: false,
+            optional: false,
+            default: None,
+            minimum: None,
+            exclusive_minimum: false,
+            maximum: None,
+            exclusive_maximum: false,
+            multiple_of: None,
+            min_length: None,
+            max_length: None,
+            pattern: None,
+            min_items: None,
+            max_items: None,
+            min_properties: None,
+            max_properties: None,
+            enum_values: &[],
+            preserve_unknown_fields: false,
+            embedded_resource: false,
+            list_type: None,
+            list_map_keys: &[],
+            map_type: None,
+            rules: &[],
+            object_meta: false,
+        }
+    }
+
+    /// `type: string`
+    #[must_use]
+    pub const fn string() -> Shape {
+        Shape::new(Kind::String)
+    }
+
+    /// `type: integer`
+    #[must_use]
+    pub const fn integer() -> Shape {
+        Shape::new(Kind::Integer)
+    }
+
+    /// `type: number`
+    #[must_use]
+    pub const fn number() -> Shape {
+        Shape::new(Kind::Number)
+    }
+
+    /// `type: boolean`
+    #[must_use]
+    pub const fn boolean() -> Shape {
+        Shape::new(Kind::Boolean)
+    }
+
+    /// Any JSON value, kept as is.
+    #[must_use]
+    pub const fn any() -> Shape {
+        let mut s = Shape::new(Kind::Any);
+        s.preserve_unknown_fields = true;
+        s
+    }
+
+    /// `x-kubernetes-int-or-string: true`
+    #[must_use]
+    pub const fn int_or_string() -> Shape {
+        Shape::new(Kind::IntOrString)
+    }
+
+    /// Names the Rust type, for messages.
+    #[must_use]
+    pub const fn named(mut self, name: &'static str) -> Shape {
+        self.name = name;
+        self
+    }
+
+    /// Sets `description`.
+    #[must_use]
+    pub const fn description(mut self, d: &'static str) -> Shape {
+        self.description = Some(d);
+        self
+    }
+
+    /// Sets `format`.
+    #[must_use]
+    pub const fn format(mut self, f: &'static str) -> Shape {
+        self.format = Some(f);
+        self
+    }
+
+    /// Sets `pattern`.
+    #[must_use]
+    pub const fn pattern(mut self, p: &'static str) -> Shape {
+        self.pattern = Some(p);
+        self
+    }
+
+    /// Sets `minimum`.
+    #[must_use]
+    pub const fn minimum(mut self, m: f64) -> Shape {
+        self.minimum = Some(m);
+        self
+    }
+
+    /// Sets `maximum`.
+    #[must_use]
+    pub const fn maximum(mut self, m: f64) -> Shape {
+        self.maximum = Some(m);
+        self
+    }
+
+    /// Sets `minLength` and `maxLength`.
+    #[must_use]
+    pub const fn length(mut self, min: Option<u64>, max: Option<u64>) -> Shape {
+        self.min_length = min;
+        self.max_length = max;
+        self
+    }
+
+    /// Sets `nullable` and makes fields of this type optional.
+    #[must_use]
+    pub const fn nullable(mut self) -> Shape {
+        self.nullable = true;
+        self.optional = true;
+        self
+    }
+
+    /// Sets `x-kubernetes-embedded-resource` (and `type: object`).
+    #[must_use]
+    pub const fn embedded_resource(mut self) -> Shape {
+        self.embedded_resource = true;
+        self
+    }
+
+    /// Sets `x-kubernetes-validations`.
+    #[must_use]
+    pub const fn rules(mut self, rules: &'static [Rule]) -> Shape {
+        self.rules = rules;
+        self
+    }
+}
