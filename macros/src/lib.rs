@@ -1,1 +1,74 @@
+//! Derive macros of crdkit: `#[derive(Schema)]` and `#[derive(CustomResource)]`.
+//!
+//! Each derive runs parse → check → expand: attributes are read into an [`ast::Container`]
+//! (collecting every error in a [`ctxt::Ctxt`]), checked (names, regexes, CEL syntax, paths), and
+//! expanded into a `Schema` impl whose shape is a `const`, plus `const` checks that rustc
+//! evaluates across the whole type graph. On error, the errors are emitted along with a fallback
+//! impl so that the rest of the crate still type-checks.
+#![forbid(unsafe_code)]
+
 extern crate proc_macro;
+
+mod ast;
+mod attr;
+mod case;
+mod check;
+mod ctxt;
+mod expand;
+mod fallback;
+mod serde_attr;
+
+use proc_macro::TokenStream;
+use syn::parse_macro_input;
+
+/// Derives `crdkit::Schema`: the structural schema of a type, from its shape and serde
+/// attributes, refined by `#[crd(..)]` keywords. See the crate documentation of `crdkit`.
+#[proc_macro_derive(Schema, attributes(crd))]
+pub fn derive_schema(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as syn::DeriveInput);
+    expand_schema(&input).into()
+}
+
+/// Derives a Kubernetes custom resource from its spec struct: the root type (named after the
+/// kind), its `Schema`, serde impls, `crd()`, and compile-time checks of the whole CRD.
+#[proc_macro_derive(CustomResource, attributes(crd))]
+pub fn derive_custom_resource(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as syn::DeriveInput);
+    expand_resource(&input).into()
+}
+
+fn expand_schema(input: &syn::DeriveInput) -> proc_macro2::TokenStream {
+    let cx = ctxt::Ctxt::new();
+    let Some(cont) = ast::Container::from_ast(&cx, input, false) else {
+        return fallback::expand(input, cx.check().err());
+    };
+    check::container(&cx, &cont);
+    let krate = cont.attrs.krate();
+    let mut generator = expand::shape::Gen::new(&cx, krate);
+    let out = expand::schema_impl(&mut generator, &cont);
+    match cx.check() {
+        Ok(()) => out.tokens,
+        Err(e) => fallback::expand(input, Some(e)),
+    }
+}
+
+fn expand_resource(input: &syn::DeriveInput) -> proc_macro2::TokenStream {
+    let cx = ctxt::Ctxt::new();
+    let Some(cont) = ast::Container::from_ast(&cx, input, true) else {
+        return fallback::expand(input, cx.check().err());
+    };
+    check::container(&cx, &cont);
+    let resource = check::resource::check(&cx, &cont);
+    let krate = cont.attrs.krate();
+    let mut generator = expand::shape::Gen::new(&cx, krate);
+    let schema = expand::schema_impl(&mut generator, &cont);
+    let root = resource.map(|r| expand::resource::expand(&cont, &r));
+    match cx.check() {
+        Ok(()) => {
+            let root = root.unwrap_or_default();
+            let schema = schema.tokens;
+            quote::quote!(#schema #root)
+        }
+        Err(e) => fallback::expand_resource(input, &cont, e),
+    }
+}

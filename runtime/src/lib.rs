@@ -9,3 +9,4 @@ pub mod schema;
 pub mod shape;
 pub mod yaml;
 pub mod resource;
+pub mod names;

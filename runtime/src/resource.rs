@@ -113,7 +113,7 @@ impl ResourceDecl {
             root.value_validation.required.push("spec".to_owned());
         }
         let mut rules = Shape::new(shape::Kind::Any);
-        rules.rules = self.rules;
+        rules.rules = shape::Rules { own: self.rules, inherited: None };
         if let Ok(r) = shape::build::build_at(&rules, "") {
             root.extensions.validations = r.extensions.validations;
         }
@@ -226,4 +226,26 @@ pub fn merge_crds(
         v.storage = v.name == storage;
     }
     Ok(merged)
+}
+
+/// A custom resource type: the root type `#[derive(CustomResource)]` generates.
+pub trait CustomResource: crate::shape::Schema + Sized {
+    /// The spec type (the type carrying the derive).
+    type Spec;
+    /// The status type, or `()`.
+    type Status;
+    /// `<group>/<version>`
+    const API_VERSION: &'static str;
+    /// The kind.
+    const KIND: &'static str;
+    /// Everything the derive knows about the resource.
+    const RESOURCE: ResourceDecl;
+
+    /// The CustomResourceDefinition of this resource.
+    ///
+    /// # Errors
+    /// When a run-time part of the schema (`#[crd(schemars)]`, default functions) fails.
+    fn crd() -> Result<CustomResourceDefinition, CrdError> {
+        Self::RESOURCE.crd()
+    }
 }

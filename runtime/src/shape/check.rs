@@ -105,6 +105,20 @@ pub const fn check_keywords(s: &Shape, field: &str) -> R {
         let m = misfit(field, kw, k, "numbers");
         return Err(if array_hint { m.s("; to restrict the items, write `items(").s(kw).s(" = ..)`") } else { m });
     }
+    if let Some(f) = s.format {
+        let int = str_eq(f, "int32") || str_eq(f, "int64");
+        let num = str_eq(f, "float") || str_eq(f, "double");
+        let fits = match k {
+            Kind::Integer => int,
+            Kind::Number => num,
+            Kind::String => !int && !num,
+            Kind::IntOrString | Kind::Any | Kind::Dynamic(_) => true,
+            _ => is_string_enum(k) && !int && !num,
+        };
+        if !fits {
+            return Err(Msg::of("`format = \"").s(f).s("\"` does not fit `").s(field).s("`, which is ").s(kind_name(k)));
+        }
+    }
     if s.exclusive_minimum && s.minimum.is_none() {
         return Err(Msg::of("`exclusive_minimum` on `").s(field).s("` needs `minimum`"));
     }
@@ -225,6 +239,19 @@ const fn check_list_type(s: &Shape, items: &Shape, field: &str) -> R {
             Ok(())
         }
         _ => Ok(()),
+    }
+}
+
+/// `items(..)` needs a list, `values(..)` a map.
+///
+/// # Errors
+/// When the field's type is neither.
+pub const fn check_inner(s: &Shape, which: &str, field: &str) -> R {
+    let ok = if str_eq(which, "items") { matches!(s.kind, Kind::Array(_)) } else { matches!(s.kind, Kind::Map(_)) };
+    if ok {
+        Ok(())
+    } else {
+        Err(Msg::of("`").s(which).s("(..)` applies to ").s(if str_eq(which, "items") { "lists" } else { "maps" }).s(", but `").s(field).s("` is ").s(kind_name(&s.kind)))
     }
 }
 

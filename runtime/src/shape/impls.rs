@@ -36,7 +36,7 @@ scalar! {
     String => Shape::string();
     str => Shape::string();
     char => Shape::string().length(Some(1), Some(1));
-    std::net::IpAddr => Shape::string().format("ip");
+    std::net::IpAddr => Shape::string();
     std::net::Ipv4Addr => Shape::string().format("ipv4");
     std::net::Ipv6Addr => Shape::string().format("ipv6");
     std::path::PathBuf => Shape::string();

@@ -84,7 +84,7 @@ pub struct Shape {
     /// `x-kubernetes-map-type`
     pub map_type: Option<MapType>,
     /// `x-kubernetes-validations`
-    pub rules: &'static [Rule],
+    pub rules: Rules,
     /// The standard `ObjectMeta`: written as `type: object` (Kubernetes knows its fields
     /// implicitly), but resolved field by field in paths.
     pub object_meta: bool,
@@ -227,7 +227,7 @@ impl Shape {
             list_type: None,
             list_map_keys: &[],
             map_type: None,
-            rules: &[],
+            rules: Rules::NONE,
             object_meta: false,
         }
     }
@@ -338,7 +338,75 @@ impl Shape {
     /// Sets `x-kubernetes-validations`.
     #[must_use]
     pub const fn rules(mut self, rules: &'static [Rule]) -> Shape {
-        self.rules = rules;
+        self.rules = Rules { own: rules, inherited: None };
         self
+    }
+
+    /// The item shape of a list shape (for `items(..)` keywords).
+    #[must_use]
+    pub const fn items(&self) -> &'static Shape {
+        match self.kind {
+            Kind::Array(items) => items,
+            _ => &NOT_A_CONTAINER,
+        }
+    }
+
+    /// The value shape of a map shape (for `values(..)` keywords).
+    #[must_use]
+    pub const fn values(&self) -> &'static Shape {
+        match self.kind {
+            Kind::Map(values) => values,
+            _ => &NOT_A_CONTAINER,
+        }
+    }
+
+    /// This list or map shape with other items or values.
+    #[must_use]
+    pub const fn with_inner(mut self, inner: &'static Shape) -> Shape {
+        self.kind = match self.kind {
+            Kind::Array(_) => Kind::Array(inner),
+            Kind::Map(_) => Kind::Map(inner),
+            k => k,
+        };
+        self
+    }
+}
+
+/// What [`Shape::items`] and [`Shape::values`] return for other kinds; checks report it.
+pub const NOT_A_CONTAINER: Shape = Shape::new(Kind::Any).named("<not a list or map>");
+
+/// `x-kubernetes-validations` of a node: its own rules, then those of the type it refines (a
+/// field's rules come before the rules on the field's type).
+#[derive(Clone, Copy, Debug)]
+pub struct Rules {
+    pub own: &'static [Rule],
+    pub inherited: Option<&'static Rules>,
+}
+
+impl Rules {
+    /// No rules.
+    pub const NONE: Rules = Rules { own: &[], inherited: None };
+
+    /// All rules, outermost first.
+    pub fn iter(&self) -> impl Iterator<Item = &'static Rule> + '_ {
+        let mut next = Some(self);
+        let mut own: std::slice::Iter<'static, Rule> = [].iter();
+        std::iter::from_fn(move || loop {
+            if let Some(r) = own.next() {
+                return Some(r);
+            }
+            let cur = next?;
+            own = cur.own.iter();
+            next = cur.inherited;
+        })
+    }
+
+    /// Whether there are no rules.
+    #[must_use]
+    pub const fn is_empty(&self) -> bool {
+        self.own.is_empty() && match self.inherited {
+            Some(r) => r.is_empty(),
+            None => true,
+        }
     }
 }

@@ -1,0 +1,205 @@
+//! The schema keywords, accepted on fields, on types, and inside `items(..)` / `values(..)`.
+
+use syn::meta::ParseNestedMeta;
+
+use super::json::{DefaultAttr, JsonLit};
+use super::rule::RuleAttr;
+use super::{Sp, closest};
+use crate::ctxt::Ctxt;
+
+/// Every keyword key, for "did you mean" suggestions.
+pub const KEYS: &[&str] = &[
+    "description",
+    "title",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusive_minimum",
+    "exclusive_maximum",
+    "multiple_of",
+    "min_length",
+    "max_length",
+    "pattern",
+    "min_items",
+    "max_items",
+    "min_properties",
+    "max_properties",
+    "enum",
+    "default",
+    "nullable",
+    "preserve_unknown_fields",
+    "embedded_resource",
+    "int_or_string",
+    "list_type",
+    "list_map_keys",
+    "map_type",
+    "validation",
+    "items",
+    "values",
+];
+
+/// Formats the API server knows (apiextensions-apiserver `pkg/apiserver/validation/formats.go`,
+/// plus the integer and number formats); others are silently dropped by it, so we reject them.
+pub const FORMATS: &[&str] = &[
+    "bsonobjectid", "uri", "email", "hostname", "ipv4", "ipv6", "cidr", "mac", "uuid", "uuid3",
+    "uuid4", "uuid5", "isbn", "isbn10", "isbn13", "creditcard", "ssn", "hexcolor", "rgbcolor",
+    "byte", "password", "date", "duration", "datetime", "date-time", "k8s-short-name",
+    "k8s-long-name", "int32", "int64", "float", "double",
+];
+
+/// Schema keywords as written.
+#[derive(Clone, Debug, Default)]
+pub struct Keywords {
+    pub description: Option<Sp<String>>,
+    pub title: Option<Sp<String>>,
+    pub format: Option<Sp<String>>,
+    pub minimum: Option<Sp<f64>>,
+    pub maximum: Option<Sp<f64>>,
+    pub exclusive_minimum: Option<Sp<bool>>,
+    pub exclusive_maximum: Option<Sp<bool>>,
+    pub multiple_of: Option<Sp<f64>>,
+    pub min_length: Option<Sp<u64>>,
+    pub max_length: Option<Sp<u64>>,
+    pub pattern: Option<Sp<String>>,
+    pub min_items: Option<Sp<u64>>,
+    pub max_items: Option<Sp<u64>>,
+    pub min_properties: Option<Sp<u64>>,
+    pub max_properties: Option<Sp<u64>>,
+    pub enum_values: Option<Sp<Vec<JsonLit>>>,
+    pub default: Option<DefaultAttr>,
+    pub nullable: Option<Sp<bool>>,
+    pub preserve_unknown_fields: Option<Sp<bool>>,
+    pub embedded_resource: Option<Sp<bool>>,
+    pub int_or_string: Option<Sp<bool>>,
+    pub list_type: Option<Sp<String>>,
+    pub list_map_keys: Option<Sp<Vec<String>>>,
+    pub map_type: Option<Sp<String>>,
+    pub rules: Vec<RuleAttr>,
+    pub items: Option<Box<Keywords>>,
+    pub values: Option<Box<Keywords>>,
+}
+
+fn once<T>(cx: &Ctxt, slot: &mut Option<Sp<T>>, name: &str, v: Sp<T>) {
+    if slot.is_some() {
+        cx.error_at(v.span, format!("duplicate crd attribute `{name}`"));
+    } else {
+        *slot = Some(v);
+    }
+}
+
+impl Keywords {
+    /// Parses `meta` if its key is a schema keyword; `Ok(false)` when it is not one.
+    pub fn parse(&mut self, cx: &Ctxt, key: &str, meta: &ParseNestedMeta<'_>) -> syn::Result<bool> {
+        match key {
+            "description" => once(cx, &mut self.description, key, super::string(meta)?),
+            "title" => once(cx, &mut self.title, key, super::string(meta)?),
+            "format" => {
+                let f = super::string(meta)?;
+                if !FORMATS.contains(&f.value.as_str()) {
+                    let hint = closest(&f.value, FORMATS).map(|c| format!("; did you mean \"{c}\"?")).unwrap_or_default();
+                    cx.error_at(f.span, format!("unknown format \"{}\": the API server ignores formats it does not know{hint}", f.value));
+                }
+                once(cx, &mut self.format, key, f);
+            }
+            "minimum" => once(cx, &mut self.minimum, key, super::number(meta)?),
+            "maximum" => once(cx, &mut self.maximum, key, super::number(meta)?),
+            "exclusive_minimum" => once(cx, &mut self.exclusive_minimum, key, super::flag(meta)?),
+            "exclusive_maximum" => once(cx, &mut self.exclusive_maximum, key, super::flag(meta)?),
+            "multiple_of" => once(cx, &mut self.multiple_of, key, super::number(meta)?),
+            "min_length" => once(cx, &mut self.min_length, key, super::count(meta)?),
+            "max_length" => once(cx, &mut self.max_length, key, super::count(meta)?),
+            "pattern" => {
+                let p = super::string(meta)?;
+                if let Err(e) = regex::Regex::new(&p.value) {
+                    cx.error_at(p.span, format!("`pattern` is not a valid regular expression: {}", one_line(&e.to_string())));
+                }
+                once(cx, &mut self.pattern, key, p);
+            }
+            "min_items" => once(cx, &mut self.min_items, key, super::count(meta)?),
+            "max_items" => once(cx, &mut self.max_items, key, super::count(meta)?),
+            "min_properties" => once(cx, &mut self.min_properties, key, super::count(meta)?),
+            "max_properties" => once(cx, &mut self.max_properties, key, super::count(meta)?),
+            "enum" | "enum_values" => {
+                let span = meta.path.segments[0].ident.span();
+                let values = if meta.input.peek(syn::token::Paren) {
+                    let content;
+                    syn::parenthesized!(content in meta.input);
+                    content.parse_terminated(JsonLit::parse, syn::Token![,])?.into_iter().collect()
+                } else {
+                    match JsonLit::parse(meta.value()?)? {
+                        JsonLit::Array(a) => a,
+                        _ => return Err(syn::Error::new(span, "expected `enum = [..]` or `enum(..)`")),
+                    }
+                };
+                if values.is_empty() {
+                    cx.error_at(span, "`enum` needs at least one value");
+                }
+                once(cx, &mut self.enum_values, "enum", Sp { value: values, span });
+            }
+            "default" => {
+                let d = DefaultAttr::parse(meta)?;
+                if self.default.is_some() {
+                    cx.error_spanned_by(&meta.path, "duplicate crd attribute `default`");
+                } else {
+                    self.default = Some(d);
+                }
+            }
+            "nullable" => once(cx, &mut self.nullable, key, super::flag(meta)?),
+            "preserve_unknown_fields" => once(cx, &mut self.preserve_unknown_fields, key, super::flag(meta)?),
+            "embedded_resource" => once(cx, &mut self.embedded_resource, key, super::flag(meta)?),
+            "int_or_string" => once(cx, &mut self.int_or_string, key, super::flag(meta)?),
+            "list_type" => {
+                let t = super::string(meta)?;
+                if !["atomic", "set", "map"].contains(&t.value.as_str()) {
+                    cx.error_at(t.span, format!("unsupported `list_type` \"{}\": supported values: \"atomic\", \"map\", \"set\"", t.value));
+                }
+                once(cx, &mut self.list_type, key, t);
+            }
+            "list_map_keys" => {
+                let span = meta.path.segments[0].ident.span();
+                let keys = super::strings(meta)?;
+                if keys.is_empty() {
+                    cx.error_at(span, "`list_map_keys` needs at least one key");
+                }
+                once(cx, &mut self.list_map_keys, key, Sp { value: keys.into_iter().map(|k| k.value).collect(), span });
+            }
+            "map_type" => {
+                let t = super::string(meta)?;
+                if !["atomic", "granular"].contains(&t.value.as_str()) {
+                    cx.error_at(t.span, format!("unsupported `map_type` \"{}\": supported values: \"atomic\", \"granular\"", t.value));
+                }
+                once(cx, &mut self.map_type, key, t);
+            }
+            "validation" => {
+                if let Some(r) = super::rule::parse(cx, meta) {
+                    self.rules.push(r);
+                }
+            }
+            "items" | "values" => {
+                let mut inner = Keywords::default();
+                if !meta.input.peek(syn::token::Paren) {
+                    return Err(meta.error(format!("expected `{key}(..)` with the keywords for the {}", if key == "items" { "list's items" } else { "map's values" })));
+                }
+                meta.parse_nested_meta(|m| {
+                    let k = m.path.get_ident().map(ToString::to_string).unwrap_or_default();
+                    if !inner.parse(cx, &k, &m)? {
+                        super::unknown(cx, &m, if key == "items" { "`items(..)`" } else { "`values(..)`" }, KEYS);
+                    }
+                    Ok(())
+                })?;
+                let slot = if key == "items" { &mut self.items } else { &mut self.values };
+                if slot.is_some() {
+                    cx.error_spanned_by(&meta.path, format!("duplicate crd attribute `{key}`"));
+                }
+                *slot = Some(Box::new(inner));
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+/// regex errors are multi-line; keep the last line, which says what is wrong.
+fn one_line(s: &str) -> String {
+    s.lines().map(str::trim).filter(|l| !l.is_empty()).last().unwrap_or(s).to_owned()
+}

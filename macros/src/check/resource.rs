@@ -1,0 +1,226 @@
+//! `#[derive(CustomResource)]`: names, versions, subresources and paths, as the API server
+//! checks them when the CRD is created (apiextensions validation.go), plus what it does not
+//! check but should (printer columns that lead nowhere).
+
+use proc_macro2::{Ident, Span};
+
+use super::jsonpath::{self, Step};
+use crate::ast::Container;
+use crate::attr::Sp;
+use crate::attr::container::ColumnAttr;
+use crate::attr::rule::RuleAttr;
+use crate::ctxt::Ctxt;
+use crdkit_runtime::names;
+
+/// What the value at a path must be.
+#[derive(Clone, Copy, Debug)]
+pub enum Expect {
+    Anything,
+    Integer,
+    Number,
+    Boolean,
+    String,
+    Date,
+    Selectable,
+}
+
+/// A path to resolve through the type graph at compile time.
+pub struct PathCheck {
+    pub what: String,
+    pub path: String,
+    pub steps: Vec<Step>,
+    pub expect: Expect,
+    pub span: Span,
+}
+
+/// The checked resource, ready to expand.
+pub struct Resource {
+    pub group: String,
+    pub version: String,
+    pub kind: String,
+    pub plural: String,
+    pub singular: String,
+    pub list_kind: String,
+    pub short_names: Vec<String>,
+    pub categories: Vec<String>,
+    pub namespaced: bool,
+    pub served: bool,
+    pub storage: bool,
+    pub deprecated: bool,
+    pub deprecation_warning: Option<String>,
+    pub root: Ident,
+    pub status: Option<syn::Type>,
+    pub scale: Option<(String, String, Option<String>)>,
+    pub columns: Vec<ColumnAttr>,
+    pub selectable_fields: Vec<String>,
+    pub root_rules: Vec<RuleAttr>,
+    pub root_description: Option<String>,
+    pub derives: Vec<syn::Path>,
+    pub spec_required: bool,
+    pub paths: Vec<PathCheck>,
+}
+
+fn required(cx: &Ctxt, v: &Option<Sp<String>>, key: &str, example: &str) -> Option<Sp<String>> {
+    if v.is_none() {
+        cx.error_at(Span::call_site(), format!("`#[derive(CustomResource)]` needs `#[crd({key} = \"{example}\")]`"));
+    }
+    v.clone()
+}
+
+fn name_error(cx: &Ctxt, span: Span, what: &str, value: &str, err: Option<String>) {
+    if let Some(e) = err {
+        cx.error_at(span, format!("invalid {what} \"{value}\": {e}"));
+    }
+}
+
+/// Checks the resource attributes; `None` after reporting errors that leave nothing to expand.
+pub fn check(cx: &Ctxt, cont: &Container<'_>) -> Option<Resource> {
+    let r = &cont.attrs.resource;
+    if !cont.generics.params.is_empty() {
+        cx.error_spanned_by(cont.generics.clone(), "a custom resource's spec cannot be generic: its CRD has one schema");
+    }
+    let group = required(cx, &r.group, "group", "example.com");
+    let version = required(cx, &r.version, "version", "v1");
+    let kind = required(cx, &r.kind, "kind", "MyKind");
+    let (group, version, kind) = (group?, version?, kind?);
+    name_error(cx, group.span, "group", &group.value, names::group(&group.value));
+    name_error(cx, version.span, "version", &version.value, names::label(&version.value));
+    name_error(cx, kind.span, "kind", &kind.value, names::kind(&kind.value));
+    let plural = r.plural.as_ref().map_or_else(|| names::plural_of(&kind.value), |p| p.value.clone());
+    if let Some(p) = &r.plural {
+        name_error(cx, p.span, "plural", &p.value, names::label(&p.value));
+    }
+    let singular = r.singular.as_ref().map_or_else(|| kind.value.to_lowercase(), |s| s.value.clone());
+    if let Some(s) = &r.singular {
+        name_error(cx, s.span, "singular", &s.value, names::label(&s.value));
+    }
+    // Left out unless given: the API server defaults it to `<kind>List`, as the docs' CRDs do.
+    let list_kind = r.list_kind.as_ref().map_or_else(String::new, |l| l.value.clone());
+    if let Some(l) = &r.list_kind {
+        name_error(cx, l.span, "list_kind", &l.value, names::kind(&l.value));
+        if l.value == kind.value {
+            cx.error_at(l.span, "kind and listKind may not be the same");
+        }
+    }
+    for s in &r.short_names {
+        name_error(cx, s.span, "short name", &s.value, names::label(&s.value));
+    }
+    for c in &r.categories {
+        name_error(cx, c.span, "category", &c.value, names::label(&c.value));
+    }
+    let crd_name = format!("{plural}.{}", group.value);
+    let errs = names::dns1123_subdomain(&crd_name);
+    if !errs.is_empty() {
+        cx.error_at(group.span, format!("the CRD name \"{crd_name}\" (plural.group) is invalid: {}", errs.join(",")));
+    }
+    let deprecated = r.deprecated.as_ref().is_some_and(|d| d.value);
+    let warning = r.deprecation_warning.as_ref().map(|w| w.value.clone());
+    for e in names::deprecation_warning(deprecated, warning.as_deref()) {
+        let span = r.deprecation_warning.as_ref().map_or_else(Span::call_site, |w| w.span);
+        cx.error_at(span, format!("invalid `deprecation_warning`: {e}"));
+    }
+    let root_name = r.root.as_ref().map_or_else(|| kind.value.clone(), |s| s.value.clone());
+    let root_span = r.root.as_ref().map_or(kind.span, |s| s.span);
+    let root = match syn::parse_str::<Ident>(&root_name) {
+        Ok(_) => Ident::new(&root_name, root_span),
+        Err(_) => {
+            cx.error_at(root_span, format!("the root type would be named `{root_name}`, which is not a Rust identifier; name it with `#[crd(root = \"..\")]`"));
+            return None;
+        }
+    };
+    if root == *cont.ident {
+        cx.error_at(root_span, format!("the root type `{root_name}` would have the name of the spec type; name the spec `{root_name}Spec`, or the root with `#[crd(root = \"..\")]`"));
+    }
+    super::check_rules(cx, &r.root_rules);
+
+    let mut paths = Vec::new();
+    let scale = r.scale.as_ref().and_then(|s| {
+        let spec = s.spec_replicas.clone()?;
+        let status = s.status_replicas.clone()?;
+        scale_path(cx, &mut paths, "scale spec_replicas", &spec, &[".spec."], Expect::Integer, "should be a json path under .spec");
+        scale_path(cx, &mut paths, "scale status_replicas", &status, &[".status."], Expect::Integer, "should be a json path under .status");
+        if let Some(l) = &s.label_selector {
+            scale_path(cx, &mut paths, "scale label_selector", l, &[".spec.", ".status."], Expect::String, "should be a json path under either .spec or .status");
+        }
+        Some((spec.value, status.value, s.label_selector.as_ref().map(|l| l.value.clone())))
+    });
+    if r.scale.is_some() && r.status.is_none() {
+        cx.error_at(r.scale.as_ref().map_or_else(Span::call_site, |s| s.span), "the scale subresource reads `.status`: give the resource a status type, `#[crd(status = MyStatus)]`");
+    }
+    for c in &r.columns {
+        match jsonpath::printer(&c.json_path.value) {
+            Ok(parsed) => {
+                let expect = match c.ty.value.as_str() {
+                    "integer" => Expect::Integer,
+                    "number" => Expect::Number,
+                    "boolean" => Expect::Boolean,
+                    "date" => Expect::Date,
+                    _ => Expect::String,
+                };
+                let what = format!("printer column \"{}\"", c.name.value);
+                for f in parsed.filters {
+                    paths.push(PathCheck { what: what.clone(), path: c.json_path.value.clone(), steps: f, expect: Expect::Anything, span: c.json_path.span });
+                }
+                paths.push(PathCheck { what, path: c.json_path.value.clone(), steps: parsed.steps, expect, span: c.json_path.span });
+            }
+            Err(e) => cx.error_at(c.json_path.span, format!("invalid printer column json_path \"{}\": {e}", c.json_path.value)),
+        }
+    }
+    let mut seen = Vec::new();
+    for s in &r.selectable_fields {
+        match jsonpath::field_path(&s.value, false) {
+            Ok(steps) => {
+                if steps.first() == Some(&Step::Field("metadata".to_owned())) {
+                    cx.error_at(s.span, format!("selectable field \"{}\" must not point to fields in metadata (metadata.name and metadata.namespace are always selectable)", s.value));
+                }
+                if seen.contains(&steps) {
+                    cx.error_at(s.span, format!("duplicate selectable field \"{}\"", s.value));
+                }
+                seen.push(steps.clone());
+                paths.push(PathCheck { what: "selectable field".to_owned(), path: s.value.clone(), steps, expect: Expect::Selectable, span: s.span });
+            }
+            Err(e) => cx.error_at(s.span, format!("selectable field \"{}\" is an invalid path: {e}", s.value)),
+        }
+    }
+    if seen.len() > 8 {
+        cx.error_at(r.selectable_fields[8].span, format!("too many selectable fields: {} (the API server allows at most 8)", seen.len()));
+    }
+    Some(Resource {
+        group: group.value,
+        version: version.value,
+        kind: kind.value,
+        plural,
+        singular,
+        list_kind,
+        short_names: r.short_names.iter().map(|s| s.value.clone()).collect(),
+        categories: r.categories.iter().map(|s| s.value.clone()).collect(),
+        namespaced: r.namespaced.as_ref().is_some_and(|n| n.value),
+        served: r.served.as_ref().is_none_or(|s| s.value),
+        storage: r.storage.as_ref().is_none_or(|s| s.value),
+        deprecated,
+        deprecation_warning: warning,
+        root,
+        status: r.status.clone(),
+        scale,
+        columns: r.columns.clone(),
+        selectable_fields: r.selectable_fields.iter().map(|s| s.value.clone()).collect(),
+        root_rules: r.root_rules.clone(),
+        root_description: r.root_description.as_ref().map(|d| d.value.clone()),
+        derives: r.derives.clone(),
+        spec_required: !cont.serde.default,
+        paths,
+    })
+}
+
+fn scale_path(cx: &Ctxt, paths: &mut Vec<PathCheck>, what: &str, p: &Sp<String>, prefixes: &[&str], expect: Expect, under: &str) {
+    match jsonpath::dotted(&p.value) {
+        Ok(steps) => {
+            if prefixes.iter().any(|pre| p.value.starts_with(pre)) {
+                paths.push(PathCheck { what: what.to_owned(), path: p.value.clone(), steps, expect, span: p.span });
+            } else {
+                cx.error_at(p.span, format!("invalid {what} \"{}\": {under}", p.value));
+            }
+        }
+        Err(e) => cx.error_at(p.span, format!("invalid {what} \"{}\": {e}", p.value)),
+    }
+}

@@ -1,0 +1,360 @@
+//! Container → `Schema::SHAPE` tokens.
+//!
+//! Every nested shape, field table and literal becomes an inherent associated `const` of the
+//! container (`__CRDKIT_3`), with a `&'static` type: the borrow in a const's initializer lives
+//! for `'static`, so no promotion rule is needed, and this works the same for generic types.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned as _;
+
+use crate::ast::{Container, Data, Field, Style, Variant};
+use crate::attr::json::DefaultAttr;
+use crate::attr::keywords::Keywords;
+use crate::attr::rule::RuleAttr;
+use crate::ctxt::Ctxt;
+
+/// A const-time check to emit, spanned at the tokens that asked for it.
+pub struct Check {
+    pub span: Span,
+    /// An expression of type `Result<(), Msg>`.
+    pub expr: TokenStream,
+}
+
+/// Collects the associated consts and checks while the shape is generated.
+pub struct Gen<'c> {
+    pub cx: &'c Ctxt,
+    pub krate: TokenStream,
+    pub consts: Vec<TokenStream>,
+    pub checks: Vec<Check>,
+    next: usize,
+}
+
+impl<'c> Gen<'c> {
+    pub fn new(cx: &'c Ctxt, krate: TokenStream) -> Self {
+        Gen { cx, krate, consts: Vec::new(), checks: Vec::new(), next: 0 }
+    }
+
+    /// Adds `const __CRDKIT_n: ty = value;` and returns `Self::__CRDKIT_n`.
+    pub fn push_const(&mut self, ty: TokenStream, value: TokenStream) -> TokenStream {
+        let name = format_ident!("__CRDKIT_{}", self.next);
+        self.next += 1;
+        self.consts.push(quote! {
+            #[doc(hidden)]
+            #[allow(clippy::all, clippy::pedantic)]
+            const #name: #ty = #value;
+        });
+        quote!(Self::#name)
+    }
+
+    fn check(&mut self, span: Span, expr: TokenStream) {
+        self.checks.push(Check { span, expr });
+    }
+
+    /// The `Shape` expression of the container.
+    pub fn container(&mut self, cont: &Container<'_>) -> TokenStream {
+        let k = self.krate.clone();
+        let p = quote!(#k::__private);
+        let name = cont.ident.to_string();
+        let base = if let Some(proxy) = &cont.serde.proxy {
+            quote_spanned!(proxy.span()=> <#proxy as #p::Schema>::SHAPE)
+        } else {
+            match &cont.data {
+                Data::Struct(Style::Struct, fields) if !cont.serde.transparent => {
+                    let fields = self.fields(fields);
+                    quote!(#p::Shape::new(#p::Kind::Struct(#fields)))
+                }
+                Data::Struct(Style::Newtype | Style::Struct, fields) => {
+                    let live: Vec<&Field<'_>> = fields.iter().filter(|f| !(f.serde.skip_serializing && f.serde.skip_deserializing)).collect();
+                    if live.len() == 1 {
+                        let s = self.field_shape(live[0]);
+                        quote!(*#s)
+                    } else {
+                        self.cx.error_spanned_by(cont.ident, "`#[serde(transparent)]` needs exactly one field that is not skipped");
+                        quote!(#p::Shape::any())
+                    }
+                }
+                Data::Struct(Style::Tuple, _) => {
+                    self.cx.error_spanned_by(cont.ident, format!("tuple struct `{name}` is written as a JSON array of mixed types, which no structural schema allows; use named fields"));
+                    quote!(#p::Shape::any())
+                }
+                Data::Struct(Style::Unit, _) => {
+                    self.cx.error_spanned_by(cont.ident, format!("unit struct `{name}` is written as null, which no structural schema allows; use `struct {name} {{}}` for an empty object"));
+                    quote!(#p::Shape::any())
+                }
+                Data::Enum(variants) => self.enumeration(cont, variants),
+            }
+        };
+        let shape = self.keywords(base, &cont.attrs.keywords, cont.doc.as_deref(), None, &name, cont.ident.span());
+        let span = attr_span(cont_attrs(cont)).unwrap_or_else(|| cont.ident.span());
+        self.check(span, quote!(#p::check::check_keywords(#shape, #name)));
+        self.check(cont.ident.span(), quote!(#p::check::check_type(#shape)));
+        quote!({ let mut s = *#shape; s.name = #name; s })
+    }
+
+    /// `&'static [Field]` for named fields.
+    fn fields(&mut self, fields: &[Field<'_>]) -> TokenStream {
+        let k = self.krate.clone();
+        let p = quote!(#k::__private);
+        let mut out = Vec::new();
+        for f in fields {
+            if f.serde.skip_serializing && f.serde.skip_deserializing {
+                continue;
+            }
+            let shape = self.field_shape(f);
+            let name = &f.name;
+            let ident = &f.ident;
+            let flatten = f.serde.flatten;
+            let required = match &f.attrs.required {
+                Some(r) => {
+                    let v = r.value;
+                    quote!(#v)
+                }
+                None if f.serde.default || f.serde.skip_serializing_if || f.serde.skip_serializing || f.serde.skip_deserializing => quote!(false),
+                None => quote!(!#shape.optional),
+            };
+            out.push(quote!(#p::Field { name: #name, ident: #ident, shape: #shape, required: #required, flatten: #flatten }));
+        }
+        self.push_const(quote!(&'static [#p::Field]), quote!(&[#(#out),*]))
+    }
+
+    /// `&'static Shape` for a field: its type's shape refined by the field's keywords.
+    pub fn field_shape(&mut self, f: &Field<'_>) -> TokenStream {
+        let k = self.krate.clone();
+        let p = quote!(#k::__private);
+        if let Some(span) = f.serde.with {
+            if f.attrs.with.is_none() && f.attrs.schemars.is_none() {
+                self.cx.error_at(span, format!("`#[serde(with)]` gives field `{}` a JSON form crdkit cannot see: name a type with that form, `#[crd(with = Type)]`", f.ident));
+            }
+        }
+        let ty = f.attrs.with.as_ref().unwrap_or(f.ty);
+        let base = if f.attrs.schemars.as_ref().is_some_and(|s| s.value) {
+            quote_spanned!(ty.span()=> #p::Shape::new(#p::Kind::Dynamic(#p::schemars_schema::<#ty>)))
+        } else {
+            quote_spanned!(ty.span()=> <#ty as #p::Schema>::SHAPE)
+        };
+        let nullable = if f.attrs.keywords.nullable.is_none() && f.serde.skip_serializing_if { Some(false) } else { None };
+        let span = attr_span(&f.original.attrs).unwrap_or_else(|| f.ty.span());
+        let shape = self.keywords(base.clone(), &f.attrs.keywords, f.doc.as_deref(), nullable, &f.ident, span);
+        let ident = &f.ident;
+        self.check(span, quote!(#p::check::check_keywords(#shape, #ident)));
+        shape
+    }
+
+    /// Applies keywords to the shape expression `base`, returning a `&'static Shape` expression.
+    fn keywords(&mut self, base: TokenStream, kw: &Keywords, doc: Option<&str>, nullable: Option<bool>, what: &str, span: Span) -> TokenStream {
+        let k = self.krate.clone();
+        let p = quote!(#k::__private);
+        let mut sets = Vec::new();
+        let description = kw.description.as_ref().map(|d| d.value.as_str()).or(doc);
+        if let Some(d) = description {
+            sets.push(quote!(s.description = Some(#d);));
+        }
+        if let Some(t) = &kw.title {
+            let t = &t.value;
+            sets.push(quote!(s.title = Some(#t);));
+        }
+        if let Some(f) = &kw.format {
+            let f = &f.value;
+            sets.push(quote!(s.format = Some(#f);));
+        }
+        for (slot, v) in [("minimum", &kw.minimum), ("maximum", &kw.maximum), ("multiple_of", &kw.multiple_of)] {
+            if let Some(v) = v {
+                let slot = format_ident!("{slot}");
+                let n = v.value;
+                sets.push(quote!(s.#slot = Some(#n);));
+            }
+        }
+        for (slot, v) in [("exclusive_minimum", &kw.exclusive_minimum), ("exclusive_maximum", &kw.exclusive_maximum), ("preserve_unknown_fields", &kw.preserve_unknown_fields), ("embedded_resource", &kw.embedded_resource)] {
+            if let Some(v) = v {
+                let slot = format_ident!("{slot}");
+                let b = v.value;
+                sets.push(quote!(s.#slot = #b;));
+            }
+        }
+        for (slot, v) in [("min_length", &kw.min_length), ("max_length", &kw.max_length), ("min_items", &kw.min_items), ("max_items", &kw.max_items), ("min_properties", &kw.min_properties), ("max_properties", &kw.max_properties)] {
+            if let Some(v) = v {
+                let slot = format_ident!("{slot}");
+                let n = v.value;
+                sets.push(quote!(s.#slot = Some(#n);));
+            }
+        }
+        if let Some(pat) = &kw.pattern {
+            let pat = &pat.value;
+            sets.push(quote!(s.pattern = Some(#pat);));
+        }
+        if let Some(values) = &kw.enum_values {
+            let items = values.value.iter().map(|v| v.to_tokens(&k));
+            let c = self.push_const(quote!(&'static [#p::Json]), quote!(&[#(#items),*]));
+            sets.push(quote!(s.enum_values = #c;));
+        }
+        if let Some(n) = kw.nullable.as_ref().map(|n| n.value).or(nullable) {
+            sets.push(quote!(s.nullable = #n;));
+        }
+        if kw.int_or_string.as_ref().is_some_and(|i| i.value) {
+            sets.push(quote!(s.kind = #p::Kind::IntOrString;));
+        }
+        if let Some(t) = &kw.list_type {
+            let v = format_ident!("{}", capitalize(&t.value));
+            sets.push(quote!(s.list_type = Some(#p::ListType::#v);));
+        }
+        if let Some(keys) = &kw.list_map_keys {
+            let keys = &keys.value;
+            sets.push(quote!(s.list_map_keys = &[#(#keys),*];));
+        }
+        if let Some(t) = &kw.map_type {
+            let v = format_ident!("{}", capitalize(&t.value));
+            sets.push(quote!(s.map_type = Some(#p::MapType::#v);));
+        }
+        if let Some(d) = &kw.default {
+            let value = match d {
+                DefaultAttr::Literal(lit, lit_span) => {
+                    if let (Some(pat), serde_json::Value::String(s)) = (&kw.pattern, lit.to_value()) {
+                        if regex::Regex::new(&pat.value).is_ok_and(|re| !re.is_match(&s)) {
+                            self.cx.error_at(*lit_span, format!("invalid `default` for `{what}`: \"{s}\" should match '{}'", pat.value));
+                        }
+                    }
+                    let j = lit.to_tokens(&k);
+                    let c = self.push_const(quote!(#p::Json), j);
+                    quote!(#p::DefaultValue::Value(#c))
+                }
+                DefaultAttr::Fn(path) => {
+                    let c = self.push_const(
+                        quote!(fn() -> ::core::result::Result<#p::serde_json::Value, ::std::string::String>),
+                        quote_spanned!(path.span()=> || #p::default_value(#path())),
+                    );
+                    quote!(#p::DefaultValue::Fn(#c))
+                }
+                DefaultAttr::TypeDefault(span) => {
+                    let ty = base_type_of(&base);
+                    let c = self.push_const(
+                        quote!(fn() -> ::core::result::Result<#p::serde_json::Value, ::std::string::String>),
+                        quote_spanned!(*span=> || #p::default_value(<#ty as ::core::default::Default>::default())),
+                    );
+                    quote!(#p::DefaultValue::Fn(#c))
+                }
+            };
+            sets.push(quote!(s.default = Some(#value);));
+        }
+        if !kw.rules.is_empty() {
+            let rules = kw.rules.iter().map(|r| rule_tokens(&p, r));
+            let own = self.push_const(quote!(&'static [#p::Rule]), quote!(&[#(#rules),*]));
+            let inherited = self.push_const(quote!(&'static #p::Rules), quote!(&(#base).rules));
+            sets.push(quote!(s.rules = #p::Rules { own: #own, inherited: Some(#inherited) };));
+        }
+        for (inner, accessor, label) in [(&kw.items, quote!(items), "items"), (&kw.values, quote!(values), "values")] {
+            if let Some(inner) = inner {
+                let inner_base = quote!(*(#base).#accessor());
+                let inner_what = format!("{what}[*]");
+                let shape = self.keywords(inner_base, inner, None, None, &inner_what, span);
+                let what_s = what.to_owned();
+                self.check(span, quote!(#p::check::check_inner(&#base, #label, #what_s)));
+                self.check(span, quote!(#p::check::check_keywords(#shape, #inner_what)));
+                sets.push(quote!(s = s.with_inner(#shape);));
+            }
+        }
+        if sets.is_empty() {
+            return self.push_const(quote!(&'static #p::Shape), quote!(&#base));
+        }
+        self.push_const(quote!(&'static #p::Shape), quote!(&{ let mut s: #p::Shape = #base; #(#sets)* s }))
+    }
+
+    fn enumeration(&mut self, cont: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
+        let k = self.krate.clone();
+        let p = quote!(#k::__private);
+        let repr = match (&cont.serde.tag, &cont.serde.content, cont.serde.untagged) {
+            (_, _, true) => quote!(#p::Repr::Untagged),
+            (Some(tag), Some(content), false) => quote!(#p::Repr::Adjacent { tag: #tag, content: #content }),
+            (Some(tag), None, false) => quote!(#p::Repr::Internal { tag: #tag }),
+            (None, Some(_), false) => {
+                self.cx.error_spanned_by(cont.ident, "`#[serde(content = ..)]` needs `#[serde(tag = ..)]`");
+                quote!(#p::Repr::External)
+            }
+            (None, None, false) => quote!(#p::Repr::External),
+        };
+        let mut out = Vec::new();
+        for v in variants {
+            if v.serde.skip || v.serde.other {
+                continue;
+            }
+            if let Some(span) = v.serde.untagged {
+                self.cx.error_at(span, "per-variant `#[serde(untagged)]` mixes representations; crdkit supports it on the whole enum only");
+            }
+            if let Some(span) = v.serde.with {
+                self.cx.error_at(span, "`#[serde(with)]` on a variant hides its JSON form from crdkit");
+            }
+            let kind = match v.style {
+                Style::Unit => quote!(#p::VariantKind::Unit),
+                Style::Newtype => {
+                    let s = self.field_shape(&v.fields[0]);
+                    quote!(#p::VariantKind::Newtype(#s))
+                }
+                Style::Struct => {
+                    let f = self.fields(&v.fields);
+                    quote!(#p::VariantKind::Struct(#f))
+                }
+                Style::Tuple => {
+                    self.cx.error_spanned_by(v.ident, format!("tuple variant `{}` is written as a JSON array of mixed types, which no structural schema allows; use a struct variant", v.ident));
+                    quote!(#p::VariantKind::Unit)
+                }
+            };
+            let name = &v.name;
+            let doc = match &v.doc {
+                Some(d) => quote!(Some(#d)),
+                None => quote!(None),
+            };
+            out.push(quote!(#p::Variant { name: #name, description: #doc, kind: #kind }));
+        }
+        let variants = self.push_const(quote!(&'static #p::Enum), quote!(&#p::Enum { repr: #repr, variants: &[#(#out),*] }));
+        quote!(#p::Shape::new(#p::Kind::Enum(#variants)))
+    }
+}
+
+fn rule_tokens(p: &TokenStream, r: &RuleAttr) -> TokenStream {
+    let opt = |l: &Option<syn::LitStr>| match l {
+        Some(l) => {
+            let v = l.value();
+            quote!(Some(#v))
+        }
+        None => quote!(None),
+    };
+    let rule = r.rule.value();
+    let message = opt(&r.message);
+    let message_expression = opt(&r.message_expression);
+    let field_path = opt(&r.field_path);
+    let reason = match &r.reason {
+        Some(s) => {
+            let v = &s.value;
+            quote!(Some(#v))
+        }
+        None => quote!(None),
+    };
+    let oos = r.optional_old_self;
+    quote!(#p::Rule { rule: #rule, message: #message, message_expression: #message_expression, reason: #reason, field_path: #field_path, optional_old_self: #oos })
+}
+
+fn cont_attrs<'a>(cont: &'a Container<'_>) -> &'a [syn::Attribute] {
+    cont.original_attrs
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
+}
+
+/// The span of the first `#[crd(..)]` attribute, to point checks at.
+pub fn attr_span(attrs: &[syn::Attribute]) -> Option<Span> {
+    attrs.iter().find(|a| a.path().is_ident("crd")).map(|a| a.meta.span())
+}
+
+/// `<T as Schema>::SHAPE` → `T`, for `default` without a value.
+fn base_type_of(base: &TokenStream) -> TokenStream {
+    let s: syn::Result<syn::ExprPath> = syn::parse2(base.clone());
+    match s.ok().and_then(|e| e.qself) {
+        Some(q) => {
+            let t = q.ty;
+            quote!(#t)
+        }
+        None => quote!(_),
+    }
+}

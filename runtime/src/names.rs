@@ -1,0 +1,167 @@
+//! Name validation with the API server's messages.
+//!
+//! Mirrors apimachinery `pkg/util/validation/validation.go` (`IsDNS1123Subdomain`,
+//! `IsDNS1123Label`, `IsDNS1035Label`) and the name rules of apiextensions-apiserver
+//! `pkg/apis/apiextensions/validation/validation.go`.
+
+const DNS1123_LABEL_FMT: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
+const DNS1123_LABEL_MSG: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+const DNS1123_SUBDOMAIN_MSG: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+const DNS1035_LABEL_FMT: &str = "[a-z]([-a-z0-9]*[a-z0-9])?";
+const DNS1035_LABEL_MSG: &str = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+
+/// `must be no more than N characters`
+#[must_use]
+pub fn max_len_error(n: usize) -> String {
+    format!("must be no more than {n} characters")
+}
+
+/// apimachinery's `RegexError`.
+#[must_use]
+pub fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
+    if examples.is_empty() {
+        return format!("{msg} (regex used for validation is '{fmt}')");
+    }
+    let ex: Vec<String> = examples.iter().map(|e| format!("'{e}', ")).collect();
+    format!("{msg} (e.g. {}regex used for validation is '{fmt}')", ex.join(" or "))
+}
+
+fn is_label_char(b: u8) -> bool {
+    b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'
+}
+
+/// Matches `[a-z0-9]([-a-z0-9]*[a-z0-9])?` (or with `[a-z]` first for DNS-1035).
+fn matches_label(s: &str, alpha_first: bool) -> bool {
+    let b = s.as_bytes();
+    let (Some(&first), Some(&last)) = (b.first(), b.last()) else { return false };
+    let first_ok = if alpha_first { first.is_ascii_lowercase() } else { first.is_ascii_lowercase() || first.is_ascii_digit() };
+    first_ok && (last.is_ascii_lowercase() || last.is_ascii_digit()) && b.iter().all(|&c| is_label_char(c))
+}
+
+/// `IsDNS1123Label`
+#[must_use]
+pub fn dns1123_label(value: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if value.len() > 63 {
+        errs.push(max_len_error(63));
+    }
+    if !matches_label(value, false) {
+        errs.push(regex_error(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, &["my-name", "123-abc"]));
+    }
+    errs
+}
+
+/// `IsDNS1123Subdomain`
+#[must_use]
+pub fn dns1123_subdomain(value: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if value.len() > 253 {
+        errs.push(max_len_error(253));
+    }
+    if !value.split('.').all(|l| matches_label(l, false)) {
+        let fmt = format!("{DNS1123_LABEL_FMT}(\\.{DNS1123_LABEL_FMT})*");
+        errs.push(regex_error(DNS1123_SUBDOMAIN_MSG, &fmt, &["example.com"]));
+    }
+    errs
+}
+
+/// `IsDNS1035Label`
+#[must_use]
+pub fn dns1035_label(value: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if value.len() > 63 {
+        errs.push(max_len_error(63));
+    }
+    if !matches_label(value, true) {
+        errs.push(regex_error(DNS1035_LABEL_MSG, DNS1035_LABEL_FMT, &["my-name", "abc-123"]));
+    }
+    errs
+}
+
+/// `spec.group`: a DNS subdomain with at least one dot.
+#[must_use]
+pub fn group(value: &str) -> Option<String> {
+    if value.is_empty() {
+        return Some("Required value".to_owned());
+    }
+    let errs = dns1123_subdomain(value);
+    if !errs.is_empty() {
+        return Some(errs.join(","));
+    }
+    (!value.contains('.')).then(|| "should be a domain with at least one dot".to_owned())
+}
+
+/// `spec.names.kind` and `listKind`: DNS-1035 once lowercased.
+#[must_use]
+pub fn kind(value: &str) -> Option<String> {
+    let errs = dns1035_label(&value.to_lowercase());
+    (!errs.is_empty()).then(|| format!("may have mixed case, but should otherwise match: {}", errs.join(",")))
+}
+
+/// `plural`, `singular`, short names, categories, version names: DNS-1035 labels.
+#[must_use]
+pub fn label(value: &str) -> Option<String> {
+    let errs = dns1035_label(value);
+    (!errs.is_empty()).then(|| errs.join(","))
+}
+
+/// `deprecationWarning` (validation.go `validateDeprecationWarning`).
+#[must_use]
+pub fn deprecation_warning(deprecated: bool, warning: Option<&str>) -> Vec<String> {
+    let Some(w) = warning else { return Vec::new() };
+    if !deprecated {
+        return vec!["can only be set for deprecated versions".to_owned()];
+    }
+    let mut errs = Vec::new();
+    if w.len() > 256 {
+        errs.push("must be <= 256 characters long".to_owned());
+    }
+    if w.is_empty() {
+        errs.push("must not be an empty string".to_owned());
+    }
+    if let Some((i, _)) = w.char_indices().find(|(_, c)| c.is_control()) {
+        errs.push(format!("must only contain printable UTF-8 characters; control character found at index {i}"));
+    }
+    errs
+}
+
+/// The plural kube-derive and kubebuilder guess from a kind: lowercase, English rules.
+#[must_use]
+pub fn plural_of(kind: &str) -> String {
+    let s = kind.to_lowercase();
+    if s.ends_with('s') || s.ends_with('x') || s.ends_with('z') || s.ends_with("ch") || s.ends_with("sh") {
+        format!("{s}es")
+    } else if s.ends_with('y') && !s.ends_with("ay") && !s.ends_with("ey") && !s.ends_with("oy") && !s.ends_with("uy") {
+        format!("{}ies", &s[..s.len() - 1])
+    } else {
+        format!("{s}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_match_apimachinery() {
+        assert_eq!(
+            label("Foo").as_deref(),
+            // The double space is apimachinery's.
+            Some("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')")
+        );
+        assert_eq!(group("example"), Some("should be a domain with at least one dot".to_owned()));
+        assert!(group("Example.com").unwrap().starts_with("a lowercase RFC 1123 subdomain"));
+        assert_eq!(group("stable.example.com"), None);
+        assert_eq!(kind("CronTab"), None);
+        assert!(kind("Cron_Tab").unwrap().starts_with("may have mixed case, but should otherwise match: a DNS-1035"));
+        assert_eq!(label(&"a".repeat(64)).unwrap().split(',').next(), Some("must be no more than 63 characters"));
+    }
+
+    #[test]
+    fn plurals() {
+        assert_eq!(plural_of("CronTab"), "crontabs");
+        assert_eq!(plural_of("Policy"), "policies");
+        assert_eq!(plural_of("Gateway"), "gateways");
+        assert_eq!(plural_of("Ingress"), "ingresses");
+    }
+}
