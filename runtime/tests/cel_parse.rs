@@ -1,0 +1,109 @@
+//! The CEL parser against cel-go's own test tables, transcribed into `tests/data/cel/`:
+//! `parser_test_cases.json` (cel-go `parser/parser_test.go` `testCases`: input `i`, expected
+//! debug string `p`, error text `e`, locations `l`, macro calls `m`, parser options `opts`),
+//! `comprehension_cases.json` and `conformance_exprs.json` (the npm package `@bufbuild/cel-spec`
+//! 0.6.1: cel-go's debug strings of the CEL conformance suite, v0.25.1).
+
+use crdkit_runtime::cel::{
+    Adorner, EXISTS_ONE_NEW_MACRO, ParseOptions, STANDARD_MACROS, debug_string, macro_calls_string,
+    parse_with,
+};
+use serde_json::Value;
+
+/// Cases where we knowingly differ from cel-go, with the reason.
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
+
+fn strip(s: &str) -> String {
+    s.chars()
+        .filter(|c| !matches!(c, ' ' | '\n' | '\t' | '\r'))
+        .collect()
+}
+
+/// The parser cel-go's `parser_test.go` uses (`newTestParser`) plus the case's options.
+fn cel_go_test_options(opts: &str) -> Option<ParseOptions> {
+    let mut o = ParseOptions {
+        macros: [STANDARD_MACROS, EXISTS_ONE_NEW_MACRO].concat(),
+        max_recursion_depth: 32,
+        error_recovery_limit: 4,
+        error_recovery_lookahead_limit: 4,
+        enable_optional_syntax: false,
+        enable_ident_escape_syntax: true,
+        ..ParseOptions::default()
+    };
+    for opt in opts.split("),").map(str::trim).filter(|s| !s.is_empty()) {
+        let opt = opt.trim_end_matches(')');
+        match opt {
+            "EnableIdentEscapeSyntax(true" => o.enable_ident_escape_syntax = true,
+            "EnableIdentEscapeSyntax(false" => o.enable_ident_escape_syntax = false,
+            "EnableHiddenAccumulatorName(false" => o.hidden_accumulator_name = false,
+            "EnableOptionalSyntax(true" => o.enable_optional_syntax = true,
+            "ErrorReportingLimit(2" => o.error_reporting_limit = 2,
+            "ErrorRecoveryLookaheadTokenLimit(10" => o.error_recovery_lookahead_limit = 10,
+            "ErrorRecoveryLimit(10" => o.error_recovery_limit = 10,
+            // A variadic macro that never expands: the same as no macro.
+            o2 if o2.starts_with("Macros(NewGlobalVarArgMacro(\"noop_macro\"") => {}
+            other => {
+                eprintln!("unsupported option {other:?}");
+                return None;
+            }
+        }
+    }
+    Some(o)
+}
+
+fn load(name: &str) -> Value {
+    let path = format!("{}/tests/data/cel/{name}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn cel_go_parser_test_cases() {
+    let cases = load("parser_test_cases.json");
+    let (mut pass, mut fail) = (0, Vec::new());
+    for (n, c) in cases.as_array().unwrap().iter().enumerate() {
+        let input = c["i"].as_str().unwrap();
+        let Some(opts) = cel_go_test_options(c["opts"].as_str().unwrap_or("")) else {
+            continue;
+        };
+        let got = parse_with(input, &opts);
+        let mut problems = Vec::new();
+        match (&got, c.get("e").and_then(Value::as_str)) {
+            (Err(e), Some(want)) if strip(&e.to_string()) != strip(want) => {
+                problems.push(format!("error\n got: {e}\nwant: {want}"));
+            }
+            (Err(e), None) => problems.push(format!("unexpected error: {e}")),
+            (Ok(_), Some(want)) => problems.push(format!("expected error: {want}")),
+            _ => {}
+        }
+        if let Ok(ast) = &got {
+            let source = crdkit_runtime::cel::Source::new(input);
+            let checks = [("p", Adorner::KindAndId), ("l", Adorner::Location)];
+            for (key, adorner) in checks {
+                if let Some(want) = c.get(key).and_then(Value::as_str) {
+                    let s = debug_string(ast, ast.root, adorner, Some(&source));
+                    if strip(&s) != strip(want) {
+                        problems.push(format!("{key}\n got: {s}\nwant: {want}"));
+                    }
+                }
+            }
+            if let Some(want) = c.get("m").and_then(Value::as_str) {
+                let s = macro_calls_string(ast);
+                if strip(&s) != strip(want) {
+                    problems.push(format!("m\n got: {s}\nwant: {want}"));
+                }
+            }
+        }
+        let known = KNOWN_DIFFERENCES.iter().any(|(i, _)| *i == input);
+        if problems.is_empty() {
+            pass += 1;
+            assert!(
+                !known,
+                "case {n} {input:?} is listed as a known difference but passes"
+            );
+        } else if !known {
+            fail.push(format!("case {n} {input:?}: {}", problems.join("\n")));
+        }
+    }
+    eprintln!("cel-go parser cases: {pass} pass, {} fail", fail.len());
+    assert!(fail.is_empty(), "{}", fail.join("\n\n"));
+}
