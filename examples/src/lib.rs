@@ -3,3 +3,22 @@
 //! files and with the documentation's YAML.
 
 pub mod crontab;
+pub mod shirt;
+
+use crdkit::{CrdError, CustomResourceDefinition};
+
+/// Every example CRD, with a file-friendly name, in the order `crdgen` prints them.
+///
+/// # Errors
+/// When an example's schema fails to build (it does not: tests build them all).
+pub fn all() -> Result<Vec<(&'static str, CustomResourceDefinition)>, CrdError> {
+    Ok(vec![
+        ("crontab", crontab::plain::CronTab::crd()?),
+        ("crontab-validation", crontab::validation::CronTab::crd()?),
+        ("crontab-defaulting", crontab::defaulting::CronTab::crd()?),
+        ("crontab-printer-columns", crontab::printer_columns::CronTab::crd()?),
+        ("crontab-subresources", crontab::subresources::CronTab::crd()?),
+        ("crontab-categories", crontab::categories::CronTab::crd()?),
+        ("shirt", shirt::Shirt::crd()?),
+    ])
+}

@@ -162,13 +162,26 @@ fn is_plain_safe(s: &str) -> bool {
     if s.starts_with(' ') || s.ends_with(' ') || s.ends_with(':') {
         return false;
     }
-    if "-?:,[]{}#&*!|>'\"%@`~".contains(first) || first.is_ascii_digit() || first == '+' || first == '.' {
+    if "?:,[]{}#&*!|>'\"%@`~".contains(first) {
+        return false;
+    }
+    // `-` starts a sequence entry when a space or nothing follows.
+    if first == '-' && s[1..].chars().next().is_none_or(|c| c == ' ') {
         return false;
     }
     if s.contains(": ") || s.contains(" #") || s.chars().any(|c| c.is_control() || c == '\u{feff}') {
         return false;
     }
-    !is_yaml_keyword(s)
+    !is_yaml_keyword(s) && !looks_numeric(s)
+}
+
+/// Numbers, dates and times as YAML 1.1 or 1.2 may read them: `1e3`, `0x1F`, `1_000`, `.5`,
+/// `2001-12-14`, `1:20`.
+fn looks_numeric(s: &str) -> bool {
+    let first = s.chars().next().unwrap_or(' ');
+    (first.is_ascii_digit() || "+-.".contains(first))
+        && s.chars().any(|c| c.is_ascii_digit())
+        && s.chars().all(|c| c.is_ascii_hexdigit() || "xXoO_.:+-".contains(c))
 }
 
 /// Words that YAML 1.1 or 1.2 resolve to null, booleans or special floats.
@@ -192,11 +205,14 @@ mod tests {
 
     #[test]
     fn quotes_ambiguous_strings() {
-        for s in ["yes", "No", "1", "1e3", "", " x", "a: b", "#c", "- x", "5 0 * * *", "*", "null", "~"] {
+        for s in ["yes", "No", "1", "1e3", "", " x", "a: b", "#c", "- x", "*", "null", "~", ".5", "2001-12-14", "1:20", "0x1F", "-1", "-"] {
             let out = to_string(&json!({ "k": s }));
             assert!(out.starts_with("k: '") || out.starts_with("k: \""), "{s:?} -> {out}");
         }
         assert_eq!(to_string(&json!({"k": "it's"})), "k: it's\n");
+        assert_eq!(to_string(&json!({"k": ".spec.x"})), "k: .spec.x\n");
+        assert_eq!(to_string(&json!({"k": "5 0 * * *"})), "k: 5 0 * * *\n");
+        assert_eq!(to_string(&json!({"k": "-x"})), "k: -x\n");
         assert_eq!(to_string(&json!({"k": "'q"})), "k: '''q'\n");
         assert_eq!(to_string(&json!({"k": "a\u{1}"})), "k: \"a\\u0001\"\n");
     }
