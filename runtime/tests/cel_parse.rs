@@ -107,3 +107,78 @@ fn cel_go_parser_test_cases() {
     eprintln!("cel-go parser cases: {pass} pass, {} fail", fail.len());
     assert!(fail.is_empty(), "{}", fail.join("\n\n"));
 }
+
+/// Every expression of the conformance suite that cel-go parses (those with an `ast`) must
+/// parse, and its debug string must equal cel-go's. The npm data was made with cel-go's
+/// standard macros and its current defaults (backtick identifiers on). The 85 tests without an
+/// `ast` (`cel.block` with `cel.iterVar(…)` macro variables, …) cel-go itself rejects.
+#[test]
+fn conformance_expressions_parse_like_cel_go() {
+    let cases = load("conformance_exprs.json");
+    let opts = ParseOptions {
+        macros: STANDARD_MACROS.to_vec(),
+        enable_ident_escape_syntax: true,
+        ..ParseOptions::default()
+    };
+    let (mut pass, mut fail) = (0, Vec::new());
+    for c in cases.as_array().unwrap() {
+        let (name, expr) = (c["name"].as_str().unwrap(), c["expr"].as_str().unwrap());
+        let got = parse_with(expr, &opts);
+        match got {
+            Err(_) if c.get("ast").is_none() => pass += 1,
+            Err(e) => fail.push(format!("{name}: {expr}\n{e}")),
+            Ok(ast) => match c.get("ast").and_then(Value::as_str) {
+                Some(want) if strip(&debug_string(&ast, ast.root, Adorner::Kind, None)) != strip(want) => {
+                    let got = debug_string(&ast, ast.root, Adorner::Kind, None);
+                    fail.push(format!("{name}: {expr}\n got: {got}\nwant: {want}"));
+                }
+                _ => pass += 1,
+            },
+        }
+    }
+    eprintln!("conformance expressions: {pass} pass, {} fail", fail.len());
+    assert!(fail.is_empty(), "{}", fail.join("\n\n"));
+}
+
+/// cel-spec's comprehension tests: their debug strings were made without the two-variable
+/// macros, so `all(i, v, p)` stays a call there.
+#[test]
+fn comprehension_cases_parse_like_cel_go() {
+    let cases = load("comprehension_cases.json");
+    let opts = ParseOptions { macros: STANDARD_MACROS.to_vec(), ..ParseOptions::default() };
+    let mut fail = Vec::new();
+    for c in cases.as_array().unwrap() {
+        let expr = c["expr"].as_str().unwrap();
+        match parse_with(expr, &opts) {
+            Err(e) => fail.push(format!("{expr}\n{e}")),
+            Ok(ast) => {
+                if let Some(want) = c.get("ast").and_then(Value::as_str) {
+                    let got = debug_string(&ast, ast.root, Adorner::Kind, None);
+                    if strip(&got) != strip(want) {
+                        fail.push(format!("{expr}\n got: {got}\nwant: {want}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(fail.is_empty(), "{}", fail.join("\n\n"));
+    // With the Kubernetes macros the same expressions expand to comprehensions, or are
+    // rejected as cel-go's `ext/comprehensions.go` rejects them.
+    let mut expanded = 0;
+    for c in cases.as_array().unwrap() {
+        let expr = c["expr"].as_str().unwrap();
+        match crdkit_runtime::cel::parse(expr) {
+            Ok(ast) => expanded += usize::from(!ast.macro_calls.is_empty()),
+            Err(e) if expr == "[].all(i, i, i < i)" => assert_eq!(
+                e.to_string(),
+                "ERROR: <input>:1:11: duplicate variable name: i\n | [].all(i, i, i < i)\n | ..........^"
+            ),
+            Err(e) => {
+                let s = e.to_string();
+                let known = ["iteration variable overwrites accumulator", "argument must be a simple name"];
+                assert!(known.iter().any(|m| s.contains(m)), "{expr}: {s}");
+            }
+        }
+    }
+    assert!(expanded >= 75, "{expanded}");
+}

@@ -293,7 +293,7 @@ fn literal(l: &Literal) -> String {
     }
 }
 
-/// Go `%v` of a float64: shortest representation, exponent form below 1e-4 or from 1e21.
+/// Go `%v` of a float64: shortest digits, exponent form below 1e-4 and from 1e6 (`%g`).
 fn go_float(d: f64) -> String {
     if d.is_nan() {
         return "NaN".into();
@@ -315,11 +315,27 @@ fn go_float(d: f64) -> String {
     let e = format!("{d:e}");
     let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
-    if (-4..21).contains(&exp) {
+    if (-4..6).contains(&exp) {
         return format!("{d}");
     }
     let sign = if exp < 0 { '-' } else { '+' };
     format!("{mant}e{sign}{:02}", exp.abs())
+}
+
+/// An approximation of Go's `unicode.IsPrint` without Unicode tables: controls, spaces other
+/// than U+0020, the common format characters, private use, noncharacters and the unassigned
+/// planes are not printable. (Only used to compare with cel-go's test strings.)
+fn go_printable(c: char) -> bool {
+    let n = c as u32;
+    if c == ' ' {
+        return true;
+    }
+    !(c.is_control()
+        || c.is_whitespace()
+        || matches!(n, 0xad | 0x600..=0x605 | 0x61c | 0x6dd | 0x70f | 0x180e | 0x200b..=0x200f)
+        || matches!(n, 0x202a..=0x202e | 0x2060..=0x206f | 0xfeff | 0xfff9..=0xfffb | 0xd800..=0xf8ff)
+        || matches!(n, 0xfdd0..=0xfdef | 0x323b0..=0xe0000 | 0xe0080..=0x10ffff)
+        || n & 0xfffe == 0xfffe)
 }
 
 /// Go `strconv.Quote` of a byte string (invalid UTF-8 as `\x..`).
@@ -337,7 +353,7 @@ fn go_quote(b: &[u8]) -> String {
                 '\u{b}' => out.push_str("\\v"),
                 '\\' => out.push_str("\\\\"),
                 '"' => out.push_str("\\\""),
-                c if c.is_control() || c == '\u{ad}' || ('\u{fff9}'..='\u{fffb}').contains(&c) => {
+                c if !go_printable(c) => {
                     let n = c as u32;
                     let _ = if n < 0x80 {
                         write!(out, "\\x{n:02x}")
