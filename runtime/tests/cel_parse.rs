@@ -128,7 +128,9 @@ fn conformance_expressions_parse_like_cel_go() {
             Err(_) if c.get("ast").is_none() => pass += 1,
             Err(e) => fail.push(format!("{name}: {expr}\n{e}")),
             Ok(ast) => match c.get("ast").and_then(Value::as_str) {
-                Some(want) if strip(&debug_string(&ast, ast.root, Adorner::Kind, None)) != strip(want) => {
+                Some(want)
+                    if strip(&debug_string(&ast, ast.root, Adorner::Kind, None)) != strip(want) =>
+                {
                     let got = debug_string(&ast, ast.root, Adorner::Kind, None);
                     fail.push(format!("{name}: {expr}\n got: {got}\nwant: {want}"));
                 }
@@ -145,7 +147,10 @@ fn conformance_expressions_parse_like_cel_go() {
 #[test]
 fn comprehension_cases_parse_like_cel_go() {
     let cases = load("comprehension_cases.json");
-    let opts = ParseOptions { macros: STANDARD_MACROS.to_vec(), ..ParseOptions::default() };
+    let opts = ParseOptions {
+        macros: STANDARD_MACROS.to_vec(),
+        ..ParseOptions::default()
+    };
     let mut fail = Vec::new();
     for c in cases.as_array().unwrap() {
         let expr = c["expr"].as_str().unwrap();
@@ -175,7 +180,10 @@ fn comprehension_cases_parse_like_cel_go() {
             ),
             Err(e) => {
                 let s = e.to_string();
-                let known = ["iteration variable overwrites accumulator", "argument must be a simple name"];
+                let known = [
+                    "iteration variable overwrites accumulator",
+                    "argument must be a simple name",
+                ];
                 assert!(known.iter().any(|m| s.contains(m)), "{expr}: {s}");
             }
         }

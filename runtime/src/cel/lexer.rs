@@ -171,6 +171,7 @@ pub(crate) struct LexError {
     pub before: u32,
 }
 
+#[derive(Clone)]
 pub(crate) struct Lexed {
     pub tokens: Vec<Token>,
     pub errors: Vec<LexError>,

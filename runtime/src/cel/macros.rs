@@ -120,7 +120,7 @@ struct Eh<'b, 'a> {
 }
 
 impl Eh<'_, '_> {
-    fn new(&mut self, kind: ExprKind) -> ExprId {
+    fn node(&mut self, kind: ExprKind) -> ExprId {
         let at = Span {
             start: self.at.start,
             end: self.at.start,
@@ -128,31 +128,31 @@ impl Eh<'_, '_> {
         self.b.new_expr(at, kind)
     }
     fn lit(&mut self, l: Literal) -> ExprId {
-        self.new(ExprKind::Literal(l))
+        self.node(ExprKind::Literal(l))
     }
     fn ident(&mut self, name: &str) -> ExprId {
-        self.new(ExprKind::Ident(name.into()))
+        self.node(ExprKind::Ident(name.into()))
     }
     fn accu(&mut self) -> ExprId {
         let name = self.b.opts.accumulator_name();
         self.ident(name)
     }
     fn call(&mut self, f: &str, args: Vec<ExprId>) -> ExprId {
-        self.new(ExprKind::Call {
+        self.node(ExprKind::Call {
             target: None,
             function: f.into(),
             args,
         })
     }
     fn member(&mut self, f: &str, target: ExprId, args: Vec<ExprId>) -> ExprId {
-        self.new(ExprKind::Call {
+        self.node(ExprKind::Call {
             target: Some(target),
             function: f.into(),
             args,
         })
     }
     fn list(&mut self, elems: Vec<ExprId>) -> ExprId {
-        self.new(ExprKind::List {
+        self.node(ExprKind::List {
             elems,
             optional_indices: Vec::new(),
         })
@@ -169,7 +169,7 @@ impl Eh<'_, '_> {
         step: ExprId,
         result: ExprId,
     ) -> ExprId {
-        self.new(ExprKind::Comprehension(Box::new(Comprehension {
+        self.node(ExprKind::Comprehension(Box::new(Comprehension {
             iter_var: v1.into(),
             iter_var2: v2.map(Into::into),
             iter_range: range,
@@ -224,7 +224,7 @@ impl Eh<'_, '_> {
                 entries: entries
                     .into_iter()
                     .map(|en| {
-                        let id = self.new(ExprKind::Unspecified);
+                        let id = self.node(ExprKind::Unspecified);
                         MapEntry {
                             id,
                             key: self.copy(en.key),
@@ -239,7 +239,7 @@ impl Eh<'_, '_> {
                 fields: fields
                     .into_iter()
                     .map(|f| {
-                        let id = self.new(ExprKind::Unspecified);
+                        let id = self.node(ExprKind::Unspecified);
                         StructField {
                             id,
                             field: f.field,
@@ -305,7 +305,7 @@ fn expand_with(eh: &mut Eh, kind: MacroKind, target: Option<ExprId>, args: &[Exp
     let t = target.unwrap_or(ExprId(0));
     match kind {
         Has => match eh.b.exprs[args[0].index()].kind.clone() {
-            ExprKind::Select { operand, field, .. } => Ok(eh.new(ExprKind::Select {
+            ExprKind::Select { operand, field, .. } => Ok(eh.node(ExprKind::Select {
                 operand,
                 field,
                 test_only: true,
@@ -350,7 +350,7 @@ fn expand_with(eh: &mut Eh, kind: MacroKind, target: Option<ExprId>, args: &[Exp
             }
             let init = match init {
                 None => eh.list(vec![]),
-                Some(()) => eh.new(ExprKind::Map { entries: vec![] }),
+                Some(()) => eh.node(ExprKind::Map { entries: vec![] }),
             };
             let cond = eh.lit(Literal::Bool(true));
             let result = eh.accu();

@@ -136,6 +136,57 @@ pub fn parse_with(src: &str, opts: &ParseOptions) -> Result<Ast, ParseErrors> {
         ));
     }
     let lexed = lexer::lex(src);
+    // Recursion in the parser and visitor grows with bracket nesting and `?:` chains, up to
+    // cel-go's limits (250 levels of each grammar rule). Deep input is parsed on a thread with a
+    // stack large enough for that worst case, whatever stack the caller has (a proc macro runs on
+    // rustc's, unoptimised); shallow input, nearly all of it, is parsed in place.
+    if nesting(&lexed.tokens) <= INLINE_NESTING {
+        return parse_tokens(src, source, lexed, opts);
+    }
+    let (source2, lexed2) = (source.clone(), lexed.clone());
+    std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .stack_size(DEEP_STACK)
+            .spawn_scoped(scope, move || parse_tokens(src, source2, lexed2, opts));
+        match spawned.map(|h| h.join()) {
+            Ok(Ok(result)) => result,
+            Ok(Err(panic)) => std::panic::resume_unwind(panic),
+            Err(_) => parse_tokens(src, source, lexed, opts),
+        }
+    })
+}
+
+/// Nesting up to which parsing runs on the caller's stack (about 20 KiB of stack per level in
+/// an unoptimised build).
+const INLINE_NESTING: usize = 24;
+/// Stack for deep input: 250 levels of every rule, unoptimised, with a wide margin.
+const DEEP_STACK: usize = 256 << 20;
+
+/// An upper bound of the parser's nesting: the deepest bracket plus every `?`.
+fn nesting(tokens: &[lexer::Token]) -> usize {
+    let (mut depth, mut max, mut questions) = (0usize, 0usize, 0usize);
+    for t in tokens {
+        match t.kind {
+            lexer::Tk::LParen | lexer::Tk::LBracket | lexer::Tk::LBrace => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            lexer::Tk::RParen | lexer::Tk::RBracket | lexer::Tk::RBrace => {
+                depth = depth.saturating_sub(1)
+            }
+            lexer::Tk::Question => questions += 1,
+            _ => {}
+        }
+    }
+    max + questions
+}
+
+fn parse_tokens(
+    src: &str,
+    source: Source,
+    lexed: lexer::Lexed,
+    opts: &ParseOptions,
+) -> Result<Ast, ParseErrors> {
     let limits = recover::Limits {
         max_depth: opts.max_recursion_depth,
         error_reporting: opts.error_reporting_limit.max(1),

@@ -499,7 +499,7 @@ impl<'a> Builder<'a> {
                 Ok(b) => Literal::Bytes(b),
                 Err(e) => {
                     self.error(span, e.into());
-                    Literal::Bytes(text[1..].as_bytes().to_vec())
+                    Literal::Bytes(text.as_bytes()[1..].to_vec())
                 }
             },
             LitKind::True => Literal::Bool(true),
