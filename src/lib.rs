@@ -23,11 +23,14 @@ mod kube_impls;
 pub mod __private {
     pub use crate::ObjectMeta;
     pub use crdkit_runtime::crd::CustomResourceDefinition;
-    pub use crdkit_runtime::resource::{CrdError, CustomResource, PrinterColumn, ResourceDecl, Scale};
+    pub use crdkit_runtime::resource::{
+        CrdError, CustomResource, PrinterColumn, ResourceDecl, Scale,
+    };
     pub use crdkit_runtime::schema::{ListType, MapType};
     pub use crdkit_runtime::shape::check;
     pub use crdkit_runtime::shape::{
-        DefaultValue, Enum, Field, Json, Kind, Msg, Repr, Rule, Rules, Schema, Shape, Variant, VariantKind,
+        DefaultValue, Enum, Field, Json, Kind, Msg, Repr, Rule, Rules, Schema, Shape, Variant,
+        VariantKind,
     };
     pub use serde;
     pub use serde_json;
@@ -47,7 +50,15 @@ pub mod __private {
 #[macro_export]
 macro_rules! __impl_kube_resource {
     ($root:ident, $group:literal, $version:literal, $api_version:literal, $kind:literal, $plural:literal, $scope:ident) => {
-        $crate::__kube_resource_impl!($root, $group, $version, $api_version, $kind, $plural, $scope);
+        $crate::__kube_resource_impl!(
+            $root,
+            $group,
+            $version,
+            $api_version,
+            $kind,
+            $plural,
+            $scope
+        );
     };
 }
 

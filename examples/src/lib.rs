@@ -16,8 +16,14 @@ pub fn all() -> Result<Vec<(&'static str, CustomResourceDefinition)>, CrdError> 
         ("crontab", crontab::plain::CronTab::crd()?),
         ("crontab-validation", crontab::validation::CronTab::crd()?),
         ("crontab-defaulting", crontab::defaulting::CronTab::crd()?),
-        ("crontab-printer-columns", crontab::printer_columns::CronTab::crd()?),
-        ("crontab-subresources", crontab::subresources::CronTab::crd()?),
+        (
+            "crontab-printer-columns",
+            crontab::printer_columns::CronTab::crd()?,
+        ),
+        (
+            "crontab-subresources",
+            crontab::subresources::CronTab::crd()?,
+        ),
         ("crontab-categories", crontab::categories::CronTab::crd()?),
         ("shirt", shirt::Shirt::crd()?),
     ])

@@ -10,9 +10,11 @@ use serde::{Deserialize, Serialize};
     kind = "Shirt",
     namespaced,
     selectable_field = ".spec.color",
-    selectable_field = ".spec.size",
-    print_column(name = "Color", type = "string", json_path = ".spec.color"),
-    print_column(name = "Size", type = "string", json_path = ".spec.size"),
+    selectable_field = ".spec.size"
+)]
+#[crd(
+    print_column(name = "Color", json_path = ".spec.color"),
+    print_column(name = "Size", json_path = ".spec.size")
 )]
 #[serde(default)]
 pub struct ShirtSpec {

@@ -17,7 +17,10 @@ fn normalize(v: &mut Value) {
         }
         Value::Array(a) => a.iter_mut().for_each(normalize),
         Value::Number(n) => {
-            if let Some(f) = n.as_f64().filter(|f| f.fract() == 0.0 && !n.is_i64() && !n.is_u64()) {
+            if let Some(f) = n
+                .as_f64()
+                .filter(|f| f.fract() == 0.0 && !n.is_i64() && !n.is_u64())
+            {
                 #[allow(clippy::cast_possible_truncation)]
                 {
                     *v = Value::from(f as i64);
@@ -34,13 +37,22 @@ fn examples_equal_the_documentation() {
     let mut compared = 0;
     for (name, crd) in crdkit_examples::all().expect("example CRDs build") {
         let path = dir.join(format!("{name}.crd.yaml"));
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let mut want: Value = serde_saphyr::from_str(&text).expect("docs YAML parses");
         let mut got = crd.to_value();
         normalize(&mut want);
         normalize(&mut got);
-        assert_eq!(got, want, "{name} differs from the documentation:\n{}", crd.to_yaml());
+        assert_eq!(
+            got,
+            want,
+            "{name} differs from the documentation:\n{}",
+            crd.to_yaml()
+        );
         compared += 1;
     }
-    assert_eq!(compared, 7, "every example has its documentation counterpart");
+    assert_eq!(
+        compared, 7,
+        "every example has its documentation counterpart"
+    );
 }

@@ -19,8 +19,14 @@ fn examples_match_golden_yaml() {
         }
         match std::fs::read_to_string(&path) {
             Ok(want) if want == got => {}
-            Ok(want) => failures.push(format!("{name}: differs from {}\n--- want\n{want}\n--- got\n{got}", path.display())),
-            Err(e) => failures.push(format!("{name}: cannot read {}: {e} (run with BLESS=1)", path.display())),
+            Ok(want) => failures.push(format!(
+                "{name}: differs from {}\n--- want\n{want}\n--- got\n{got}",
+                path.display()
+            )),
+            Err(e) => failures.push(format!(
+                "{name}: cannot read {}: {e} (run with BLESS=1)",
+                path.display()
+            )),
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -29,7 +35,12 @@ fn examples_match_golden_yaml() {
 #[test]
 fn golden_yaml_reads_back_as_the_crd() {
     for (name, crd) in crdkit_examples::all().expect("example CRDs build") {
-        let parsed: serde_json::Value = serde_saphyr::from_str(&crd.to_yaml()).expect("our YAML parses");
-        assert_eq!(parsed, crd.to_value(), "{name}: YAML does not read back as the same value");
+        let parsed: serde_json::Value =
+            serde_saphyr::from_str(&crd.to_yaml()).expect("our YAML parses");
+        assert_eq!(
+            parsed,
+            crd.to_value(),
+            "{name}: YAML does not read back as the same value"
+        );
     }
 }

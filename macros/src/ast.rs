@@ -52,7 +52,11 @@ pub struct Variant<'a> {
 }
 
 impl<'a> Container<'a> {
-    pub fn from_ast(cx: &Ctxt, input: &'a syn::DeriveInput, resource: bool) -> Option<Container<'a>> {
+    pub fn from_ast(
+        cx: &Ctxt,
+        input: &'a syn::DeriveInput,
+        resource: bool,
+    ) -> Option<Container<'a>> {
         let attrs = ContainerAttrs::from_ast(cx, &input.attrs, resource);
         let serde = SerdeContainer::from_ast(cx, &input.attrs);
         let data = match &input.data {
@@ -66,24 +70,53 @@ impl<'a> Container<'a> {
                     .map(|v| {
                         let vserde = SerdeVariant::from_ast(cx, &v.attrs);
                         let name = vserde.rename.clone().unwrap_or_else(|| {
-                            serde.rename_all.map_or_else(|| v.ident.to_string(), |r| r.variant(&v.ident.to_string()))
+                            serde.rename_all.map_or_else(
+                                || v.ident.to_string(),
+                                |r| r.variant(&v.ident.to_string()),
+                            )
                         });
-                        let (style, fields) = fields_from_ast(cx, &v.fields, vserde.rename_all.or(serde.rename_all_fields));
+                        let (style, fields) = fields_from_ast(
+                            cx,
+                            &v.fields,
+                            vserde.rename_all.or(serde.rename_all_fields),
+                        );
                         let doc = variant_description(cx, &v.attrs).or_else(|| doc(&v.attrs));
-                        Variant { ident: &v.ident, name, style, fields, doc, serde: vserde }
+                        Variant {
+                            ident: &v.ident,
+                            name,
+                            style,
+                            fields,
+                            doc,
+                            serde: vserde,
+                        }
                     })
                     .collect(),
             ),
             syn::Data::Union(u) => {
-                cx.error_spanned_by(u.union_token, "crdkit derives schemas for structs and enums, not unions");
+                cx.error_spanned_by(
+                    u.union_token,
+                    "crdkit derives schemas for structs and enums, not unions",
+                );
                 return None;
             }
         };
-        Some(Container { ident: &input.ident, generics: &input.generics, attrs, serde, doc: doc(&input.attrs), data, original_attrs: &input.attrs })
+        Some(Container {
+            ident: &input.ident,
+            generics: &input.generics,
+            attrs,
+            serde,
+            doc: doc(&input.attrs),
+            data,
+            original_attrs: &input.attrs,
+        })
     }
 }
 
-fn fields_from_ast<'a>(cx: &Ctxt, fields: &'a syn::Fields, rename_all: Option<crate::case::RenameRule>) -> (Style, Vec<Field<'a>>) {
+fn fields_from_ast<'a>(
+    cx: &Ctxt,
+    fields: &'a syn::Fields,
+    rename_all: Option<crate::case::RenameRule>,
+) -> (Style, Vec<Field<'a>>) {
     let style = match fields {
         syn::Fields::Named(_) => Style::Struct,
         syn::Fields::Unnamed(u) if u.unnamed.len() == 1 => Style::Newtype,
@@ -95,8 +128,14 @@ fn fields_from_ast<'a>(cx: &Ctxt, fields: &'a syn::Fields, rename_all: Option<cr
         .enumerate()
         .map(|(i, f)| {
             let serde = SerdeField::from_ast(cx, &f.attrs);
-            let ident = f.ident.as_ref().map_or_else(|| i.to_string(), |id| id.unraw().to_string());
-            let name = serde.rename.clone().unwrap_or_else(|| rename_all.map_or_else(|| ident.clone(), |r| r.field(&ident)));
+            let ident = f
+                .ident
+                .as_ref()
+                .map_or_else(|| i.to_string(), |id| id.unraw().to_string());
+            let name = serde
+                .rename
+                .clone()
+                .unwrap_or_else(|| rename_all.map_or_else(|| ident.clone(), |r| r.field(&ident)));
             Field {
                 name,
                 ident,
@@ -119,10 +158,21 @@ pub fn doc(attrs: &[syn::Attribute]) -> Option<String> {
         .iter()
         .filter(|a| a.path().is_ident("doc"))
         .filter_map(|a| match &a.meta {
-            syn::Meta::NameValue(syn::MetaNameValue { value: syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }), .. }) => Some(s.value()),
+            syn::Meta::NameValue(syn::MetaNameValue {
+                value:
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(s),
+                        ..
+                    }),
+                ..
+            }) => Some(s.value()),
             _ => None,
         })
-        .flat_map(|s| s.lines().map(|l| l.strip_prefix(' ').unwrap_or(l).trim_end().to_owned()).collect::<Vec<_>>())
+        .flat_map(|s| {
+            s.lines()
+                .map(|l| l.strip_prefix(' ').unwrap_or(l).trim_end().to_owned())
+                .collect::<Vec<_>>()
+        })
         .collect();
     let text = lines.join("\n");
     let text = text.trim_matches('\n').trim();

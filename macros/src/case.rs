@@ -39,7 +39,9 @@ impl RenameRule {
             RenameRule::Upper => v.to_ascii_uppercase(),
             RenameRule::Camel => {
                 let mut c = v.chars();
-                c.next().map(|f| f.to_ascii_lowercase().to_string() + c.as_str()).unwrap_or_default()
+                c.next()
+                    .map(|f| f.to_ascii_lowercase().to_string() + c.as_str())
+                    .unwrap_or_default()
             }
             RenameRule::Snake => {
                 let mut out = String::new();
@@ -80,7 +82,9 @@ impl RenameRule {
             RenameRule::Camel => {
                 let p = RenameRule::Pascal.field(f);
                 let mut c = p.chars();
-                c.next().map(|f| f.to_ascii_lowercase().to_string() + c.as_str()).unwrap_or_default()
+                c.next()
+                    .map(|f| f.to_ascii_lowercase().to_string() + c.as_str())
+                    .unwrap_or_default()
             }
             RenameRule::Kebab => f.replace('_', "-"),
             RenameRule::ScreamingKebab => f.to_ascii_uppercase().replace('_', "-"),

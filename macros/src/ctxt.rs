@@ -13,7 +13,9 @@ pub struct Ctxt {
 
 impl Ctxt {
     pub fn new() -> Self {
-        Ctxt { errors: RefCell::new(Some(Vec::new())) }
+        Ctxt {
+            errors: RefCell::new(Some(Vec::new())),
+        }
     }
 
     /// Records an error spanned by the tokens of `obj`.
@@ -36,7 +38,9 @@ impl Ctxt {
     pub fn check(self) -> syn::Result<()> {
         let errors = self.errors.borrow_mut().take().unwrap_or_default();
         let mut iter = errors.into_iter();
-        let Some(mut first) = iter.next() else { return Ok(()) };
+        let Some(mut first) = iter.next() else {
+            return Ok(());
+        };
         for e in iter {
             first.combine(e);
         }

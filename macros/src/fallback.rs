@@ -21,11 +21,21 @@ pub fn expand(input: &syn::DeriveInput, err: Option<syn::Error>) -> TokenStream 
 }
 
 /// As [`expand`], plus the root type so that code naming it still resolves.
-pub fn expand_resource(input: &syn::DeriveInput, cont: &Container<'_>, err: syn::Error) -> TokenStream {
+pub fn expand_resource(
+    input: &syn::DeriveInput,
+    cont: &Container<'_>,
+    err: syn::Error,
+) -> TokenStream {
     let base = expand(input, Some(err));
     let r = &cont.attrs.resource;
-    let name = r.root.as_ref().map(|s| s.value.clone()).or_else(|| r.kind.as_ref().map(|k| k.value.clone()));
-    let Some(name) = name.filter(|n| syn::parse_str::<syn::Ident>(n).is_ok()) else { return base };
+    let name = r
+        .root
+        .as_ref()
+        .map(|s| s.value.clone())
+        .or_else(|| r.kind.as_ref().map(|k| k.value.clone()));
+    let Some(name) = name.filter(|n| syn::parse_str::<syn::Ident>(n).is_ok()) else {
+        return base;
+    };
     let root = format_ident!("{}", name);
     let spec = &input.ident;
     let vis = &input.vis;

@@ -62,7 +62,8 @@ fn ser_de_string(meta: &ParseNestedMeta<'_>) -> syn::Result<String> {
         }
         Ok(())
     })?;
-    ser.or(de).ok_or_else(|| meta.error("expected `serialize` or `deserialize`"))
+    ser.or(de)
+        .ok_or_else(|| meta.error("expected `serialize` or `deserialize`"))
 }
 
 fn rule(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<RenameRule>> {
@@ -84,7 +85,11 @@ fn skip(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     Ok(())
 }
 
-fn each(cx: &Ctxt, attrs: &[syn::Attribute], mut f: impl FnMut(&ParseNestedMeta<'_>) -> syn::Result<bool>) {
+fn each(
+    cx: &Ctxt,
+    attrs: &[syn::Attribute],
+    mut f: impl FnMut(&ParseNestedMeta<'_>) -> syn::Result<bool>,
+) {
     for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
         let res = attr.parse_nested_meta(|meta| {
             if !f(&meta)? {
@@ -102,7 +107,11 @@ impl SerdeContainer {
     pub fn from_ast(cx: &Ctxt, attrs: &[syn::Attribute]) -> SerdeContainer {
         let mut c = SerdeContainer::default();
         each(cx, attrs, |meta| {
-            let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
+            let key = meta
+                .path
+                .get_ident()
+                .map(ToString::to_string)
+                .unwrap_or_default();
             match key.as_str() {
                 "rename_all" => c.rename_all = rule(cx, meta)?,
                 "rename_all_fields" => c.rename_all_fields = rule(cx, meta)?,
@@ -131,7 +140,11 @@ impl SerdeField {
     pub fn from_ast(cx: &Ctxt, attrs: &[syn::Attribute]) -> SerdeField {
         let mut f = SerdeField::default();
         each(cx, attrs, |meta| {
-            let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
+            let key = meta
+                .path
+                .get_ident()
+                .map(ToString::to_string)
+                .unwrap_or_default();
             match key.as_str() {
                 "rename" => f.rename = Some(ser_de_string(meta)?),
                 "skip" => {
@@ -165,7 +178,11 @@ impl SerdeVariant {
     pub fn from_ast(cx: &Ctxt, attrs: &[syn::Attribute]) -> SerdeVariant {
         let mut v = SerdeVariant::default();
         each(cx, attrs, |meta| {
-            let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
+            let key = meta
+                .path
+                .get_ident()
+                .map(ToString::to_string)
+                .unwrap_or_default();
             match key.as_str() {
                 "rename" => v.rename = Some(ser_de_string(meta)?),
                 "rename_all" => v.rename_all = rule(cx, meta)?,

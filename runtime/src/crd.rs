@@ -121,7 +121,11 @@ pub struct CustomResourceDefinitionVersion {
 /// `schema` of a version.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CustomResourceValidation {
-    #[serde(rename = "openAPIV3Schema", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "openAPIV3Schema",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub open_api_v3_schema: Option<JsonSchemaProps>,
 }
 

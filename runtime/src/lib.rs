@@ -5,8 +5,8 @@
 pub mod cel;
 pub mod crd;
 pub mod meta;
+pub mod names;
+pub mod resource;
 pub mod schema;
 pub mod shape;
 pub mod yaml;
-pub mod resource;
-pub mod names;

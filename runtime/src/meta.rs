@@ -83,7 +83,13 @@ pub mod shape {
     const OWNER_REFERENCES: Shape = Shape::new(Kind::Array(&OWNER_REFERENCE));
 
     const fn field(name: &'static str, shape: &'static Shape, required: bool) -> Field {
-        Field { name, ident: name, shape, required, flatten: false }
+        Field {
+            name,
+            ident: name,
+            shape,
+            required,
+            flatten: false,
+        }
     }
 
     /// `metadata` of an object.

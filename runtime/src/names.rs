@@ -23,7 +23,10 @@ pub fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
         return format!("{msg} (regex used for validation is '{fmt}')");
     }
     let ex: Vec<String> = examples.iter().map(|e| format!("'{e}', ")).collect();
-    format!("{msg} (e.g. {}regex used for validation is '{fmt}')", ex.join(" or "))
+    format!(
+        "{msg} (e.g. {}regex used for validation is '{fmt}')",
+        ex.join(" or ")
+    )
 }
 
 fn is_label_char(b: u8) -> bool {
@@ -33,9 +36,17 @@ fn is_label_char(b: u8) -> bool {
 /// Matches `[a-z0-9]([-a-z0-9]*[a-z0-9])?` (or with `[a-z]` first for DNS-1035).
 fn matches_label(s: &str, alpha_first: bool) -> bool {
     let b = s.as_bytes();
-    let (Some(&first), Some(&last)) = (b.first(), b.last()) else { return false };
-    let first_ok = if alpha_first { first.is_ascii_lowercase() } else { first.is_ascii_lowercase() || first.is_ascii_digit() };
-    first_ok && (last.is_ascii_lowercase() || last.is_ascii_digit()) && b.iter().all(|&c| is_label_char(c))
+    let (Some(&first), Some(&last)) = (b.first(), b.last()) else {
+        return false;
+    };
+    let first_ok = if alpha_first {
+        first.is_ascii_lowercase()
+    } else {
+        first.is_ascii_lowercase() || first.is_ascii_digit()
+    };
+    first_ok
+        && (last.is_ascii_lowercase() || last.is_ascii_digit())
+        && b.iter().all(|&c| is_label_char(c))
 }
 
 /// `IsDNS1123Label`
@@ -46,7 +57,11 @@ pub fn dns1123_label(value: &str) -> Vec<String> {
         errs.push(max_len_error(63));
     }
     if !matches_label(value, false) {
-        errs.push(regex_error(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, &["my-name", "123-abc"]));
+        errs.push(regex_error(
+            DNS1123_LABEL_MSG,
+            DNS1123_LABEL_FMT,
+            &["my-name", "123-abc"],
+        ));
     }
     errs
 }
@@ -73,7 +88,11 @@ pub fn dns1035_label(value: &str) -> Vec<String> {
         errs.push(max_len_error(63));
     }
     if !matches_label(value, true) {
-        errs.push(regex_error(DNS1035_LABEL_MSG, DNS1035_LABEL_FMT, &["my-name", "abc-123"]));
+        errs.push(regex_error(
+            DNS1035_LABEL_MSG,
+            DNS1035_LABEL_FMT,
+            &["my-name", "abc-123"],
+        ));
     }
     errs
 }
@@ -95,7 +114,12 @@ pub fn group(value: &str) -> Option<String> {
 #[must_use]
 pub fn kind(value: &str) -> Option<String> {
     let errs = dns1035_label(&value.to_lowercase());
-    (!errs.is_empty()).then(|| format!("may have mixed case, but should otherwise match: {}", errs.join(",")))
+    (!errs.is_empty()).then(|| {
+        format!(
+            "may have mixed case, but should otherwise match: {}",
+            errs.join(",")
+        )
+    })
 }
 
 /// `plural`, `singular`, short names, categories, version names: DNS-1035 labels.
@@ -120,7 +144,9 @@ pub fn deprecation_warning(deprecated: bool, warning: Option<&str>) -> Vec<Strin
         errs.push("must not be an empty string".to_owned());
     }
     if let Some((i, _)) = w.char_indices().find(|(_, c)| c.is_control()) {
-        errs.push(format!("must only contain printable UTF-8 characters; control character found at index {i}"));
+        errs.push(format!(
+            "must only contain printable UTF-8 characters; control character found at index {i}"
+        ));
     }
     errs
 }
@@ -129,9 +155,19 @@ pub fn deprecation_warning(deprecated: bool, warning: Option<&str>) -> Vec<Strin
 #[must_use]
 pub fn plural_of(kind: &str) -> String {
     let s = kind.to_lowercase();
-    if s.ends_with('s') || s.ends_with('x') || s.ends_with('z') || s.ends_with("ch") || s.ends_with("sh") {
+    if s.ends_with('s')
+        || s.ends_with('x')
+        || s.ends_with('z')
+        || s.ends_with("ch")
+        || s.ends_with("sh")
+    {
         format!("{s}es")
-    } else if s.ends_with('y') && !s.ends_with("ay") && !s.ends_with("ey") && !s.ends_with("oy") && !s.ends_with("uy") {
+    } else if s.ends_with('y')
+        && !s.ends_with("ay")
+        && !s.ends_with("ey")
+        && !s.ends_with("oy")
+        && !s.ends_with("uy")
+    {
         format!("{}ies", &s[..s.len() - 1])
     } else {
         format!("{s}s")
@@ -147,14 +183,30 @@ mod tests {
         assert_eq!(
             label("Foo").as_deref(),
             // The double space is apimachinery's.
-            Some("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')")
+            Some(
+                "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
+            )
         );
-        assert_eq!(group("example"), Some("should be a domain with at least one dot".to_owned()));
-        assert!(group("Example.com").unwrap().starts_with("a lowercase RFC 1123 subdomain"));
+        assert_eq!(
+            group("example"),
+            Some("should be a domain with at least one dot".to_owned())
+        );
+        assert!(
+            group("Example.com")
+                .unwrap()
+                .starts_with("a lowercase RFC 1123 subdomain")
+        );
         assert_eq!(group("stable.example.com"), None);
         assert_eq!(kind("CronTab"), None);
-        assert!(kind("Cron_Tab").unwrap().starts_with("may have mixed case, but should otherwise match: a DNS-1035"));
-        assert_eq!(label(&"a".repeat(64)).unwrap().split(',').next(), Some("must be no more than 63 characters"));
+        assert!(
+            kind("Cron_Tab")
+                .unwrap()
+                .starts_with("may have mixed case, but should otherwise match: a DNS-1035")
+        );
+        assert_eq!(
+            label(&"a".repeat(64)).unwrap().split(',').next(),
+            Some("must be no more than 63 characters")
+        );
     }
 
     #[test]

@@ -113,11 +113,18 @@ impl ResourceDecl {
             root.value_validation.required.push("spec".to_owned());
         }
         let mut rules = Shape::new(shape::Kind::Any);
-        rules.rules = shape::Rules { own: self.rules, inherited: None };
+        rules.rules = shape::Rules {
+            own: self.rules,
+            inherited: None,
+        };
         if let Ok(r) = shape::build::build_at(&rules, "") {
             root.extensions.validations = r.extensions.validations;
         }
-        if errors.is_empty() { Ok(root) } else { Err(CrdError { errors }) }
+        if errors.is_empty() {
+            Ok(root)
+        } else {
+            Err(CrdError { errors })
+        }
     }
 
     /// The CustomResourceDefinition of this resource, with this one version.
@@ -126,23 +133,24 @@ impl ResourceDecl {
     /// When a run-time part of the schema (`#[crd(schemars)]`, default functions) fails.
     pub fn crd(&self) -> Result<CustomResourceDefinition, CrdError> {
         let schema = self.schema()?;
-        let subresources = (self.status_subresource || self.scale.is_some()).then(|| {
-            CustomResourceSubresources {
+        let subresources =
+            (self.status_subresource || self.scale.is_some()).then(|| CustomResourceSubresources {
                 status: self.status_subresource.then(serde_json::Map::new),
                 scale: self.scale.map(|s| CustomResourceSubresourceScale {
                     spec_replicas_path: s.spec_replicas_path.to_owned(),
                     status_replicas_path: s.status_replicas_path.to_owned(),
                     label_selector_path: s.label_selector_path.map(str::to_owned),
                 }),
-            }
-        });
+            });
         let version = CustomResourceDefinitionVersion {
             name: self.version.to_owned(),
             served: self.served,
             storage: self.storage,
             deprecated: self.deprecated,
             deprecation_warning: self.deprecation_warning.map(str::to_owned),
-            schema: Some(CustomResourceValidation { open_api_v3_schema: Some(schema.to_props()) }),
+            schema: Some(CustomResourceValidation {
+                open_api_v3_schema: Some(schema.to_props()),
+            }),
             subresources,
             additional_printer_columns: self
                 .printer_columns
@@ -159,24 +167,33 @@ impl ResourceDecl {
             selectable_fields: self
                 .selectable_fields
                 .iter()
-                .map(|p| SelectableField { json_path: (*p).to_owned() })
+                .map(|p| SelectableField {
+                    json_path: (*p).to_owned(),
+                })
                 .collect(),
         };
-        Ok(CustomResourceDefinition::new(CustomResourceDefinitionSpec {
-            group: self.group.to_owned(),
-            names: CustomResourceDefinitionNames {
-                plural: self.plural.to_owned(),
-                singular: self.singular.to_owned(),
-                short_names: self.short_names.iter().map(|s| (*s).to_owned()).collect(),
-                kind: self.kind.to_owned(),
-                list_kind: self.list_kind.to_owned(),
-                categories: self.categories.iter().map(|s| (*s).to_owned()).collect(),
+        Ok(CustomResourceDefinition::new(
+            CustomResourceDefinitionSpec {
+                group: self.group.to_owned(),
+                names: CustomResourceDefinitionNames {
+                    plural: self.plural.to_owned(),
+                    singular: self.singular.to_owned(),
+                    short_names: self.short_names.iter().map(|s| (*s).to_owned()).collect(),
+                    kind: self.kind.to_owned(),
+                    list_kind: self.list_kind.to_owned(),
+                    categories: self.categories.iter().map(|s| (*s).to_owned()).collect(),
+                },
+                scope: if self.namespaced {
+                    "Namespaced"
+                } else {
+                    "Cluster"
+                }
+                .to_owned(),
+                versions: vec![version],
+                conversion: None,
+                preserve_unknown_fields: false,
             },
-            scope: if self.namespaced { "Namespaced" } else { "Cluster" }.to_owned(),
-            versions: vec![version],
-            conversion: None,
-            preserve_unknown_fields: false,
-        }))
+        ))
     }
 }
 
@@ -186,7 +203,11 @@ pub enum MergeError {
     #[error("no CRDs to merge")]
     Empty,
     #[error("CRD {index} is for {found}, but the first one is for {expected}")]
-    Mismatch { index: usize, expected: String, found: String },
+    Mismatch {
+        index: usize,
+        expected: String,
+        found: String,
+    },
     #[error("version {0} is given twice")]
     DuplicateVersion(String),
     #[error("storage version {0} is not among the versions")]
@@ -205,12 +226,19 @@ pub fn merge_crds(
     let mut iter = crds.into_iter();
     let mut merged = iter.next().ok_or(MergeError::Empty)?;
     let id = |c: &CustomResourceDefinition| {
-        format!("{}.{} ({})", c.spec.names.plural, c.spec.group, c.spec.scope)
+        format!(
+            "{}.{} ({})",
+            c.spec.names.plural, c.spec.group, c.spec.scope
+        )
     };
     let expected = id(&merged);
     for (i, crd) in iter.enumerate() {
         if id(&crd) != expected || crd.spec.names.kind != merged.spec.names.kind {
-            return Err(MergeError::Mismatch { index: i + 1, expected, found: id(&crd) });
+            return Err(MergeError::Mismatch {
+                index: i + 1,
+                expected,
+                found: id(&crd),
+            });
         }
         for v in crd.spec.versions {
             if merged.spec.versions.iter().any(|m| m.name == v.name) {

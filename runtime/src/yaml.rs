@@ -129,7 +129,10 @@ fn write_block(out: &mut String, s: &str, ind: usize) {
         1 => "|",
         _ => "|+",
     });
-    for line in s.split('\n').take(body.split('\n').count() + trailing.saturating_sub(1)) {
+    for line in s
+        .split('\n')
+        .take(body.split('\n').count() + trailing.saturating_sub(1))
+    {
         out.push('\n');
         if !line.is_empty() {
             indent(out, ind);
@@ -158,7 +161,9 @@ fn write_double_quoted(out: &mut String, s: &str) {
 
 /// Whether `s` reads back as this same string when written without quotes.
 fn is_plain_safe(s: &str) -> bool {
-    let Some(first) = s.chars().next() else { return false };
+    let Some(first) = s.chars().next() else {
+        return false;
+    };
     if s.starts_with(' ') || s.ends_with(' ') || s.ends_with(':') {
         return false;
     }
@@ -169,7 +174,8 @@ fn is_plain_safe(s: &str) -> bool {
     if first == '-' && s[1..].chars().next().is_none_or(|c| c == ' ') {
         return false;
     }
-    if s.contains(": ") || s.contains(" #") || s.chars().any(|c| c.is_control() || c == '\u{feff}') {
+    if s.contains(": ") || s.contains(" #") || s.chars().any(|c| c.is_control() || c == '\u{feff}')
+    {
         return false;
     }
     !is_yaml_keyword(s) && !looks_numeric(s)
@@ -181,7 +187,8 @@ fn looks_numeric(s: &str) -> bool {
     let first = s.chars().next().unwrap_or(' ');
     (first.is_ascii_digit() || "+-.".contains(first))
         && s.chars().any(|c| c.is_ascii_digit())
-        && s.chars().all(|c| c.is_ascii_hexdigit() || "xXoO_.:+-".contains(c))
+        && s.chars()
+            .all(|c| c.is_ascii_hexdigit() || "xXoO_.:+-".contains(c))
 }
 
 /// Words that YAML 1.1 or 1.2 resolve to null, booleans or special floats.
@@ -200,14 +207,39 @@ mod tests {
     #[test]
     fn writes_nested_structures_kubectl_style() {
         let v = json!({"a": {"b": [1, {"c": "x", "d": []}], "e": {}}, "f": null});
-        assert_eq!(to_string(&v), "a:\n  b:\n  - 1\n  - c: x\n    d: []\n  e: {}\nf: null\n");
+        assert_eq!(
+            to_string(&v),
+            "a:\n  b:\n  - 1\n  - c: x\n    d: []\n  e: {}\nf: null\n"
+        );
     }
 
     #[test]
     fn quotes_ambiguous_strings() {
-        for s in ["yes", "No", "1", "1e3", "", " x", "a: b", "#c", "- x", "*", "null", "~", ".5", "2001-12-14", "1:20", "0x1F", "-1", "-"] {
+        for s in [
+            "yes",
+            "No",
+            "1",
+            "1e3",
+            "",
+            " x",
+            "a: b",
+            "#c",
+            "- x",
+            "*",
+            "null",
+            "~",
+            ".5",
+            "2001-12-14",
+            "1:20",
+            "0x1F",
+            "-1",
+            "-",
+        ] {
             let out = to_string(&json!({ "k": s }));
-            assert!(out.starts_with("k: '") || out.starts_with("k: \""), "{s:?} -> {out}");
+            assert!(
+                out.starts_with("k: '") || out.starts_with("k: \""),
+                "{s:?} -> {out}"
+            );
         }
         assert_eq!(to_string(&json!({"k": "it's"})), "k: it's\n");
         assert_eq!(to_string(&json!({"k": ".spec.x"})), "k: .spec.x\n");
@@ -220,6 +252,9 @@ mod tests {
     #[test]
     fn multi_line_strings_become_literal_blocks() {
         let v = json!({"d": "line one\nline two", "e": "x\n\ny\n"});
-        assert_eq!(to_string(&v), "d: |-\n  line one\n  line two\ne: |\n  x\n\n  y\n");
+        assert_eq!(
+            to_string(&v),
+            "d: |-\n  line one\n  line two\ne: |\n  x\n\n  y\n"
+        );
     }
 }

@@ -101,7 +101,7 @@ fn random_input(rng: &mut XorShift) -> String {
     let n = 1 + rng.next() % 24;
     let mut s = String::new();
     for _ in 0..n {
-        if rng.next() % 8 == 0 {
+        if rng.next().is_multiple_of(8) {
             // A raw character, including odd code points.
             let c = char::from_u32((rng.next() % 0x11_0000) as u32).unwrap_or('\u{fffd}');
             s.push(c);

@@ -9,11 +9,19 @@ use serde::{Deserialize, Serialize};
     kind = "CronTab",
     namespaced,
     short_name = "ct",
-    print_column(name = "Spec", type = "string", json_path = ".spec.cronSpec",
-                 description = "The cron spec defining the interval a CronJob is run"),
-    print_column(name = "Replicas", type = "integer", json_path = ".spec.replicas",
-                 description = "The number of jobs launched by the CronJob"),
-    print_column(name = "Age", type = "date", json_path = ".metadata.creationTimestamp"),
+    print_column(
+        name = "Spec",
+        type = "string",
+        json_path = ".spec.cronSpec",
+        description = "The cron spec defining the interval a CronJob is run"
+    ),
+    print_column(
+        name = "Replicas",
+        type = "integer",
+        json_path = ".spec.replicas",
+        description = "The number of jobs launched by the CronJob"
+    ),
+    print_column(name = "Age", type = "date", json_path = ".metadata.creationTimestamp")
 )]
 #[serde(rename_all = "camelCase", default)]
 pub struct CronTabSpec {

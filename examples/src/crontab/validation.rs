@@ -3,7 +3,13 @@
 use serde::{Deserialize, Serialize};
 
 #[derive(crdkit::CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
-#[crd(group = "stable.example.com", version = "v1", kind = "CronTab", namespaced, short_name = "ct")]
+#[crd(
+    group = "stable.example.com",
+    version = "v1",
+    kind = "CronTab",
+    namespaced,
+    short_name = "ct"
+)]
 #[serde(rename_all = "camelCase", default)]
 pub struct CronTabSpec {
     #[crd(pattern = r"^(\d+|\*)(/\d+)?(\s+(\d+|\*)(/\d+)?){4}$")]

@@ -47,7 +47,8 @@ pub struct ScaleAttr {
 pub struct ColumnAttr {
     pub name: Sp<String>,
     pub json_path: Sp<String>,
-    pub ty: Sp<String>,
+    /// `None`: inferred from the schema at the path.
+    pub ty: Option<Sp<String>>,
     pub format: Option<Sp<String>>,
     pub description: Option<String>,
     pub priority: i32,
@@ -147,12 +148,22 @@ impl ContainerAttrs {
     }
 }
 
-fn parse_resource_key(cx: &Ctxt, r: &mut ResourceAttrs, key: &str, meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<()> {
+fn parse_resource_key(
+    cx: &Ctxt,
+    r: &mut ResourceAttrs,
+    key: &str,
+    meta: &syn::meta::ParseNestedMeta<'_>,
+) -> syn::Result<()> {
     match key {
         "group" => once(cx, &mut r.group, key, super::string(meta)?),
         "version" => once(cx, &mut r.version, key, super::string(meta)?),
         "kind" => once(cx, &mut r.kind, key, super::string(meta)?),
-        "namespaced" => once(cx, &mut r.namespaced, "namespaced` or `scope", super::flag(meta)?),
+        "namespaced" => once(
+            cx,
+            &mut r.namespaced,
+            "namespaced` or `scope",
+            super::flag(meta)?,
+        ),
         "scope" => {
             let s = super::string(meta)?;
             let namespaced = match s.value.as_str() {
@@ -163,7 +174,15 @@ fn parse_resource_key(cx: &Ctxt, r: &mut ResourceAttrs, key: &str, meta: &syn::m
                     false
                 }
             };
-            once(cx, &mut r.namespaced, "namespaced` or `scope", Sp { value: namespaced, span: s.span });
+            once(
+                cx,
+                &mut r.namespaced,
+                "namespaced` or `scope",
+                Sp {
+                    value: namespaced,
+                    span: s.span,
+                },
+            );
         }
         "plural" => once(cx, &mut r.plural, key, super::string(meta)?),
         "singular" => once(cx, &mut r.singular, key, super::string(meta)?),
@@ -184,22 +203,57 @@ fn parse_resource_key(cx: &Ctxt, r: &mut ResourceAttrs, key: &str, meta: &syn::m
         "root_description" => once(cx, &mut r.root_description, key, super::string(meta)?),
         "scale" => {
             let span = meta.path.segments[0].ident.span();
-            let mut s = ScaleAttr { spec_replicas: None, status_replicas: None, label_selector: None, span };
+            let mut s = ScaleAttr {
+                spec_replicas: None,
+                status_replicas: None,
+                label_selector: None,
+                span,
+            };
             meta.parse_nested_meta(|m| {
-                let k = m.path.get_ident().map(ToString::to_string).unwrap_or_default();
+                let k = m
+                    .path
+                    .get_ident()
+                    .map(ToString::to_string)
+                    .unwrap_or_default();
                 match k.as_str() {
-                    "spec_replicas" | "spec_replicas_path" => once(cx, &mut s.spec_replicas, "spec_replicas", super::string(&m)?),
-                    "status_replicas" | "status_replicas_path" => once(cx, &mut s.status_replicas, "status_replicas", super::string(&m)?),
-                    "label_selector" | "label_selector_path" => once(cx, &mut s.label_selector, "label_selector", super::string(&m)?),
-                    _ => unknown(cx, &m, "`scale(..)`", &["spec_replicas", "status_replicas", "label_selector"]),
+                    "spec_replicas" | "spec_replicas_path" => once(
+                        cx,
+                        &mut s.spec_replicas,
+                        "spec_replicas",
+                        super::string(&m)?,
+                    ),
+                    "status_replicas" | "status_replicas_path" => once(
+                        cx,
+                        &mut s.status_replicas,
+                        "status_replicas",
+                        super::string(&m)?,
+                    ),
+                    "label_selector" | "label_selector_path" => once(
+                        cx,
+                        &mut s.label_selector,
+                        "label_selector",
+                        super::string(&m)?,
+                    ),
+                    _ => unknown(
+                        cx,
+                        &m,
+                        "`scale(..)`",
+                        &["spec_replicas", "status_replicas", "label_selector"],
+                    ),
                 }
                 Ok(())
             })?;
             if s.spec_replicas.is_none() {
-                cx.error_at(span, "`scale(..)` needs `spec_replicas = \".spec.<field>\"`");
+                cx.error_at(
+                    span,
+                    "`scale(..)` needs `spec_replicas = \".spec.<field>\"`",
+                );
             }
             if s.status_replicas.is_none() {
-                cx.error_at(span, "`scale(..)` needs `status_replicas = \".status.<field>\"`");
+                cx.error_at(
+                    span,
+                    "`scale(..)` needs `status_replicas = \".status.<field>\"`",
+                );
             }
             if r.scale.is_some() {
                 cx.error_at(span, "duplicate crd attribute `scale`");
@@ -225,7 +279,11 @@ fn parse_resource_key(cx: &Ctxt, r: &mut ResourceAttrs, key: &str, meta: &syn::m
                 })?;
             } else {
                 let v = meta.value()?;
-                let p: syn::Path = if v.peek(syn::LitStr) { v.parse::<syn::LitStr>()?.parse()? } else { v.parse()? };
+                let p: syn::Path = if v.peek(syn::LitStr) {
+                    v.parse::<syn::LitStr>()?.parse()?
+                } else {
+                    v.parse()?
+                };
                 r.derives.push(p);
             }
         }
@@ -236,36 +294,87 @@ fn parse_resource_key(cx: &Ctxt, r: &mut ResourceAttrs, key: &str, meta: &syn::m
 
 /// Printer column types and formats the API server accepts (validation.go).
 pub const COLUMN_TYPES: &[&str] = &["boolean", "date", "integer", "number", "string"];
-pub const COLUMN_FORMATS: &[&str] = &["byte", "date", "date-time", "double", "float", "int32", "int64", "password"];
+pub const COLUMN_FORMATS: &[&str] = &[
+    "byte",
+    "date",
+    "date-time",
+    "double",
+    "float",
+    "int32",
+    "int64",
+    "password",
+];
 
-fn parse_column(cx: &Ctxt, meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<Option<ColumnAttr>> {
+fn parse_column(
+    cx: &Ctxt,
+    meta: &syn::meta::ParseNestedMeta<'_>,
+) -> syn::Result<Option<ColumnAttr>> {
     let span = meta.path.segments[0].ident.span();
-    let (mut name, mut json_path, mut ty, mut format, mut description, mut priority) = (None, None, None, None, None, None);
+    let (mut name, mut json_path, mut ty, mut format, mut description, mut priority) =
+        (None, None, None, None, None, None);
     meta.parse_nested_meta(|m| {
-        let k = m.path.get_ident().map(ToString::to_string).unwrap_or_default();
+        let k = m
+            .path
+            .get_ident()
+            .map(ToString::to_string)
+            .unwrap_or_default();
         match k.as_str() {
             "name" => once(cx, &mut name, "name", super::string(&m)?),
             "json_path" | "jsonpath" => once(cx, &mut json_path, "json_path", super::string(&m)?),
             "type" | "type_" => {
                 let t = super::string(&m)?;
                 if !COLUMN_TYPES.contains(&t.value.as_str()) {
-                    cx.error_at(t.span, format!("unsupported printer column type \"{}\": must be one of {}", t.value, COLUMN_TYPES.join(",")));
+                    cx.error_at(
+                        t.span,
+                        format!(
+                            "unsupported printer column type \"{}\": must be one of {}",
+                            t.value,
+                            COLUMN_TYPES.join(",")
+                        ),
+                    );
                 }
                 once(cx, &mut ty, "type", t);
             }
             "format" => {
                 let f = super::string(&m)?;
                 if !COLUMN_FORMATS.contains(&f.value.as_str()) {
-                    cx.error_at(f.span, format!("unsupported printer column format \"{}\": must be one of {}", f.value, COLUMN_FORMATS.join(",")));
+                    cx.error_at(
+                        f.span,
+                        format!(
+                            "unsupported printer column format \"{}\": must be one of {}",
+                            f.value,
+                            COLUMN_FORMATS.join(",")
+                        ),
+                    );
                 }
                 once(cx, &mut format, "format", f);
             }
             "description" => once(cx, &mut description, "description", super::string(&m)?),
             "priority" => {
                 let lit: syn::LitInt = m.value()?.parse()?;
-                once(cx, &mut priority, "priority", Sp { value: lit.base10_parse::<i32>()?, span: lit.span() });
+                once(
+                    cx,
+                    &mut priority,
+                    "priority",
+                    Sp {
+                        value: lit.base10_parse::<i32>()?,
+                        span: lit.span(),
+                    },
+                );
             }
-            _ => unknown(cx, &m, "`print_column(..)`", &["name", "json_path", "type", "format", "description", "priority"]),
+            _ => unknown(
+                cx,
+                &m,
+                "`print_column(..)`",
+                &[
+                    "name",
+                    "json_path",
+                    "type",
+                    "format",
+                    "description",
+                    "priority",
+                ],
+            ),
         }
         Ok(())
     })?;
@@ -277,10 +386,6 @@ fn parse_column(cx: &Ctxt, meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result
         if json_path.is_none() {
             missing("json_path = \".spec..\"");
         }
-        return Ok(None);
-    };
-    let Some(ty) = ty else {
-        missing("type = \"..\" (one of boolean, date, integer, number, string)");
         return Ok(None);
     };
     if name.value.is_empty() {

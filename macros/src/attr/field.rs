@@ -23,7 +23,11 @@ impl FieldAttrs {
         let mut out = FieldAttrs::default();
         for attr in attrs.iter().filter(|a| a.path().is_ident("crd")) {
             let res = attr.parse_nested_meta(|meta| {
-                let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
+                let key = meta
+                    .path
+                    .get_ident()
+                    .map(ToString::to_string)
+                    .unwrap_or_default();
                 if out.keywords.parse(cx, &key, &meta)? {
                     return Ok(());
                 }
@@ -38,9 +42,15 @@ impl FieldAttrs {
                     "required" | "optional" => {
                         let f = super::flag(&meta)?;
                         if out.required.is_some() {
-                            cx.error_spanned_by(&meta.path, "`required` and `optional` may be given once");
+                            cx.error_spanned_by(
+                                &meta.path,
+                                "`required` and `optional` may be given once",
+                            );
                         }
-                        out.required = Some(Sp { value: f.value == (key == "required"), span: f.span });
+                        out.required = Some(Sp {
+                            value: f.value == (key == "required"),
+                            span: f.span,
+                        });
                     }
                     _ => {
                         let known: Vec<&str> = KEYS.iter().chain(FIELD_ONLY).copied().collect();

@@ -35,7 +35,8 @@ impl JsonLit {
             || input.peek(syn::token::Brace)
             || (input.peek(syn::Ident) && {
                 let fork = input.fork();
-                fork.parse::<syn::Ident>().is_ok_and(|i| i == "null") && (fork.is_empty() || fork.peek(syn::Token![,]))
+                fork.parse::<syn::Ident>().is_ok_and(|i| i == "null")
+                    && (fork.is_empty() || fork.peek(syn::Token![,]))
             })
     }
 
@@ -75,7 +76,10 @@ impl JsonLit {
                     .map(JsonLit::Int)
                     .ok_or_else(|| syn::Error::new(minus.span, "integer out of range")),
                 JsonLit::Float(f) => Ok(JsonLit::Float(-f)),
-                _ => Err(syn::Error::new(minus.span, "`-` must be followed by a number")),
+                _ => Err(syn::Error::new(
+                    minus.span,
+                    "`-` must be followed by a number",
+                )),
             };
         }
         if input.peek(syn::Ident) {
@@ -92,7 +96,10 @@ impl JsonLit {
             syn::Lit::Bool(b) => Ok(JsonLit::Bool(b.value)),
             syn::Lit::Int(i) => {
                 if !i.suffix().is_empty() {
-                    return Err(syn::Error::new(i.span(), "write JSON numbers without a type suffix"));
+                    return Err(syn::Error::new(
+                        i.span(),
+                        "write JSON numbers without a type suffix",
+                    ));
                 }
                 match i.base10_parse::<i64>() {
                     Ok(v) => Ok(JsonLit::Int(v)),
@@ -101,11 +108,17 @@ impl JsonLit {
             }
             syn::Lit::Float(f) => {
                 if !f.suffix().is_empty() {
-                    return Err(syn::Error::new(f.span(), "write JSON numbers without a type suffix"));
+                    return Err(syn::Error::new(
+                        f.span(),
+                        "write JSON numbers without a type suffix",
+                    ));
                 }
                 Ok(JsonLit::Float(f.base10_parse()?))
             }
-            other => Err(syn::Error::new(other.span(), "expected a JSON literal: a string, number, bool, null, [..] or {..}")),
+            other => Err(syn::Error::new(
+                other.span(),
+                "expected a JSON literal: a string, number, bool, null, [..] or {..}",
+            )),
         }
     }
 
@@ -144,10 +157,14 @@ impl JsonLit {
             JsonLit::Bool(b) => Value::Bool(*b),
             JsonLit::Int(i) => Value::from(*i),
             JsonLit::UInt(u) => Value::from(*u),
-            JsonLit::Float(f) => serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number),
+            JsonLit::Float(f) => {
+                serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number)
+            }
             JsonLit::Str(s) => Value::from(s.as_str()),
             JsonLit::Array(a) => Value::Array(a.iter().map(JsonLit::to_value).collect()),
-            JsonLit::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), v.to_value())).collect()),
+            JsonLit::Object(o) => {
+                Value::Object(o.iter().map(|(k, v)| (k.clone(), v.to_value())).collect())
+            }
         }
     }
 }
@@ -165,7 +182,10 @@ impl DefaultAttr {
             Ok(DefaultAttr::Literal(lit, span))
         } else {
             let path: syn::ExprPath = v.parse().map_err(|e| {
-                syn::Error::new(e.span(), "expected a JSON literal or the path of a function that returns the default")
+                syn::Error::new(
+                    e.span(),
+                    "expected a JSON literal or the path of a function that returns the default",
+                )
             })?;
             Ok(DefaultAttr::Fn(path))
         }

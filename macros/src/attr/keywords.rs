@@ -41,10 +41,37 @@ pub const KEYS: &[&str] = &[
 /// Formats the API server knows (apiextensions-apiserver `pkg/apiserver/validation/formats.go`,
 /// plus the integer and number formats); others are silently dropped by it, so we reject them.
 pub const FORMATS: &[&str] = &[
-    "bsonobjectid", "uri", "email", "hostname", "ipv4", "ipv6", "cidr", "mac", "uuid", "uuid3",
-    "uuid4", "uuid5", "isbn", "isbn10", "isbn13", "creditcard", "ssn", "hexcolor", "rgbcolor",
-    "byte", "password", "date", "duration", "datetime", "date-time", "k8s-short-name",
-    "k8s-long-name", "int32", "int64", "float", "double",
+    "bsonobjectid",
+    "uri",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "cidr",
+    "mac",
+    "uuid",
+    "uuid3",
+    "uuid4",
+    "uuid5",
+    "isbn",
+    "isbn10",
+    "isbn13",
+    "creditcard",
+    "ssn",
+    "hexcolor",
+    "rgbcolor",
+    "byte",
+    "password",
+    "date",
+    "duration",
+    "datetime",
+    "date-time",
+    "k8s-short-name",
+    "k8s-long-name",
+    "int32",
+    "int64",
+    "float",
+    "double",
 ];
 
 /// Schema keywords as written.
@@ -96,7 +123,9 @@ impl Keywords {
             "format" => {
                 let f = super::string(meta)?;
                 if !FORMATS.contains(&f.value.as_str()) {
-                    let hint = closest(&f.value, FORMATS).map(|c| format!("; did you mean \"{c}\"?")).unwrap_or_default();
+                    let hint = closest(&f.value, FORMATS)
+                        .map(|c| format!("; did you mean \"{c}\"?"))
+                        .unwrap_or_default();
                     cx.error_at(f.span, format!("unknown format \"{}\": the API server ignores formats it does not know{hint}", f.value));
                 }
                 once(cx, &mut self.format, key, f);
@@ -111,7 +140,13 @@ impl Keywords {
             "pattern" => {
                 let p = super::string(meta)?;
                 if let Err(e) = regex::Regex::new(&p.value) {
-                    cx.error_at(p.span, format!("`pattern` is not a valid regular expression: {}", one_line(&e.to_string())));
+                    cx.error_at(
+                        p.span,
+                        format!(
+                            "`pattern` is not a valid regular expression: {}",
+                            one_line(&e.to_string())
+                        ),
+                    );
                 }
                 once(cx, &mut self.pattern, key, p);
             }
@@ -124,17 +159,33 @@ impl Keywords {
                 let values = if meta.input.peek(syn::token::Paren) {
                     let content;
                     syn::parenthesized!(content in meta.input);
-                    content.parse_terminated(JsonLit::parse, syn::Token![,])?.into_iter().collect()
+                    content
+                        .parse_terminated(JsonLit::parse, syn::Token![,])?
+                        .into_iter()
+                        .collect()
                 } else {
                     match JsonLit::parse(meta.value()?)? {
                         JsonLit::Array(a) => a,
-                        _ => return Err(syn::Error::new(span, "expected `enum = [..]` or `enum(..)`")),
+                        _ => {
+                            return Err(syn::Error::new(
+                                span,
+                                "expected `enum = [..]` or `enum(..)`",
+                            ));
+                        }
                     }
                 };
                 if values.is_empty() {
                     cx.error_at(span, "`enum` needs at least one value");
                 }
-                once(cx, &mut self.enum_values, "enum", Sp { value: values, span });
+                once(
+                    cx,
+                    &mut self.enum_values,
+                    "enum",
+                    Sp {
+                        value: values,
+                        span,
+                    },
+                );
             }
             "default" => {
                 let d = DefaultAttr::parse(meta)?;
@@ -145,7 +196,12 @@ impl Keywords {
                 }
             }
             "nullable" => once(cx, &mut self.nullable, key, super::flag(meta)?),
-            "preserve_unknown_fields" => once(cx, &mut self.preserve_unknown_fields, key, super::flag(meta)?),
+            "preserve_unknown_fields" => once(
+                cx,
+                &mut self.preserve_unknown_fields,
+                key,
+                super::flag(meta)?,
+            ),
             "embedded_resource" => once(cx, &mut self.embedded_resource, key, super::flag(meta)?),
             "int_or_string" => once(cx, &mut self.int_or_string, key, super::flag(meta)?),
             "list_type" => {
@@ -161,7 +217,15 @@ impl Keywords {
                 if keys.is_empty() {
                     cx.error_at(span, "`list_map_keys` needs at least one key");
                 }
-                once(cx, &mut self.list_map_keys, key, Sp { value: keys.into_iter().map(|k| k.value).collect(), span });
+                once(
+                    cx,
+                    &mut self.list_map_keys,
+                    key,
+                    Sp {
+                        value: keys.into_iter().map(|k| k.value).collect(),
+                        span,
+                    },
+                );
             }
             "map_type" => {
                 let t = super::string(meta)?;
@@ -178,16 +242,40 @@ impl Keywords {
             "items" | "values" => {
                 let mut inner = Keywords::default();
                 if !meta.input.peek(syn::token::Paren) {
-                    return Err(meta.error(format!("expected `{key}(..)` with the keywords for the {}", if key == "items" { "list's items" } else { "map's values" })));
+                    return Err(meta.error(format!(
+                        "expected `{key}(..)` with the keywords for the {}",
+                        if key == "items" {
+                            "list's items"
+                        } else {
+                            "map's values"
+                        }
+                    )));
                 }
                 meta.parse_nested_meta(|m| {
-                    let k = m.path.get_ident().map(ToString::to_string).unwrap_or_default();
+                    let k = m
+                        .path
+                        .get_ident()
+                        .map(ToString::to_string)
+                        .unwrap_or_default();
                     if !inner.parse(cx, &k, &m)? {
-                        super::unknown(cx, &m, if key == "items" { "`items(..)`" } else { "`values(..)`" }, KEYS);
+                        super::unknown(
+                            cx,
+                            &m,
+                            if key == "items" {
+                                "`items(..)`"
+                            } else {
+                                "`values(..)`"
+                            },
+                            KEYS,
+                        );
                     }
                     Ok(())
                 })?;
-                let slot = if key == "items" { &mut self.items } else { &mut self.values };
+                let slot = if key == "items" {
+                    &mut self.items
+                } else {
+                    &mut self.values
+                };
                 if slot.is_some() {
                     cx.error_spanned_by(&meta.path, format!("duplicate crd attribute `{key}`"));
                 }
@@ -201,5 +289,9 @@ impl Keywords {
 
 /// regex errors are multi-line; keep the last line, which says what is wrong.
 fn one_line(s: &str) -> String {
-    s.lines().map(str::trim).filter(|l| !l.is_empty()).last().unwrap_or(s).to_owned()
+    s.lines()
+        .map(str::trim)
+        .rfind(|l| !l.is_empty())
+        .unwrap_or(s)
+        .to_owned()
 }

@@ -31,12 +31,17 @@ pub struct Attr<'c, T> {
 
 impl<'c, T> Attr<'c, T> {
     pub fn none(cx: &'c Ctxt, name: &'static str) -> Self {
-        Attr { cx, name, value: None }
+        Attr {
+            cx,
+            name,
+            value: None,
+        }
     }
 
     pub fn set(&mut self, span: Span, value: T) {
         if self.value.is_some() {
-            self.cx.error_at(span, format!("duplicate crd attribute `{}`", self.name));
+            self.cx
+                .error_at(span, format!("duplicate crd attribute `{}`", self.name));
         } else {
             self.value = Some(Sp { value, span });
         }
@@ -50,7 +55,10 @@ impl<'c, T> Attr<'c, T> {
 /// `key = "string"`
 pub fn string(meta: &ParseNestedMeta<'_>) -> syn::Result<Sp<String>> {
     let lit: syn::LitStr = meta.value()?.parse()?;
-    Ok(Sp { value: lit.value(), span: lit.span() })
+    Ok(Sp {
+        value: lit.value(),
+        span: lit.span(),
+    })
 }
 
 /// `key = "string"` as the literal, for spans into rule text.
@@ -63,32 +71,55 @@ pub fn number(meta: &ParseNestedMeta<'_>) -> syn::Result<Sp<f64>> {
     let expr: syn::Expr = meta.value()?.parse()?;
     let span = expr.span();
     let (neg, lit) = match &expr {
-        syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => (true, &**expr),
+        syn::Expr::Unary(syn::ExprUnary {
+            op: syn::UnOp::Neg(_),
+            expr,
+            ..
+        }) => (true, &**expr),
         e => (false, e),
     };
     let v = match lit {
-        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_parse::<f64>()?,
-        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Float(f), .. }) => f.base10_parse::<f64>()?,
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => i.base10_parse::<f64>()?,
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Float(f),
+            ..
+        }) => f.base10_parse::<f64>()?,
         _ => return Err(syn::Error::new(span, "expected a number literal")),
     };
-    Ok(Sp { value: if neg { -v } else { v }, span })
+    Ok(Sp {
+        value: if neg { -v } else { v },
+        span,
+    })
 }
 
 /// `key = 10`: a non-negative integer.
 pub fn count(meta: &ParseNestedMeta<'_>) -> syn::Result<Sp<u64>> {
-    let lit: syn::LitInt = meta.value().and_then(|v| v.parse()).map_err(|e| {
-        syn::Error::new(e.span(), "expected a non-negative integer literal")
-    })?;
-    Ok(Sp { value: lit.base10_parse()?, span: lit.span() })
+    let lit: syn::LitInt = meta
+        .value()
+        .and_then(|v| v.parse())
+        .map_err(|e| syn::Error::new(e.span(), "expected a non-negative integer literal"))?;
+    Ok(Sp {
+        value: lit.base10_parse()?,
+        span: lit.span(),
+    })
 }
 
 /// `key` or `key = true|false`
 pub fn flag(meta: &ParseNestedMeta<'_>) -> syn::Result<Sp<bool>> {
     if meta.input.peek(syn::Token![=]) {
         let lit: syn::LitBool = meta.value()?.parse()?;
-        Ok(Sp { value: lit.value, span: lit.span() })
+        Ok(Sp {
+            value: lit.value,
+            span: lit.span(),
+        })
     } else {
-        Ok(Sp { value: true, span: meta.path.span() })
+        Ok(Sp {
+            value: true,
+            span: meta.path.span(),
+        })
     }
 }
 
@@ -97,18 +128,30 @@ pub fn strings(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<Sp<String>>> {
     let lits: Vec<syn::LitStr> = if meta.input.peek(syn::token::Paren) {
         let content;
         syn::parenthesized!(content in meta.input);
-        content.parse_terminated(<syn::LitStr as syn::parse::Parse>::parse, syn::Token![,])?.into_iter().collect()
+        content
+            .parse_terminated(<syn::LitStr as syn::parse::Parse>::parse, syn::Token![,])?
+            .into_iter()
+            .collect()
     } else {
         let v = meta.value()?;
         if v.peek(syn::token::Bracket) {
             let content;
             syn::bracketed!(content in v);
-            content.parse_terminated(<syn::LitStr as syn::parse::Parse>::parse, syn::Token![,])?.into_iter().collect()
+            content
+                .parse_terminated(<syn::LitStr as syn::parse::Parse>::parse, syn::Token![,])?
+                .into_iter()
+                .collect()
         } else {
             vec![v.parse()?]
         }
     };
-    Ok(lits.into_iter().map(|l| Sp { value: l.value(), span: l.span() }).collect())
+    Ok(lits
+        .into_iter()
+        .map(|l| Sp {
+            value: l.value(),
+            span: l.span(),
+        })
+        .collect())
 }
 
 /// `key = Type` or `key = "Type"`
@@ -124,9 +167,15 @@ pub fn ty(meta: &ParseNestedMeta<'_>) -> syn::Result<syn::Type> {
 
 /// Reports an unknown key, suggesting the closest known one.
 pub fn unknown(cx: &Ctxt, meta: &ParseNestedMeta<'_>, what: &str, known: &[&str]) {
-    let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_else(|| {
-        quote::ToTokens::to_token_stream(&meta.path).to_string().replace(' ', "")
-    });
+    let key = meta
+        .path
+        .get_ident()
+        .map(ToString::to_string)
+        .unwrap_or_else(|| {
+            quote::ToTokens::to_token_stream(&meta.path)
+                .to_string()
+                .replace(' ', "")
+        });
     let mut msg = format!("unknown crd attribute `{key}` on {what}");
     if let Some(best) = closest(&key, known) {
         msg.push_str(&format!("; did you mean `{best}`?"));

@@ -8,9 +8,21 @@ use super::{Attr, Sp, closest};
 use crate::ctxt::Ctxt;
 
 /// The reasons the API server accepts (apiextensions validation.go `supportedValidationReason`).
-pub const REASONS: &[&str] = &["FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"];
+pub const REASONS: &[&str] = &[
+    "FieldValueDuplicate",
+    "FieldValueForbidden",
+    "FieldValueInvalid",
+    "FieldValueRequired",
+];
 
-const KEYS: &[&str] = &["rule", "message", "message_expression", "reason", "field_path", "optional_old_self"];
+const KEYS: &[&str] = &[
+    "rule",
+    "message",
+    "message_expression",
+    "reason",
+    "field_path",
+    "optional_old_self",
+];
 
 /// One validation rule as written.
 #[derive(Clone, Debug)]
@@ -25,7 +37,10 @@ pub struct RuleAttr {
 
 /// Parses the parenthesized body of `validation(..)`; `None` after reporting errors.
 pub fn parse(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> Option<RuleAttr> {
-    let span = meta.path.get_ident().map_or_else(Span::call_site, syn::Ident::span);
+    let span = meta
+        .path
+        .get_ident()
+        .map_or_else(Span::call_site, syn::Ident::span);
     let mut rule = Attr::none(cx, "rule");
     let mut message = Attr::none(cx, "message");
     let mut message_expression = Attr::none(cx, "message_expression");
@@ -33,12 +48,19 @@ pub fn parse(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> Option<RuleAttr> {
     let mut field_path = Attr::none(cx, "field_path");
     let mut optional_old_self = Attr::none(cx, "optional_old_self");
     if !meta.input.peek(syn::token::Paren) {
-        cx.error_spanned_by(&meta.path, "expected `validation(rule = \"..\", message = \"..\")`");
+        cx.error_spanned_by(
+            &meta.path,
+            "expected `validation(rule = \"..\", message = \"..\")`",
+        );
         super::skip_value(meta);
         return None;
     }
     let res = meta.parse_nested_meta(|m| {
-        let key = m.path.get_ident().map(ToString::to_string).unwrap_or_default();
+        let key = m
+            .path
+            .get_ident()
+            .map(ToString::to_string)
+            .unwrap_or_default();
         match key.as_str() {
             "rule" => {
                 let l = super::lit_str(&m)?;
@@ -55,8 +77,21 @@ pub fn parse(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> Option<RuleAttr> {
             "reason" => {
                 let s = super::string(&m)?;
                 if !REASONS.contains(&s.value.as_str()) {
-                    let hint = closest(&s.value, REASONS).map(|c| format!("; did you mean \"{c}\"?")).unwrap_or_default();
-                    cx.error_at(s.span, format!("unsupported reason \"{}\": supported values: {}{hint}", s.value, REASONS.iter().map(|r| format!("\"{r}\"")).collect::<Vec<_>>().join(", ")));
+                    let hint = closest(&s.value, REASONS)
+                        .map(|c| format!("; did you mean \"{c}\"?"))
+                        .unwrap_or_default();
+                    cx.error_at(
+                        s.span,
+                        format!(
+                            "unsupported reason \"{}\": supported values: {}{hint}",
+                            s.value,
+                            REASONS
+                                .iter()
+                                .map(|r| format!("\"{r}\""))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    );
                 }
                 reason.set(s.span, s);
             }
@@ -97,7 +132,10 @@ fn check_texts(cx: &Ctxt, r: &RuleAttr) {
     let rule = r.rule.value();
     let msg = r.message.as_ref().map(syn::LitStr::value);
     if rule.trim().is_empty() {
-        cx.error_spanned_by(&r.rule, "rule is not specified: `rule` must be a CEL expression");
+        cx.error_spanned_by(
+            &r.rule,
+            "rule is not specified: `rule` must be a CEL expression",
+        );
     }
     if let Some(m) = &msg {
         if m.trim().is_empty() {
@@ -107,12 +145,15 @@ fn check_texts(cx: &Ctxt, r: &RuleAttr) {
         }
     }
     if rule.trim().contains(['\n', '\r']) && msg.as_deref().is_none_or(|m| m.trim().is_empty()) {
-        cx.error_spanned_by(&r.rule, "`message` must be specified if the rule contains line breaks");
+        cx.error_spanned_by(
+            &r.rule,
+            "`message` must be specified if the rule contains line breaks",
+        );
     }
-    if let Some(e) = &r.message_expression {
-        if e.value().trim().is_empty() {
-            cx.error_spanned_by(e, "`message_expression` must be non-empty if specified");
-        }
+    if let Some(e) = &r.message_expression
+        && e.value().trim().is_empty()
+    {
+        cx.error_spanned_by(e, "`message_expression` must be non-empty if specified");
     }
     if let Some(p) = &r.field_path {
         let v = p.value();

@@ -32,7 +32,10 @@ pub fn printer(path: &str) -> Result<Parsed, String> {
         match b[i] {
             '.' => {
                 if b.get(i + 1) == Some(&'.') {
-                    return Err("recursive descent (`..`) does not lead to one field; name the path".to_owned());
+                    return Err(
+                        "recursive descent (`..`) does not lead to one field; name the path"
+                            .to_owned(),
+                    );
                 }
                 let start = i + 1;
                 let mut j = start;
@@ -60,7 +63,9 @@ pub fn printer(path: &str) -> Result<Parsed, String> {
                     out.steps.push(Step::Field(q));
                 } else if inner == "*" || is_index(inner) {
                     out.steps.push(Step::Elem);
-                } else if let Some(filter) = inner.strip_prefix("?(").and_then(|f| f.strip_suffix(')')) {
+                } else if let Some(filter) =
+                    inner.strip_prefix("?(").and_then(|f| f.strip_suffix(')'))
+                {
                     out.steps.push(Step::Elem);
                     for field in filter_fields(filter)? {
                         let mut s = out.steps.clone();
@@ -68,7 +73,9 @@ pub fn printer(path: &str) -> Result<Parsed, String> {
                         out.filters.push(s);
                     }
                 } else {
-                    return Err(format!("unsupported index `[{inner}]`: use a number, `*`, a quoted key or a filter `?(@.field==\"value\")`"));
+                    return Err(format!(
+                        "unsupported index `[{inner}]`: use a number, `*`, a quoted key or a filter `?(@.field==\"value\")`"
+                    ));
                 }
                 i = close + 1;
             }
@@ -110,7 +117,9 @@ fn quoted(s: &str) -> Option<String> {
 
 fn is_index(s: &str) -> bool {
     // `0`, `-1`, slices `1:3`, `:2`
-    !s.is_empty() && s.chars().all(|c| c.is_ascii_digit() || c == '-' || c == ':')
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_digit() || c == '-' || c == ':')
 }
 
 /// The `@.a.b` operands of a filter, as steps below the element.
@@ -119,9 +128,15 @@ fn filter_fields(filter: &str) -> Result<Vec<Vec<Step>>, String> {
     let mut rest = filter;
     while let Some(at) = rest.find('@') {
         let tail = &rest[at + 1..];
-        let end = tail.find(|c: char| !(c.is_alphanumeric() || c == '.' || c == '_' || c == '-' || c == '/')).unwrap_or(tail.len());
+        let end = tail
+            .find(|c: char| !(c.is_alphanumeric() || c == '.' || c == '_' || c == '-' || c == '/'))
+            .unwrap_or(tail.len());
         let path = &tail[..end];
-        let steps: Vec<Step> = path.split('.').filter(|s| !s.is_empty()).map(|s| Step::Field(s.to_owned())).collect();
+        let steps: Vec<Step> = path
+            .split('.')
+            .filter(|s| !s.is_empty())
+            .map(|s| Step::Field(s.to_owned()))
+            .collect();
         if !steps.is_empty() {
             out.push(steps);
         }
@@ -179,7 +194,10 @@ pub fn field_path(path: &str, allow_array_notation: bool) -> Result<Vec<Step>, S
                     return Err("unexpected end of JSON path".to_owned());
                 }
                 if !rest.starts_with('\'') {
-                    let tok: String = rest.chars().take_while(|c| !matches!(c, '.' | '[' | ']')).collect();
+                    let tok: String = rest
+                        .chars()
+                        .take_while(|c| !matches!(c, '.' | '[' | ']'))
+                        .collect();
                     return Err(format!("expected single quoted string but got {tok}"));
                 }
                 let mut j = 1;
@@ -200,8 +218,15 @@ pub fn field_path(path: &str, allow_array_notation: bool) -> Result<Vec<Step>, S
                 }
             }
             _ => {
-                let tok: String = b[i..].iter().take_while(|c| !matches!(c, '.' | '[' | ']')).collect();
-                let tok = if tok.is_empty() { b[i].to_string() } else { tok };
+                let tok: String = b[i..]
+                    .iter()
+                    .take_while(|c| !matches!(c, '.' | '[' | ']'))
+                    .collect();
+                let tok = if tok.is_empty() {
+                    b[i].to_string()
+                } else {
+                    tok
+                };
                 return Err(format!("expected [ or . but got: {tok}"));
             }
         }
@@ -220,26 +245,55 @@ mod tests {
     #[test]
     fn printer_paths() {
         let p = printer(".status.conditions[?(@.type==\"Ready\")].status").unwrap();
-        assert_eq!(p.steps, vec![f("status"), f("conditions"), Step::Elem, f("status")]);
-        assert_eq!(p.filters, vec![vec![f("status"), f("conditions"), Step::Elem, f("type")]]);
-        assert_eq!(printer(".metadata.labels['app.kubernetes.io/name']").unwrap().steps, vec![f("metadata"), f("labels"), f("app.kubernetes.io/name")]);
-        assert_eq!(printer(".spec.list[0].x").unwrap().steps, vec![f("spec"), f("list"), Step::Elem, f("x")]);
+        assert_eq!(
+            p.steps,
+            vec![f("status"), f("conditions"), Step::Elem, f("status")]
+        );
+        assert_eq!(
+            p.filters,
+            vec![vec![f("status"), f("conditions"), Step::Elem, f("type")]]
+        );
+        assert_eq!(
+            printer(".metadata.labels['app.kubernetes.io/name']")
+                .unwrap()
+                .steps,
+            vec![f("metadata"), f("labels"), f("app.kubernetes.io/name")]
+        );
+        assert_eq!(
+            printer(".spec.list[0].x").unwrap().steps,
+            vec![f("spec"), f("list"), Step::Elem, f("x")]
+        );
         assert!(printer("spec.x").is_err());
         assert!(printer(".spec..x").is_err());
     }
 
     #[test]
     fn dotted_paths() {
-        assert_eq!(dotted(".spec.replicas").unwrap(), vec![f("spec"), f("replicas")]);
+        assert_eq!(
+            dotted(".spec.replicas").unwrap(),
+            vec![f("spec"), f("replicas")]
+        );
         assert!(dotted(".spec.list[0]").is_err());
         assert!(dotted("spec").is_err());
     }
 
     #[test]
     fn field_paths_as_the_api_server() {
-        assert_eq!(field_path(".a['b.c'].d", true).unwrap(), vec![f("a"), f("b.c"), f("d")]);
-        assert_eq!(field_path(".a[0]", true).unwrap_err(), "expected single quoted string but got 0");
-        assert_eq!(field_path(".a['b']", false).unwrap_err(), "array notation is not allowed");
-        assert_eq!(field_path("a", true).unwrap_err(), "expected [ or . but got: a");
+        assert_eq!(
+            field_path(".a['b.c'].d", true).unwrap(),
+            vec![f("a"), f("b.c"), f("d")]
+        );
+        assert_eq!(
+            field_path(".a[0]", true).unwrap_err(),
+            "expected single quoted string but got 0"
+        );
+        assert_eq!(
+            field_path(".a['b']", false).unwrap_err(),
+            "array notation is not allowed"
+        );
+        assert_eq!(
+            field_path("a", true).unwrap_err(),
+            "expected [ or . but got: a"
+        );
     }
 }

@@ -67,24 +67,23 @@ pub fn check_rules(cx: &Ctxt, rules: &[crate::attr::rule::RuleAttr]) {
         if let Err(e) = cel_syntax(&r.rule.value()) {
             cx.error_spanned_by(&r.rule, format!("invalid CEL rule: {e}"));
         }
-        if let Some(m) = &r.message_expression {
-            if !m.value().trim().is_empty() {
-                if let Err(e) = cel_syntax(&m.value()) {
-                    cx.error_spanned_by(m, format!("invalid CEL `message_expression`: {e}"));
-                }
-            }
+        if let Some(m) = &r.message_expression
+            && !m.value().trim().is_empty()
+            && let Err(e) = cel_syntax(&m.value())
+        {
+            cx.error_spanned_by(m, format!("invalid CEL `message_expression`: {e}"));
         }
-        if let Some(p) = &r.field_path {
-            if let Err(e) = jsonpath::field_path(&p.value(), true) {
-                cx.error_spanned_by(p, format!("`field_path` must be a valid path: {e}"));
-            }
+        if let Some(p) = &r.field_path
+            && let Err(e) = jsonpath::field_path(&p.value(), true)
+        {
+            cx.error_spanned_by(p, format!("`field_path` must be a valid path: {e}"));
         }
     }
 }
 
 /// CEL syntax, in the API server's words.
 fn cel_syntax(src: &str) -> Result<(), String> {
-    // PARSER-PENDING: replaced by crdkit_runtime::cel::parse when the parser lands.
-    let _ = src;
-    Ok(())
+    crdkit_runtime::cel::parse(src)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }

@@ -62,7 +62,10 @@ pub struct Resource {
 
 fn required(cx: &Ctxt, v: &Option<Sp<String>>, key: &str, example: &str) -> Option<Sp<String>> {
     if v.is_none() {
-        cx.error_at(Span::call_site(), format!("`#[derive(CustomResource)]` needs `#[crd({key} = \"{example}\")]`"));
+        cx.error_at(
+            Span::call_site(),
+            format!("`#[derive(CustomResource)]` needs `#[crd({key} = \"{example}\")]`"),
+        );
     }
     v.clone()
 }
@@ -77,25 +80,49 @@ fn name_error(cx: &Ctxt, span: Span, what: &str, value: &str, err: Option<String
 pub fn check(cx: &Ctxt, cont: &Container<'_>) -> Option<Resource> {
     let r = &cont.attrs.resource;
     if !cont.generics.params.is_empty() {
-        cx.error_spanned_by(cont.generics.clone(), "a custom resource's spec cannot be generic: its CRD has one schema");
+        cx.error_spanned_by(
+            cont.generics.clone(),
+            "a custom resource's spec cannot be generic: its CRD has one schema",
+        );
     }
     let group = required(cx, &r.group, "group", "example.com");
     let version = required(cx, &r.version, "version", "v1");
     let kind = required(cx, &r.kind, "kind", "MyKind");
     let (group, version, kind) = (group?, version?, kind?);
-    name_error(cx, group.span, "group", &group.value, names::group(&group.value));
-    name_error(cx, version.span, "version", &version.value, names::label(&version.value));
+    name_error(
+        cx,
+        group.span,
+        "group",
+        &group.value,
+        names::group(&group.value),
+    );
+    name_error(
+        cx,
+        version.span,
+        "version",
+        &version.value,
+        names::label(&version.value),
+    );
     name_error(cx, kind.span, "kind", &kind.value, names::kind(&kind.value));
-    let plural = r.plural.as_ref().map_or_else(|| names::plural_of(&kind.value), |p| p.value.clone());
+    let plural = r
+        .plural
+        .as_ref()
+        .map_or_else(|| names::plural_of(&kind.value), |p| p.value.clone());
     if let Some(p) = &r.plural {
         name_error(cx, p.span, "plural", &p.value, names::label(&p.value));
     }
-    let singular = r.singular.as_ref().map_or_else(|| kind.value.to_lowercase(), |s| s.value.clone());
+    let singular = r
+        .singular
+        .as_ref()
+        .map_or_else(|| kind.value.to_lowercase(), |s| s.value.clone());
     if let Some(s) = &r.singular {
         name_error(cx, s.span, "singular", &s.value, names::label(&s.value));
     }
     // Left out unless given: the API server defaults it to `<kind>List`, as the docs' CRDs do.
-    let list_kind = r.list_kind.as_ref().map_or_else(String::new, |l| l.value.clone());
+    let list_kind = r
+        .list_kind
+        .as_ref()
+        .map_or_else(String::new, |l| l.value.clone());
     if let Some(l) = &r.list_kind {
         name_error(cx, l.span, "list_kind", &l.value, names::kind(&l.value));
         if l.value == kind.value {
@@ -111,15 +138,27 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>) -> Option<Resource> {
     let crd_name = format!("{plural}.{}", group.value);
     let errs = names::dns1123_subdomain(&crd_name);
     if !errs.is_empty() {
-        cx.error_at(group.span, format!("the CRD name \"{crd_name}\" (plural.group) is invalid: {}", errs.join(",")));
+        cx.error_at(
+            group.span,
+            format!(
+                "the CRD name \"{crd_name}\" (plural.group) is invalid: {}",
+                errs.join(",")
+            ),
+        );
     }
     let deprecated = r.deprecated.as_ref().is_some_and(|d| d.value);
     let warning = r.deprecation_warning.as_ref().map(|w| w.value.clone());
     for e in names::deprecation_warning(deprecated, warning.as_deref()) {
-        let span = r.deprecation_warning.as_ref().map_or_else(Span::call_site, |w| w.span);
+        let span = r
+            .deprecation_warning
+            .as_ref()
+            .map_or_else(Span::call_site, |w| w.span);
         cx.error_at(span, format!("invalid `deprecation_warning`: {e}"));
     }
-    let root_name = r.root.as_ref().map_or_else(|| kind.value.clone(), |s| s.value.clone());
+    let root_name = r
+        .root
+        .as_ref()
+        .map_or_else(|| kind.value.clone(), |s| s.value.clone());
     let root_span = r.root.as_ref().map_or(kind.span, |s| s.span);
     let root = match syn::parse_str::<Ident>(&root_name) {
         Ok(_) => Ident::new(&root_name, root_span),
@@ -137,12 +176,40 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>) -> Option<Resource> {
     let scale = r.scale.as_ref().and_then(|s| {
         let spec = s.spec_replicas.clone()?;
         let status = s.status_replicas.clone()?;
-        scale_path(cx, &mut paths, "scale spec_replicas", &spec, &[".spec."], Expect::Integer, "should be a json path under .spec");
-        scale_path(cx, &mut paths, "scale status_replicas", &status, &[".status."], Expect::Integer, "should be a json path under .status");
+        scale_path(
+            cx,
+            &mut paths,
+            "scale spec_replicas",
+            &spec,
+            &[".spec."],
+            Expect::Integer,
+            "should be a json path under .spec",
+        );
+        scale_path(
+            cx,
+            &mut paths,
+            "scale status_replicas",
+            &status,
+            &[".status."],
+            Expect::Integer,
+            "should be a json path under .status",
+        );
         if let Some(l) = &s.label_selector {
-            scale_path(cx, &mut paths, "scale label_selector", l, &[".spec.", ".status."], Expect::String, "should be a json path under either .spec or .status");
+            scale_path(
+                cx,
+                &mut paths,
+                "scale label_selector",
+                l,
+                &[".spec.", ".status."],
+                Expect::String,
+                "should be a json path under either .spec or .status",
+            );
         }
-        Some((spec.value, status.value, s.label_selector.as_ref().map(|l| l.value.clone())))
+        Some((
+            spec.value,
+            status.value,
+            s.label_selector.as_ref().map(|l| l.value.clone()),
+        ))
     });
     if r.scale.is_some() && r.status.is_none() {
         cx.error_at(r.scale.as_ref().map_or_else(Span::call_site, |s| s.span), "the scale subresource reads `.status`: give the resource a status type, `#[crd(status = MyStatus)]`");
@@ -150,20 +217,39 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>) -> Option<Resource> {
     for c in &r.columns {
         match jsonpath::printer(&c.json_path.value) {
             Ok(parsed) => {
-                let expect = match c.ty.value.as_str() {
-                    "integer" => Expect::Integer,
-                    "number" => Expect::Number,
-                    "boolean" => Expect::Boolean,
-                    "date" => Expect::Date,
-                    _ => Expect::String,
+                let expect = match c.ty.as_ref().map(|t| t.value.as_str()) {
+                    Some("integer") => Expect::Integer,
+                    Some("number") => Expect::Number,
+                    Some("boolean") => Expect::Boolean,
+                    Some("date") => Expect::Date,
+                    Some(_) => Expect::String,
+                    None => Expect::Anything,
                 };
                 let what = format!("printer column \"{}\"", c.name.value);
                 for f in parsed.filters {
-                    paths.push(PathCheck { what: what.clone(), path: c.json_path.value.clone(), steps: f, expect: Expect::Anything, span: c.json_path.span });
+                    paths.push(PathCheck {
+                        what: what.clone(),
+                        path: c.json_path.value.clone(),
+                        steps: f,
+                        expect: Expect::Anything,
+                        span: c.json_path.span,
+                    });
                 }
-                paths.push(PathCheck { what, path: c.json_path.value.clone(), steps: parsed.steps, expect, span: c.json_path.span });
+                paths.push(PathCheck {
+                    what,
+                    path: c.json_path.value.clone(),
+                    steps: parsed.steps,
+                    expect,
+                    span: c.json_path.span,
+                });
             }
-            Err(e) => cx.error_at(c.json_path.span, format!("invalid printer column json_path \"{}\": {e}", c.json_path.value)),
+            Err(e) => cx.error_at(
+                c.json_path.span,
+                format!(
+                    "invalid printer column json_path \"{}\": {e}",
+                    c.json_path.value
+                ),
+            ),
         }
     }
     let mut seen = Vec::new();
@@ -174,16 +260,34 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>) -> Option<Resource> {
                     cx.error_at(s.span, format!("selectable field \"{}\" must not point to fields in metadata (metadata.name and metadata.namespace are always selectable)", s.value));
                 }
                 if seen.contains(&steps) {
-                    cx.error_at(s.span, format!("duplicate selectable field \"{}\"", s.value));
+                    cx.error_at(
+                        s.span,
+                        format!("duplicate selectable field \"{}\"", s.value),
+                    );
                 }
                 seen.push(steps.clone());
-                paths.push(PathCheck { what: "selectable field".to_owned(), path: s.value.clone(), steps, expect: Expect::Selectable, span: s.span });
+                paths.push(PathCheck {
+                    what: "selectable field".to_owned(),
+                    path: s.value.clone(),
+                    steps,
+                    expect: Expect::Selectable,
+                    span: s.span,
+                });
             }
-            Err(e) => cx.error_at(s.span, format!("selectable field \"{}\" is an invalid path: {e}", s.value)),
+            Err(e) => cx.error_at(
+                s.span,
+                format!("selectable field \"{}\" is an invalid path: {e}", s.value),
+            ),
         }
     }
     if seen.len() > 8 {
-        cx.error_at(r.selectable_fields[8].span, format!("too many selectable fields: {} (the API server allows at most 8)", seen.len()));
+        cx.error_at(
+            r.selectable_fields[8].span,
+            format!(
+                "too many selectable fields: {} (the API server allows at most 8)",
+                seen.len()
+            ),
+        );
     }
     Some(Resource {
         group: group.value,
@@ -203,7 +307,11 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>) -> Option<Resource> {
         status: r.status.clone(),
         scale,
         columns: r.columns.clone(),
-        selectable_fields: r.selectable_fields.iter().map(|s| s.value.clone()).collect(),
+        selectable_fields: r
+            .selectable_fields
+            .iter()
+            .map(|s| s.value.clone())
+            .collect(),
         root_rules: r.root_rules.clone(),
         root_description: r.root_description.as_ref().map(|d| d.value.clone()),
         derives: r.derives.clone(),
@@ -212,11 +320,25 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>) -> Option<Resource> {
     })
 }
 
-fn scale_path(cx: &Ctxt, paths: &mut Vec<PathCheck>, what: &str, p: &Sp<String>, prefixes: &[&str], expect: Expect, under: &str) {
+fn scale_path(
+    cx: &Ctxt,
+    paths: &mut Vec<PathCheck>,
+    what: &str,
+    p: &Sp<String>,
+    prefixes: &[&str],
+    expect: Expect,
+    under: &str,
+) {
     match jsonpath::dotted(&p.value) {
         Ok(steps) => {
             if prefixes.iter().any(|pre| p.value.starts_with(pre)) {
-                paths.push(PathCheck { what: what.to_owned(), path: p.value.clone(), steps, expect, span: p.span });
+                paths.push(PathCheck {
+                    what: what.to_owned(),
+                    path: p.value.clone(),
+                    steps,
+                    expect,
+                    span: p.span,
+                });
             } else {
                 cx.error_at(p.span, format!("invalid {what} \"{}\": {under}", p.value));
             }

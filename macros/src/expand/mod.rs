@@ -22,7 +22,11 @@ pub fn schema_impl(generator: &mut Gen<'_>, cont: &Container<'_>) -> SchemaImpl 
     let generics = with_schema_bounds(cont.generics, krate);
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let consts = &generator.consts;
-    let checks = if cont.generics.params.is_empty() { emit_checks(&generator.checks, ident, krate) } else { TokenStream::new() };
+    let checks = if cont.generics.params.is_empty() {
+        emit_checks(&generator.checks, ident, krate)
+    } else {
+        TokenStream::new()
+    };
     let tokens = quote! {
         impl #impl_generics #ident #ty_generics #where_clause {
             #(#consts)*
@@ -55,9 +59,12 @@ pub fn emit_checks(checks: &[Check], ident: &Ident, krate: &TokenStream) -> Toke
 fn replace_self(ts: TokenStream, ident: &Ident) -> TokenStream {
     ts.into_iter()
         .map(|tt| match tt {
-            TokenTree::Ident(i) if i == "Self" => TokenTree::Ident(Ident::new(&ident.to_string(), i.span())),
+            TokenTree::Ident(i) if i == "Self" => {
+                TokenTree::Ident(Ident::new(&ident.to_string(), i.span()))
+            }
             TokenTree::Group(g) => {
-                let mut ng = proc_macro2::Group::new(g.delimiter(), replace_self(g.stream(), ident));
+                let mut ng =
+                    proc_macro2::Group::new(g.delimiter(), replace_self(g.stream(), ident));
                 ng.set_span(g.span());
                 TokenTree::Group(ng)
             }

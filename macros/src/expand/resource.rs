@@ -15,10 +15,23 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
     let root = &r.root;
     let vis = quote!(pub);
     let api_version = format!("{}/{}", r.group, r.version);
-    let (group, version, kind, plural, singular, list_kind) = (&r.group, &r.version, &r.kind, &r.plural, &r.singular, &r.list_kind);
+    let (group, version, kind, plural, singular, list_kind) = (
+        &r.group,
+        &r.version,
+        &r.kind,
+        &r.plural,
+        &r.singular,
+        &r.list_kind,
+    );
     let short_names = &r.short_names;
     let categories = &r.categories;
-    let (namespaced, served, storage, deprecated, spec_required) = (r.namespaced, r.served, r.storage, r.deprecated, r.spec_required);
+    let (namespaced, served, storage, deprecated, spec_required) = (
+        r.namespaced,
+        r.served,
+        r.storage,
+        r.deprecated,
+        r.spec_required,
+    );
     let opt_str = |o: &Option<String>| match o {
         Some(s) => quote!(Some(#s)),
         None => quote!(None),
@@ -44,17 +57,27 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
         ),
         None => (quote!(), quote!(None), quote!(), quote!(), quote!()),
     };
-    let status_new_default = if r.status.is_some() { quote!(status: ::core::option::Option::None,) } else { quote!() };
+    let status_new_default = if r.status.is_some() {
+        quote!(status: ::core::option::Option::None,)
+    } else {
+        quote!()
+    };
     let status_count = usize::from(r.status.is_some());
     let status_type = match &r.status {
         Some(ty) => quote!(#ty),
         None => quote!(()),
     };
     let status_field_shape = match &r.status {
-        Some(ty) => quote!(#p::Field { name: "status", ident: "status", shape: &<#ty as #p::Schema>::SHAPE, required: false, flatten: false },),
+        Some(ty) => {
+            quote!(#p::Field { name: "status", ident: "status", shape: &<#ty as #p::Schema>::SHAPE, required: false, flatten: false },)
+        }
         None => quote!(),
     };
-    let spec_de_default = if spec_required { quote!() } else { quote!(#[serde(default)]) };
+    let spec_de_default = if spec_required {
+        quote!()
+    } else {
+        quote!(#[serde(default)])
+    };
 
     let scale = match &r.scale {
         Some((spec_path, status_path, selector)) => {
@@ -64,7 +87,21 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
         None => quote!(None),
     };
     let columns = r.columns.iter().map(|c| {
-        let (name, ty, path, priority) = (&c.name.value, &c.ty.value, &c.json_path.value, c.priority);
+        let (name, path, priority) = (&c.name.value, &c.json_path.value, c.priority);
+        let ty = match &c.ty {
+            Some(t) => {
+                let t = &t.value;
+                quote!(#t)
+            }
+            None => {
+                let steps = crate::check::jsonpath::printer(path).map(|p| p.steps).unwrap_or_default();
+                let steps = steps.iter().map(|s| match s {
+                    Step::Field(f) => quote!(#p::check::Seg::Field(#f)),
+                    Step::Elem => quote!(#p::check::Seg::Elem),
+                });
+                quote!(#p::check::column_type(&<#root as #p::Schema>::SHAPE, &[#(#steps),*]))
+            }
+        };
         let format = opt_str(&c.format.as_ref().map(|f| f.value.clone()));
         let description = opt_str(&c.description);
         quote!(#p::PrinterColumn { name: #name, ty: #ty, format: #format, description: #description, priority: #priority, json_path: #path })
@@ -109,7 +146,11 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
         }
     });
     let serde_path = format!("{}::__private::serde", krate.to_string().replace(' ', ""));
-    let scope = if namespaced { quote!(Namespaced) } else { quote!(Cluster) };
+    let scope = if namespaced {
+        quote!(Namespaced)
+    } else {
+        quote!(Cluster)
+    };
     let n_fields = 4 + status_count;
 
     quote! {

@@ -32,7 +32,13 @@ pub struct Gen<'c> {
 
 impl<'c> Gen<'c> {
     pub fn new(cx: &'c Ctxt, krate: TokenStream) -> Self {
-        Gen { cx, krate, consts: Vec::new(), checks: Vec::new(), next: 0 }
+        Gen {
+            cx,
+            krate,
+            consts: Vec::new(),
+            checks: Vec::new(),
+            next: 0,
+        }
     }
 
     /// Adds `const __CRDKIT_n: ty = value;` and returns `Self::__CRDKIT_n`.
@@ -65,12 +71,18 @@ impl<'c> Gen<'c> {
                     quote!(#p::Shape::new(#p::Kind::Struct(#fields)))
                 }
                 Data::Struct(Style::Newtype | Style::Struct, fields) => {
-                    let live: Vec<&Field<'_>> = fields.iter().filter(|f| !(f.serde.skip_serializing && f.serde.skip_deserializing)).collect();
+                    let live: Vec<&Field<'_>> = fields
+                        .iter()
+                        .filter(|f| !(f.serde.skip_serializing && f.serde.skip_deserializing))
+                        .collect();
                     if live.len() == 1 {
                         let s = self.field_shape(live[0]);
                         quote!(*#s)
                     } else {
-                        self.cx.error_spanned_by(cont.ident, "`#[serde(transparent)]` needs exactly one field that is not skipped");
+                        self.cx.error_spanned_by(
+                            cont.ident,
+                            "`#[serde(transparent)]` needs exactly one field that is not skipped",
+                        );
                         quote!(#p::Shape::any())
                     }
                 }
@@ -85,11 +97,19 @@ impl<'c> Gen<'c> {
                 Data::Enum(variants) => self.enumeration(cont, variants),
             }
         };
-        let shape = self.keywords(base, &cont.attrs.keywords, cont.doc.as_deref(), None, &name, cont.ident.span());
+        let base = quote!({ let mut s: #p::Shape = #base; s.name = #name; s });
+        let shape = self.keywords(
+            base,
+            &cont.attrs.keywords,
+            cont.doc.as_deref(),
+            None,
+            &name,
+            cont.ident.span(),
+        );
         let span = attr_span(cont_attrs(cont)).unwrap_or_else(|| cont.ident.span());
         self.check(span, quote!(#p::check::check_keywords(#shape, #name)));
         self.check(cont.ident.span(), quote!(#p::check::check_type(#shape)));
-        quote!({ let mut s = *#shape; s.name = #name; s })
+        quote!(*#shape)
     }
 
     /// `&'static [Field]` for named fields.
@@ -110,7 +130,13 @@ impl<'c> Gen<'c> {
                     let v = r.value;
                     quote!(#v)
                 }
-                None if f.serde.default || f.serde.skip_serializing_if || f.serde.skip_serializing || f.serde.skip_deserializing => quote!(false),
+                None if f.serde.default
+                    || f.serde.skip_serializing_if
+                    || f.serde.skip_serializing
+                    || f.serde.skip_deserializing =>
+                {
+                    quote!(false)
+                }
                 None => quote!(!#shape.optional),
             };
             out.push(quote!(#p::Field { name: #name, ident: #ident, shape: #shape, required: #required, flatten: #flatten }));
@@ -122,10 +148,11 @@ impl<'c> Gen<'c> {
     pub fn field_shape(&mut self, f: &Field<'_>) -> TokenStream {
         let k = self.krate.clone();
         let p = quote!(#k::__private);
-        if let Some(span) = f.serde.with {
-            if f.attrs.with.is_none() && f.attrs.schemars.is_none() {
-                self.cx.error_at(span, format!("`#[serde(with)]` gives field `{}` a JSON form crdkit cannot see: name a type with that form, `#[crd(with = Type)]`", f.ident));
-            }
+        if let Some(span) = f.serde.with
+            && f.attrs.with.is_none()
+            && f.attrs.schemars.is_none()
+        {
+            self.cx.error_at(span, format!("`#[serde(with)]` gives field `{}` a JSON form crdkit cannot see: name a type with that form, `#[crd(with = Type)]`", f.ident));
         }
         let ty = f.attrs.with.as_ref().unwrap_or(f.ty);
         let base = if f.attrs.schemars.as_ref().is_some_and(|s| s.value) {
@@ -133,16 +160,35 @@ impl<'c> Gen<'c> {
         } else {
             quote_spanned!(ty.span()=> <#ty as #p::Schema>::SHAPE)
         };
-        let nullable = if f.attrs.keywords.nullable.is_none() && f.serde.skip_serializing_if { Some(false) } else { None };
+        let nullable = if f.attrs.keywords.nullable.is_none() && f.serde.skip_serializing_if {
+            Some(false)
+        } else {
+            None
+        };
         let span = attr_span(&f.original.attrs).unwrap_or_else(|| f.ty.span());
-        let shape = self.keywords(base.clone(), &f.attrs.keywords, f.doc.as_deref(), nullable, &f.ident, span);
+        let shape = self.keywords(
+            base.clone(),
+            &f.attrs.keywords,
+            f.doc.as_deref(),
+            nullable,
+            &f.ident,
+            span,
+        );
         let ident = &f.ident;
         self.check(span, quote!(#p::check::check_keywords(#shape, #ident)));
         shape
     }
 
     /// Applies keywords to the shape expression `base`, returning a `&'static Shape` expression.
-    fn keywords(&mut self, base: TokenStream, kw: &Keywords, doc: Option<&str>, nullable: Option<bool>, what: &str, span: Span) -> TokenStream {
+    fn keywords(
+        &mut self,
+        base: TokenStream,
+        kw: &Keywords,
+        doc: Option<&str>,
+        nullable: Option<bool>,
+        what: &str,
+        span: Span,
+    ) -> TokenStream {
         let k = self.krate.clone();
         let p = quote!(#k::__private);
         let mut sets = Vec::new();
@@ -158,21 +204,37 @@ impl<'c> Gen<'c> {
             let f = &f.value;
             sets.push(quote!(s.format = Some(#f);));
         }
-        for (slot, v) in [("minimum", &kw.minimum), ("maximum", &kw.maximum), ("multiple_of", &kw.multiple_of)] {
+        for (slot, v) in [
+            ("minimum", &kw.minimum),
+            ("maximum", &kw.maximum),
+            ("multiple_of", &kw.multiple_of),
+        ] {
             if let Some(v) = v {
                 let slot = format_ident!("{slot}");
                 let n = v.value;
                 sets.push(quote!(s.#slot = Some(#n);));
             }
         }
-        for (slot, v) in [("exclusive_minimum", &kw.exclusive_minimum), ("exclusive_maximum", &kw.exclusive_maximum), ("preserve_unknown_fields", &kw.preserve_unknown_fields), ("embedded_resource", &kw.embedded_resource)] {
+        for (slot, v) in [
+            ("exclusive_minimum", &kw.exclusive_minimum),
+            ("exclusive_maximum", &kw.exclusive_maximum),
+            ("preserve_unknown_fields", &kw.preserve_unknown_fields),
+            ("embedded_resource", &kw.embedded_resource),
+        ] {
             if let Some(v) = v {
                 let slot = format_ident!("{slot}");
                 let b = v.value;
                 sets.push(quote!(s.#slot = #b;));
             }
         }
-        for (slot, v) in [("min_length", &kw.min_length), ("max_length", &kw.max_length), ("min_items", &kw.min_items), ("max_items", &kw.max_items), ("min_properties", &kw.min_properties), ("max_properties", &kw.max_properties)] {
+        for (slot, v) in [
+            ("min_length", &kw.min_length),
+            ("max_length", &kw.max_length),
+            ("min_items", &kw.min_items),
+            ("max_items", &kw.max_items),
+            ("min_properties", &kw.min_properties),
+            ("max_properties", &kw.max_properties),
+        ] {
             if let Some(v) = v {
                 let slot = format_ident!("{slot}");
                 let n = v.value;
@@ -209,10 +271,16 @@ impl<'c> Gen<'c> {
         if let Some(d) = &kw.default {
             let value = match d {
                 DefaultAttr::Literal(lit, lit_span) => {
-                    if let (Some(pat), serde_json::Value::String(s)) = (&kw.pattern, lit.to_value()) {
-                        if regex::Regex::new(&pat.value).is_ok_and(|re| !re.is_match(&s)) {
-                            self.cx.error_at(*lit_span, format!("invalid `default` for `{what}`: \"{s}\" should match '{}'", pat.value));
-                        }
+                    if let (Some(pat), serde_json::Value::String(s)) = (&kw.pattern, lit.to_value())
+                        && regex::Regex::new(&pat.value).is_ok_and(|re| !re.is_match(&s))
+                    {
+                        self.cx.error_at(
+                            *lit_span,
+                            format!(
+                                "invalid `default` for `{what}`: \"{s}\" should match '{}'",
+                                pat.value
+                            ),
+                        );
                     }
                     let j = lit.to_tokens(&k);
                     let c = self.push_const(quote!(#p::Json), j);
@@ -242,13 +310,19 @@ impl<'c> Gen<'c> {
             let inherited = self.push_const(quote!(&'static #p::Rules), quote!(&(#base).rules));
             sets.push(quote!(s.rules = #p::Rules { own: #own, inherited: Some(#inherited) };));
         }
-        for (inner, accessor, label) in [(&kw.items, quote!(items), "items"), (&kw.values, quote!(values), "values")] {
+        for (inner, accessor, label) in [
+            (&kw.items, quote!(items), "items"),
+            (&kw.values, quote!(values), "values"),
+        ] {
             if let Some(inner) = inner {
                 let inner_base = quote!(*(#base).#accessor());
                 let inner_what = format!("{what}[*]");
                 let shape = self.keywords(inner_base, inner, None, None, &inner_what, span);
                 let what_s = what.to_owned();
-                self.check(span, quote!(#p::check::check_inner(&#base, #label, #what_s)));
+                self.check(
+                    span,
+                    quote!(#p::check::check_inner(&#base, #label, #what_s)),
+                );
                 self.check(span, quote!(#p::check::check_keywords(#shape, #inner_what)));
                 sets.push(quote!(s = s.with_inner(#shape);));
             }
@@ -256,7 +330,10 @@ impl<'c> Gen<'c> {
         if sets.is_empty() {
             return self.push_const(quote!(&'static #p::Shape), quote!(&#base));
         }
-        self.push_const(quote!(&'static #p::Shape), quote!(&{ let mut s: #p::Shape = #base; #(#sets)* s }))
+        self.push_const(
+            quote!(&'static #p::Shape),
+            quote!(&{ let mut s: #p::Shape = #base; #(#sets)* s }),
+        )
     }
 
     fn enumeration(&mut self, cont: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
@@ -264,10 +341,15 @@ impl<'c> Gen<'c> {
         let p = quote!(#k::__private);
         let repr = match (&cont.serde.tag, &cont.serde.content, cont.serde.untagged) {
             (_, _, true) => quote!(#p::Repr::Untagged),
-            (Some(tag), Some(content), false) => quote!(#p::Repr::Adjacent { tag: #tag, content: #content }),
+            (Some(tag), Some(content), false) => {
+                quote!(#p::Repr::Adjacent { tag: #tag, content: #content })
+            }
             (Some(tag), None, false) => quote!(#p::Repr::Internal { tag: #tag }),
             (None, Some(_), false) => {
-                self.cx.error_spanned_by(cont.ident, "`#[serde(content = ..)]` needs `#[serde(tag = ..)]`");
+                self.cx.error_spanned_by(
+                    cont.ident,
+                    "`#[serde(content = ..)]` needs `#[serde(tag = ..)]`",
+                );
                 quote!(#p::Repr::External)
             }
             (None, None, false) => quote!(#p::Repr::External),
@@ -281,7 +363,10 @@ impl<'c> Gen<'c> {
                 self.cx.error_at(span, "per-variant `#[serde(untagged)]` mixes representations; crdkit supports it on the whole enum only");
             }
             if let Some(span) = v.serde.with {
-                self.cx.error_at(span, "`#[serde(with)]` on a variant hides its JSON form from crdkit");
+                self.cx.error_at(
+                    span,
+                    "`#[serde(with)]` on a variant hides its JSON form from crdkit",
+                );
             }
             let kind = match v.style {
                 Style::Unit => quote!(#p::VariantKind::Unit),
@@ -305,7 +390,10 @@ impl<'c> Gen<'c> {
             };
             out.push(quote!(#p::Variant { name: #name, description: #doc, kind: #kind }));
         }
-        let variants = self.push_const(quote!(&'static #p::Enum), quote!(&#p::Enum { repr: #repr, variants: &[#(#out),*] }));
+        let variants = self.push_const(
+            quote!(&'static #p::Enum),
+            quote!(&#p::Enum { repr: #repr, variants: &[#(#out),*] }),
+        );
         quote!(#p::Shape::new(#p::Kind::Enum(#variants)))
     }
 }
@@ -339,12 +427,17 @@ fn cont_attrs<'a>(cont: &'a Container<'_>) -> &'a [syn::Attribute] {
 
 fn capitalize(s: &str) -> String {
     let mut c = s.chars();
-    c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
 }
 
 /// The span of the first `#[crd(..)]` attribute, to point checks at.
 pub fn attr_span(attrs: &[syn::Attribute]) -> Option<Span> {
-    attrs.iter().find(|a| a.path().is_ident("crd")).map(|a| a.meta.span())
+    attrs
+        .iter()
+        .find(|a| a.path().is_ident("crd"))
+        .map(|a| a.meta.span())
 }
 
 /// `<T as Schema>::SHAPE` → `T`, for `default` without a value.

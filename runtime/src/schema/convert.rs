@@ -37,8 +37,15 @@ impl Structural {
         write_generic(&mut p, &self.generic);
         write_extensions(&mut p, &self.extensions);
         write_value_validation(&mut p, &self.value_validation);
-        p.items = self.items.as_ref().map(|i| SchemaOrArray::Schema(Box::new(i.to_props())));
-        p.properties = self.properties.iter().map(|(k, v)| (k.clone(), v.to_props())).collect();
+        p.items = self
+            .items
+            .as_ref()
+            .map(|i| SchemaOrArray::Schema(Box::new(i.to_props())));
+        p.properties = self
+            .properties
+            .iter()
+            .map(|(k, v)| (k.clone(), v.to_props()))
+            .collect();
         p.additional_properties = self.additional_properties.as_ref().map(|a| match a {
             AdditionalProperties::Bool(b) => SchemaOrBool::Bool(*b),
             AdditionalProperties::Schema(s) => SchemaOrBool::Schema(Box::new(s.to_props())),
@@ -48,7 +55,11 @@ impl Structural {
 }
 
 fn child(path: &str, name: &str) -> String {
-    if path.is_empty() { name.to_owned() } else { format!("{path}.{name}") }
+    if path.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{path}.{name}")
+    }
 }
 
 fn from_props_at(p: &JsonSchemaProps, path: &str) -> Result<Structural, ConvertError> {
@@ -56,12 +67,17 @@ fn from_props_at(p: &JsonSchemaProps, path: &str) -> Result<Structural, ConvertE
         None => None,
         Some(SchemaOrArray::Schema(s)) => Some(Box::new(from_props_at(s, &child(path, "items"))?)),
         Some(SchemaOrArray::Array(_)) => {
-            return Err(ConvertError::ItemsArray { path: child(path, "items") });
+            return Err(ConvertError::ItemsArray {
+                path: child(path, "items"),
+            });
         }
     };
     let mut properties = BTreeMap::new();
     for (k, v) in &p.properties {
-        properties.insert(k.clone(), from_props_at(v, &child(path, &format!("properties[{k}]")))?);
+        properties.insert(
+            k.clone(),
+            from_props_at(v, &child(path, &format!("properties[{k}]")))?,
+        );
     }
     let additional_properties = match &p.additional_properties {
         None => None,
@@ -141,20 +157,28 @@ fn read_nested(p: &JsonSchemaProps, path: &str) -> Result<NestedValueValidation,
         None => None,
         Some(SchemaOrArray::Schema(s)) => Some(Box::new(read_nested(s, &child(path, "items"))?)),
         Some(SchemaOrArray::Array(_)) => {
-            return Err(ConvertError::ItemsArray { path: child(path, "items") });
+            return Err(ConvertError::ItemsArray {
+                path: child(path, "items"),
+            });
         }
     };
     let mut properties = BTreeMap::new();
     for (k, v) in &p.properties {
-        properties.insert(k.clone(), read_nested(v, &child(path, &format!("properties[{k}]")))?);
+        properties.insert(
+            k.clone(),
+            read_nested(v, &child(path, &format!("properties[{k}]")))?,
+        );
     }
-    let (additional_properties, forbidden_additional_properties) = match &p.additional_properties
-    {
+    let (additional_properties, forbidden_additional_properties) = match &p.additional_properties {
         None => (None, None),
         Some(SchemaOrBool::Bool(b)) => (None, Some(*b)),
-        Some(SchemaOrBool::Schema(s)) => {
-            (Some(Box::new(read_nested(s, &child(path, "additionalProperties"))?)), None)
-        }
+        Some(SchemaOrBool::Schema(s)) => (
+            Some(Box::new(read_nested(
+                s,
+                &child(path, "additionalProperties"),
+            )?)),
+            None,
+        ),
     };
     Ok(NestedValueValidation {
         value_validation: read_value_validation(p, path)?,
@@ -168,7 +192,11 @@ fn read_nested(p: &JsonSchemaProps, path: &str) -> Result<NestedValueValidation,
 }
 
 fn non_empty(s: &str) -> Option<String> {
-    if s.is_empty() { None } else { Some(s.to_owned()) }
+    if s.is_empty() {
+        None
+    } else {
+        Some(s.to_owned())
+    }
 }
 
 fn write_generic(p: &mut JsonSchemaProps, g: &Generic) {
@@ -217,12 +245,21 @@ fn nested_to_props(n: &NestedValueValidation) -> JsonSchemaProps {
     write_generic(&mut p, &n.forbidden_generics);
     write_extensions(&mut p, &n.forbidden_extensions);
     write_value_validation(&mut p, &n.value_validation);
-    p.items = n.items.as_ref().map(|i| SchemaOrArray::Schema(Box::new(nested_to_props(i))));
-    p.properties = n.properties.iter().map(|(k, v)| (k.clone(), nested_to_props(v))).collect();
+    p.items = n
+        .items
+        .as_ref()
+        .map(|i| SchemaOrArray::Schema(Box::new(nested_to_props(i))));
+    p.properties = n
+        .properties
+        .iter()
+        .map(|(k, v)| (k.clone(), nested_to_props(v)))
+        .collect();
     p.additional_properties = if let Some(b) = n.forbidden_additional_properties {
         Some(SchemaOrBool::Bool(b))
     } else {
-        n.additional_properties.as_ref().map(|a| SchemaOrBool::Schema(Box::new(nested_to_props(a))))
+        n.additional_properties
+            .as_ref()
+            .map(|a| SchemaOrBool::Schema(Box::new(nested_to_props(a))))
     };
     p
 }

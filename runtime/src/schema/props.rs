@@ -30,13 +30,25 @@ pub struct JsonSchemaProps {
     pub format: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub title: String,
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "some_value")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "some_value"
+    )]
     pub default: Option<Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none", serialize_with = "go_float")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "go_float"
+    )]
     pub maximum: Option<f64>,
     #[serde(default, skip_serializing_if = "is_false")]
     pub exclusive_maximum: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none", serialize_with = "go_float")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "go_float"
+    )]
     pub minimum: Option<f64>,
     #[serde(default, skip_serializing_if = "is_false")]
     pub exclusive_minimum: bool,
@@ -52,7 +64,11 @@ pub struct JsonSchemaProps {
     pub min_items: Option<i64>,
     #[serde(default, skip_serializing_if = "is_false")]
     pub unique_items: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none", serialize_with = "go_float")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "go_float"
+    )]
     pub multiple_of: Option<f64>,
     #[serde(rename = "enum", default, skip_serializing_if = "Vec::is_empty")]
     pub enum_values: Vec<Value>,
@@ -86,7 +102,11 @@ pub struct JsonSchemaProps {
     pub definitions: BTreeMap<String, JsonSchemaProps>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external_docs: Option<ExternalDocumentation>,
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "some_value")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "some_value"
+    )]
     pub example: Option<Value>,
     #[serde(default, skip_serializing_if = "is_false")]
     pub nullable: bool,
@@ -97,17 +117,41 @@ pub struct JsonSchemaProps {
         skip_serializing_if = "Option::is_none"
     )]
     pub x_preserve_unknown_fields: Option<bool>,
-    #[serde(rename = "x-kubernetes-embedded-resource", default, skip_serializing_if = "is_false")]
+    #[serde(
+        rename = "x-kubernetes-embedded-resource",
+        default,
+        skip_serializing_if = "is_false"
+    )]
     pub x_embedded_resource: bool,
-    #[serde(rename = "x-kubernetes-int-or-string", default, skip_serializing_if = "is_false")]
+    #[serde(
+        rename = "x-kubernetes-int-or-string",
+        default,
+        skip_serializing_if = "is_false"
+    )]
     pub x_int_or_string: bool,
-    #[serde(rename = "x-kubernetes-list-map-keys", default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        rename = "x-kubernetes-list-map-keys",
+        default,
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub x_list_map_keys: Vec<String>,
-    #[serde(rename = "x-kubernetes-list-type", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "x-kubernetes-list-type",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub x_list_type: Option<String>,
-    #[serde(rename = "x-kubernetes-map-type", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "x-kubernetes-map-type",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub x_map_type: Option<String>,
-    #[serde(rename = "x-kubernetes-validations", default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        rename = "x-kubernetes-validations",
+        default,
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub x_validations: Vec<ValidationRule>,
 }
 

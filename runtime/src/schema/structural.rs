@@ -241,7 +241,13 @@ impl Structural {
     /// A node of the given type and nothing else.
     #[must_use]
     pub fn of_type(ty: Type) -> Structural {
-        Structural { generic: Generic { ty: Some(ty), ..Generic::default() }, ..Structural::default() }
+        Structural {
+            generic: Generic {
+                ty: Some(ty),
+                ..Generic::default()
+            },
+            ..Structural::default()
+        }
     }
 
     /// The schema of map values, if `additionalProperties` holds one.

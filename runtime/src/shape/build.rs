@@ -54,7 +54,11 @@ pub fn build(shape: &Shape) -> Result<Structural, Vec<BuildError>> {
 pub fn build_at(shape: &Shape, path: &str) -> Result<Structural, Vec<BuildError>> {
     let mut b = Builder { errors: Vec::new() };
     let s = b.node(shape, path);
-    if b.errors.is_empty() { Ok(s) } else { Err(b.errors) }
+    if b.errors.is_empty() {
+        Ok(s)
+    } else {
+        Err(b.errors)
+    }
 }
 
 struct Builder {
@@ -62,12 +66,19 @@ struct Builder {
 }
 
 fn child(path: &str, name: &str) -> String {
-    if path.is_empty() { name.to_owned() } else { format!("{path}.{name}") }
+    if path.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{path}.{name}")
+    }
 }
 
 impl Builder {
     fn err(&mut self, path: &str, message: impl Into<String>) {
-        self.errors.push(BuildError { path: path.to_owned(), message: message.into() });
+        self.errors.push(BuildError {
+            path: path.to_owned(),
+            message: message.into(),
+        });
     }
 
     fn node(&mut self, shape: &Shape, path: &str) -> Structural {
@@ -148,7 +159,11 @@ impl Builder {
         set(&mut v.min_properties, shape.min_properties.map(saturate));
         set(&mut v.max_properties, shape.max_properties.map(saturate));
         if !shape.enum_values.is_empty() {
-            v.enum_values = shape.enum_values.iter().map(super::Json::to_value).collect();
+            v.enum_values = shape
+                .enum_values
+                .iter()
+                .map(super::Json::to_value)
+                .collect();
         }
         let x = &mut s.extensions;
         x.preserve_unknown_fields |= shape.preserve_unknown_fields;
@@ -157,19 +172,24 @@ impl Builder {
             x.list_type = shape.list_type;
         }
         if !shape.list_map_keys.is_empty() {
-            x.list_map_keys = shape.list_map_keys.iter().map(|k| (*k).to_owned()).collect();
+            x.list_map_keys = shape
+                .list_map_keys
+                .iter()
+                .map(|k| (*k).to_owned())
+                .collect();
         }
         if shape.map_type.is_some() {
             x.map_type = shape.map_type;
         }
-        x.validations.extend(shape.rules.iter().map(|r| ValidationRule {
-            rule: r.rule.to_owned(),
-            message: r.message.unwrap_or_default().to_owned(),
-            message_expression: r.message_expression.unwrap_or_default().to_owned(),
-            reason: r.reason.map(str::to_owned),
-            field_path: r.field_path.unwrap_or_default().to_owned(),
-            optional_old_self: r.optional_old_self.then_some(true),
-        }));
+        x.validations
+            .extend(shape.rules.iter().map(|r| ValidationRule {
+                rule: r.rule.to_owned(),
+                message: r.message.unwrap_or_default().to_owned(),
+                message_expression: r.message_expression.unwrap_or_default().to_owned(),
+                reason: r.reason.map(str::to_owned),
+                field_path: r.field_path.unwrap_or_default().to_owned(),
+                optional_old_self: r.optional_old_self.then_some(true),
+            }));
     }
 
     /// A struct's fields, with flattened fields merged in.
@@ -185,7 +205,13 @@ impl Builder {
             let p = child(path, f.name);
             let node = self.node(f.shape, &p);
             if s.properties.insert(f.name.to_owned(), node).is_some() {
-                self.err(&p, format!("field `{}` is serialized as \"{}\", a name another field already has", f.ident, f.name));
+                self.err(
+                    &p,
+                    format!(
+                        "field `{}` is serialized as \"{}\", a name another field already has",
+                        f.ident, f.name
+                    ),
+                );
             }
             if f.required {
                 s.value_validation.required.push(f.name.to_owned());
@@ -212,7 +238,13 @@ impl Builder {
         path: &str,
     ) {
         if inner.generic.ty.is_some_and(|t| t != Type::Object) {
-            self.err(path, format!("`#[serde(flatten)]` field `{}` is not a struct or map", f.ident));
+            self.err(
+                path,
+                format!(
+                    "`#[serde(flatten)]` field `{}` is not a struct or map",
+                    f.ident
+                ),
+            );
             return;
         }
         for (k, v) in inner.properties {
@@ -256,12 +288,17 @@ impl Builder {
                 });
             }
         }
-        s.extensions.validations.extend(inner.extensions.validations);
+        s.extensions
+            .validations
+            .extend(inner.extensions.validations);
     }
 
     fn enumeration(&mut self, e: &Enum, name: &str, path: &str) -> Structural {
         let names: Vec<Value> = e.variants.iter().map(|v| Value::from(v.name)).collect();
-        let all_unit = e.variants.iter().all(|v| matches!(v.kind, VariantKind::Unit));
+        let all_unit = e
+            .variants
+            .iter()
+            .all(|v| matches!(v.kind, VariantKind::Unit));
         match e.repr {
             Repr::External if all_unit => {
                 let mut s = Structural::of_type(Type::String);
@@ -269,8 +306,15 @@ impl Builder {
                 s
             }
             Repr::External => {
-                if let Some(unit) = e.variants.iter().find(|v| matches!(v.kind, VariantKind::Unit)) {
-                    self.err(path, super::check::mixed_external_message(name, unit.name).to_string());
+                if let Some(unit) = e
+                    .variants
+                    .iter()
+                    .find(|v| matches!(v.kind, VariantKind::Unit))
+                {
+                    self.err(
+                        path,
+                        super::check::mixed_external_message(name, unit.name).to_string(),
+                    );
                     return Structural::default();
                 }
                 let mut s = Structural::of_type(Type::Object);
@@ -281,7 +325,9 @@ impl Builder {
                         node.generic.description = Some(d.to_owned());
                     }
                     s.properties.insert(v.name.to_owned(), node);
-                    s.value_validation.one_of.push(required_branch(&[v.name.to_owned()]));
+                    s.value_validation
+                        .one_of
+                        .push(required_branch(&[v.name.to_owned()]));
                 }
                 s
             }
@@ -322,14 +368,27 @@ impl Builder {
         let mut branches = Vec::new();
         let mut any_required = false;
         for v in e.variants {
-            let node = self.payload(v.kind, path);
+            let node = match v.kind {
+                VariantKind::Unit => Structural::of_type(Type::Object),
+                k => self.payload(k, path),
+            };
             if node.generic.ty.is_some_and(|t| t != Type::Object) {
-                self.err(path, format!("internally tagged variant `{}` must hold a struct, not a {}", v.name, node.generic.ty.map_or("value", Type::as_str)));
+                self.err(
+                    path,
+                    format!(
+                        "internally tagged variant `{}` must hold a struct, not a {}",
+                        v.name,
+                        node.generic.ty.map_or("value", Type::as_str)
+                    ),
+                );
                 continue;
             }
             for (k, p) in node.properties {
                 match s.properties.get(&k) {
-                    Some(old) if !same_schema(old, &p) => self.err(&child(path, &k), format!("variants of the enum define field \"{k}\" with different schemas")),
+                    Some(old) if !same_schema(old, &p) => self.err(
+                        &child(path, &k),
+                        format!("variants of the enum define field \"{k}\" with different schemas"),
+                    ),
                     Some(_) => {}
                     None => {
                         s.properties.insert(k, p);
@@ -351,7 +410,14 @@ impl Builder {
         s
     }
 
-    fn adjacent(&mut self, e: &Enum, tag: &str, content: &str, names: Vec<Value>, path: &str) -> Structural {
+    fn adjacent(
+        &mut self,
+        e: &Enum,
+        tag: &str,
+        content: &str,
+        names: Vec<Value>,
+        path: &str,
+    ) -> Structural {
         let mut s = Structural::of_type(Type::Object);
         let mut tag_schema = Structural::of_type(Type::String);
         tag_schema.value_validation.enum_values = names;
@@ -367,7 +433,10 @@ impl Builder {
                 let node = self.payload(v.kind, &cpath);
                 b.value_validation.required = vec![tag.to_owned(), content.to_owned()];
                 if !node.value_validation.required.is_empty() {
-                    b.properties.insert(content.to_owned(), required_branch(&node.value_validation.required));
+                    b.properties.insert(
+                        content.to_owned(),
+                        required_branch(&node.value_validation.required),
+                    );
                 }
                 payloads.push(node);
             }
@@ -375,7 +444,9 @@ impl Builder {
         }
         if !payloads.is_empty() {
             let mut merged = self.union(payloads, "", &cpath);
+            // Each variant's required fields are in its own oneOf branch already.
             merged.value_validation.required.clear();
+            merged.value_validation.any_of.clear();
             s.properties.insert(content.to_owned(), merged);
             s.value_validation.one_of = branches;
         }
@@ -384,13 +455,26 @@ impl Builder {
 
     /// The schema of a value that is any of `nodes`; `required` of objects moves into `anyOf`.
     fn union(&mut self, nodes: Vec<Structural>, name: &str, path: &str) -> Structural {
-        let nullable = nodes.iter().any(|n| n.generic.nullable && n.generic.ty.is_none() && !n.extensions.int_or_string);
-        let typed: Vec<Structural> = nodes
-            .into_iter()
-            .filter(|n| !(n.generic.nullable && n.generic.ty.is_none() && !n.extensions.int_or_string && !n.extensions.preserve_unknown_fields))
-            .collect();
-        let mut out = if typed.iter().any(|n| n.generic.ty.is_none() && n.extensions.preserve_unknown_fields) {
-            Structural { extensions: crate::schema::Extensions { preserve_unknown_fields: true, ..Default::default() }, ..Default::default() }
+        // A unit variant of an untagged enum is written as null: it makes the union nullable.
+        let is_null = |n: &Structural| {
+            n.generic.nullable
+                && n.generic.ty.is_none()
+                && !n.extensions.int_or_string
+                && !n.extensions.preserve_unknown_fields
+        };
+        let nullable = nodes.iter().any(is_null);
+        let typed: Vec<Structural> = nodes.into_iter().filter(|n| !is_null(n)).collect();
+        let mut out = if typed
+            .iter()
+            .any(|n| n.generic.ty.is_none() && n.extensions.preserve_unknown_fields)
+        {
+            Structural {
+                extensions: crate::schema::Extensions {
+                    preserve_unknown_fields: true,
+                    ..Default::default()
+                },
+                ..Default::default()
+            }
         } else if typed.is_empty() {
             Structural::default()
         } else if typed.iter().all(|n| n.generic.ty == Some(Type::Object)) {
@@ -398,7 +482,13 @@ impl Builder {
         } else {
             let mut types: Vec<&'static str> = typed
                 .iter()
-                .map(|n| if n.extensions.int_or_string { "int-or-string" } else { n.generic.ty.map_or("any", Type::as_str) })
+                .map(|n| {
+                    if n.extensions.int_or_string {
+                        "int-or-string"
+                    } else {
+                        n.generic.ty.map_or("any", Type::as_str)
+                    }
+                })
                 .collect();
             types.sort_unstable();
             types.dedup();
@@ -409,13 +499,20 @@ impl Builder {
                     first
                 }
                 ["integer", "number"] => Structural::of_type(Type::Number),
-                ["int-or-string", "integer"] | ["int-or-string", "string"] | ["int-or-string", "integer", "string"] | ["integer", "string"] => {
+                ["int-or-string", "integer"]
+                | ["int-or-string", "string"]
+                | ["int-or-string", "integer", "string"]
+                | ["integer", "string"] => {
                     let mut s = Structural::default();
                     s.extensions.int_or_string = true;
                     s
                 }
                 _ => {
-                    self.err(path, super::check::untagged_union_message(name, &types.join(" and ")).to_string());
+                    self.err(
+                        path,
+                        super::check::untagged_union_message(name, &types.join(" and "))
+                            .to_string(),
+                    );
                     Structural::default()
                 }
             }
@@ -431,7 +528,10 @@ impl Builder {
         for n in nodes {
             for (k, p) in n.properties {
                 match s.properties.get(&k) {
-                    Some(old) if !same_schema(old, &p) => self.err(&child(path, &k), format!("variants of the enum define field \"{k}\" with different schemas")),
+                    Some(old) if !same_schema(old, &p) => self.err(
+                        &child(path, &k),
+                        format!("variants of the enum define field \"{k}\" with different schemas"),
+                    ),
                     Some(_) => {}
                     None => {
                         s.properties.insert(k, p);

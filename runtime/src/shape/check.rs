@@ -9,8 +9,8 @@
 //! fields, and JSON paths through the type graph. What needs only the attribute's own tokens
 //! (names, regexes, CEL syntax) is checked in the macro.
 
-use super::{Enum, Field, Json, Kind, Msg, Repr, Shape, VariantKind};
 use super::msg::str_eq;
+use super::{Enum, Field, Json, Kind, Msg, Repr, Shape, VariantKind};
 use crate::schema::ListType;
 
 type R = Result<(), Msg>;
@@ -34,16 +34,24 @@ pub const fn kind_name(kind: &Kind) -> &'static str {
 }
 
 const fn is_stringish(k: &Kind) -> bool {
-    matches!(k, Kind::String | Kind::IntOrString | Kind::Any | Kind::Dynamic(_)) || is_string_enum(k)
+    matches!(
+        k,
+        Kind::String | Kind::IntOrString | Kind::Any | Kind::Dynamic(_)
+    ) || is_string_enum(k)
 }
 
 const fn is_numeric(k: &Kind) -> bool {
-    matches!(k, Kind::Integer | Kind::Number | Kind::IntOrString | Kind::Any | Kind::Dynamic(_))
+    matches!(
+        k,
+        Kind::Integer | Kind::Number | Kind::IntOrString | Kind::Any | Kind::Dynamic(_)
+    )
 }
 
 const fn is_objectish(k: &Kind) -> bool {
-    matches!(k, Kind::Struct(_) | Kind::Map(_) | Kind::Any | Kind::Dynamic(_))
-        || matches!(k, Kind::Enum(_)) && !is_string_enum(k)
+    matches!(
+        k,
+        Kind::Struct(_) | Kind::Map(_) | Kind::Any | Kind::Dynamic(_)
+    ) || matches!(k, Kind::Enum(_)) && !is_string_enum(k)
 }
 
 const fn is_string_enum(k: &Kind) -> bool {
@@ -83,7 +91,8 @@ const fn misfit(field: &str, kw: &str, kind: &Kind, wants: &str) -> Msg {
 pub const fn check_keywords(s: &Shape, field: &str) -> R {
     let k = &s.kind;
     let array_hint = matches!(k, Kind::Array(_));
-    if (s.min_length.is_some() || s.max_length.is_some() || s.pattern.is_some()) && !is_stringish(k) {
+    if (s.min_length.is_some() || s.max_length.is_some() || s.pattern.is_some()) && !is_stringish(k)
+    {
         let kw = if s.pattern.is_some() {
             "pattern"
         } else if s.max_length.is_some() {
@@ -92,7 +101,13 @@ pub const fn check_keywords(s: &Shape, field: &str) -> R {
             "min_length"
         };
         let m = misfit(field, kw, k, "strings");
-        return Err(if array_hint { m.s("; to restrict the items, write `items(").s(kw).s(" = ..)`") } else { m });
+        return Err(if array_hint {
+            m.s("; to restrict the items, write `items(")
+                .s(kw)
+                .s(" = ..)`")
+        } else {
+            m
+        });
     }
     if (s.minimum.is_some() || s.maximum.is_some() || s.multiple_of.is_some()) && !is_numeric(k) {
         let kw = if s.minimum.is_some() {
@@ -103,7 +118,13 @@ pub const fn check_keywords(s: &Shape, field: &str) -> R {
             "multiple_of"
         };
         let m = misfit(field, kw, k, "numbers");
-        return Err(if array_hint { m.s("; to restrict the items, write `items(").s(kw).s(" = ..)`") } else { m });
+        return Err(if array_hint {
+            m.s("; to restrict the items, write `items(")
+                .s(kw)
+                .s(" = ..)`")
+        } else {
+            m
+        });
     }
     if let Some(f) = s.format {
         let int = str_eq(f, "int32") || str_eq(f, "int64");
@@ -116,61 +137,110 @@ pub const fn check_keywords(s: &Shape, field: &str) -> R {
             _ => is_string_enum(k) && !int && !num,
         };
         if !fits {
-            return Err(Msg::of("`format = \"").s(f).s("\"` does not fit `").s(field).s("`, which is ").s(kind_name(k)));
+            return Err(Msg::of("`format = \"")
+                .s(f)
+                .s("\"` does not fit `")
+                .s(field)
+                .s("`, which is ")
+                .s(kind_name(k)));
         }
     }
     if s.exclusive_minimum && s.minimum.is_none() {
-        return Err(Msg::of("`exclusive_minimum` on `").s(field).s("` needs `minimum`"));
+        return Err(Msg::of("`exclusive_minimum` on `")
+            .s(field)
+            .s("` needs `minimum`"));
     }
     if s.exclusive_maximum && s.maximum.is_none() {
-        return Err(Msg::of("`exclusive_maximum` on `").s(field).s("` needs `maximum`"));
+        return Err(Msg::of("`exclusive_maximum` on `")
+            .s(field)
+            .s("` needs `maximum`"));
     }
-    if let Some(m) = s.multiple_of {
-        if m <= 0.0 {
-            return Err(Msg::of("`multiple_of` on `").s(field).s("` must be greater than 0"));
-        }
+    if let Some(m) = s.multiple_of
+        && m <= 0.0
+    {
+        return Err(Msg::of("`multiple_of` on `")
+            .s(field)
+            .s("` must be greater than 0"));
     }
-    if let (Some(lo), Some(hi)) = (s.minimum, s.maximum) {
-        if lo > hi {
-            return Err(Msg::of("`minimum` ").num(lo).s(" of `").s(field).s("` is greater than its `maximum` ").num(hi));
-        }
+    if let (Some(lo), Some(hi)) = (s.minimum, s.maximum)
+        && lo > hi
+    {
+        return Err(Msg::of("`minimum` ")
+            .num(lo)
+            .s(" of `")
+            .s(field)
+            .s("` is greater than its `maximum` ")
+            .num(hi));
     }
-    if let (Some(lo), Some(hi)) = (s.min_length, s.max_length) {
-        if lo > hi {
-            return Err(Msg::of("`min_length` of `").s(field).s("` is greater than its `max_length`"));
-        }
+    if let (Some(lo), Some(hi)) = (s.min_length, s.max_length)
+        && lo > hi
+    {
+        return Err(Msg::of("`min_length` of `")
+            .s(field)
+            .s("` is greater than its `max_length`"));
     }
-    if (s.min_items.is_some() || s.max_items.is_some()) && !matches!(k, Kind::Array(_) | Kind::Any | Kind::Dynamic(_)) {
-        return Err(misfit(field, if s.max_items.is_some() { "max_items" } else { "min_items" }, k, "lists"));
+    if (s.min_items.is_some() || s.max_items.is_some())
+        && !matches!(k, Kind::Array(_) | Kind::Any | Kind::Dynamic(_))
+    {
+        return Err(misfit(
+            field,
+            if s.max_items.is_some() {
+                "max_items"
+            } else {
+                "min_items"
+            },
+            k,
+            "lists",
+        ));
     }
-    if let (Some(lo), Some(hi)) = (s.min_items, s.max_items) {
-        if lo > hi {
-            return Err(Msg::of("`min_items` of `").s(field).s("` is greater than its `max_items`"));
-        }
+    if let (Some(lo), Some(hi)) = (s.min_items, s.max_items)
+        && lo > hi
+    {
+        return Err(Msg::of("`min_items` of `")
+            .s(field)
+            .s("` is greater than its `max_items`"));
     }
     if (s.min_properties.is_some() || s.max_properties.is_some()) && !is_objectish(k) {
-        return Err(misfit(field, if s.max_properties.is_some() { "max_properties" } else { "min_properties" }, k, "maps and structs"));
+        return Err(misfit(
+            field,
+            if s.max_properties.is_some() {
+                "max_properties"
+            } else {
+                "min_properties"
+            },
+            k,
+            "maps and structs",
+        ));
     }
-    if let (Some(lo), Some(hi)) = (s.min_properties, s.max_properties) {
-        if lo > hi {
-            return Err(Msg::of("`min_properties` of `").s(field).s("` is greater than its `max_properties`"));
-        }
+    if let (Some(lo), Some(hi)) = (s.min_properties, s.max_properties)
+        && lo > hi
+    {
+        return Err(Msg::of("`min_properties` of `")
+            .s(field)
+            .s("` is greater than its `max_properties`"));
     }
     if s.list_type.is_some() && !matches!(k, Kind::Array(_) | Kind::Dynamic(_)) {
         return Err(misfit(field, "list_type", k, "lists"));
     }
     if !s.list_map_keys.is_empty() && !matches!(s.list_type, Some(ListType::Map)) {
-        return Err(Msg::of("`list_map_keys` on `").s(field).s("` requires `list_type = \"map\"`"));
+        return Err(Msg::of("`list_map_keys` on `")
+            .s(field)
+            .s("` requires `list_type = \"map\"`"));
     }
-    if let Kind::Array(items) = k {
-        if let Err(e) = check_list_type(s, items, field) {
-            return Err(e);
-        }
+    if let Kind::Array(items) = k
+        && let Err(e) = check_list_type(s, items, field)
+    {
+        return Err(e);
     }
     if s.map_type.is_some() && !is_objectish(k) {
         return Err(misfit(field, "map_type", k, "maps and structs"));
     }
-    if s.embedded_resource && !matches!(k, Kind::Struct(_) | Kind::Map(_) | Kind::Any | Kind::Dynamic(_)) {
+    if s.embedded_resource
+        && !matches!(
+            k,
+            Kind::Struct(_) | Kind::Map(_) | Kind::Any | Kind::Dynamic(_)
+        )
+    {
         return Err(misfit(field, "embedded_resource", k, "objects"));
     }
     if !s.enum_values.is_empty() {
@@ -185,7 +255,10 @@ pub const fn check_keywords(s: &Shape, field: &str) -> R {
     match s.default {
         Some(super::DefaultValue::Value(v)) => match check_default(&v, s) {
             Ok(()) => Ok(()),
-            Err(e) => Err(Msg::of("invalid `default` for `").s(field).s("`: ").s(e.as_str())),
+            Err(e) => Err(Msg::of("invalid `default` for `")
+                .s(field)
+                .s("`: ")
+                .s(e.as_str())),
         },
         _ => Ok(()),
     }
@@ -196,7 +269,8 @@ const fn check_list_type(s: &Shape, items: &Shape, field: &str) -> R {
         Some(ListType::Set) => {
             if matches!(items.kind, Kind::Struct(_) | Kind::Map(_) | Kind::Array(_))
                 && !matches!(items.map_type, Some(crate::schema::MapType::Atomic))
-                && !matches!(items.kind, Kind::Array(_)) || matches!(items.kind, Kind::Array(i) if !matches!(i.kind, Kind::Boolean | Kind::Integer | Kind::Number | Kind::String))
+                && !matches!(items.kind, Kind::Array(_))
+                || matches!(items.kind, Kind::Array(i) if !matches!(i.kind, Kind::Boolean | Kind::Integer | Kind::Number | Kind::String))
             {
                 return Err(Msg::of("`list_type = \"set\"` on `")
                     .s(field)
@@ -209,21 +283,39 @@ const fn check_list_type(s: &Shape, items: &Shape, field: &str) -> R {
                 if matches!(items.kind, Kind::Dynamic(_) | Kind::Any) {
                     return Ok(());
                 }
-                return Err(Msg::of("`list_type = \"map\"` on `").s(field).s("` needs items that are structs, but they are ").s(kind_name(&items.kind)));
+                return Err(Msg::of("`list_type = \"map\"` on `")
+                    .s(field)
+                    .s("` needs items that are structs, but they are ")
+                    .s(kind_name(&items.kind)));
             };
             if s.list_map_keys.is_empty() {
-                return Err(Msg::of("`list_type = \"map\"` on `").s(field).s("` needs `list_map_keys(..)` naming the key fields of the items"));
+                return Err(Msg::of("`list_type = \"map\"` on `")
+                    .s(field)
+                    .s("` needs `list_map_keys(..)` naming the key fields of the items"));
             }
             let mut i = 0;
             while i < s.list_map_keys.len() {
                 let key = s.list_map_keys[i];
                 match find_field(fields, key) {
                     None => {
-                        return Err(Msg::of("`list_map_keys` of `").s(field).s("` names \"").s(key).s("\", which is not a field of the items"));
+                        return Err(Msg::of("`list_map_keys` of `")
+                            .s(field)
+                            .s("` names \"")
+                            .s(key)
+                            .s("\", which is not a field of the items"));
                     }
                     Some(f) => {
-                        if !matches!(f.shape.kind, Kind::String | Kind::Integer | Kind::Number | Kind::Boolean) && !is_string_enum(&f.shape.kind) {
-                            return Err(Msg::of("list map key \"").s(key).s("\" of `").s(field).s("` must be a scalar, but it is ").s(kind_name(&f.shape.kind)));
+                        if !matches!(
+                            f.shape.kind,
+                            Kind::String | Kind::Integer | Kind::Number | Kind::Boolean
+                        ) && !is_string_enum(&f.shape.kind)
+                        {
+                            return Err(Msg::of("list map key \"")
+                                .s(key)
+                                .s("\" of `")
+                                .s(field)
+                                .s("` must be a scalar, but it is ")
+                                .s(kind_name(&f.shape.kind)));
                         }
                         if !f.required && f.shape.default.is_none() {
                             return Err(Msg::of("list map key \"")
@@ -247,11 +339,26 @@ const fn check_list_type(s: &Shape, items: &Shape, field: &str) -> R {
 /// # Errors
 /// When the field's type is neither.
 pub const fn check_inner(s: &Shape, which: &str, field: &str) -> R {
-    let ok = if str_eq(which, "items") { matches!(s.kind, Kind::Array(_)) } else { matches!(s.kind, Kind::Map(_)) };
+    let ok = if str_eq(which, "items") {
+        matches!(s.kind, Kind::Array(_))
+    } else {
+        matches!(s.kind, Kind::Map(_))
+    };
     if ok {
         Ok(())
     } else {
-        Err(Msg::of("`").s(which).s("(..)` applies to ").s(if str_eq(which, "items") { "lists" } else { "maps" }).s(", but `").s(field).s("` is ").s(kind_name(&s.kind)))
+        Err(Msg::of("`")
+            .s(which)
+            .s("(..)` applies to ")
+            .s(if str_eq(which, "items") {
+                "lists"
+            } else {
+                "maps"
+            })
+            .s(", but `")
+            .s(field)
+            .s("` is ")
+            .s(kind_name(&s.kind)))
     }
 }
 
@@ -262,10 +369,10 @@ pub const fn find_field(fields: &'static [Field], name: &str) -> Option<&'static
     while i < fields.len() {
         let f = &fields[i];
         if f.flatten {
-            if let Kind::Struct(inner) = f.shape.kind {
-                if let Some(found) = find_field(inner, name) {
-                    return Some(found);
-                }
+            if let Kind::Struct(inner) = f.shape.kind
+                && let Some(found) = find_field(inner, name)
+            {
+                return Some(found);
             }
         } else if str_eq(f.name, name) {
             return Some(f);
@@ -296,7 +403,9 @@ const fn check_value_type(v: &Json, kind: &Kind, nullable: bool) -> R {
     } else if matches!(v, Json::Null) {
         Err(Msg::of("null is not allowed: the field is not nullable"))
     } else {
-        Err(Msg::of(v.type_name()).s(" given, but the field is ").s(kind_name(kind)))
+        Err(Msg::of(v.type_name())
+            .s(" given, but the field is ")
+            .s(kind_name(kind)))
     }
 }
 
@@ -323,28 +432,40 @@ pub const fn check_default(v: &Json, s: &Shape) -> R {
             return Err(Msg::of("not one of the `enum` values"));
         }
     }
-    if let Kind::Enum(e) = s.kind {
-        if let Json::Str(name) = v {
-            let mut i = 0;
-            while i < e.variants.len() {
-                if str_eq(e.variants[i].name, name) {
-                    return Ok(());
-                }
-                i += 1;
+    if let Kind::Enum(e) = s.kind
+        && let Json::Str(name) = v
+    {
+        let mut i = 0;
+        while i < e.variants.len() {
+            if str_eq(e.variants[i].name, name) {
+                return Ok(());
             }
-            return Err(Msg::of("\"").s(name).s("\" is not a variant"));
+            i += 1;
         }
+        return Err(Msg::of("\"").s(name).s("\" is not a variant"));
     }
     if let Some(n) = v.as_f64() {
-        if let Some(min) = s.minimum {
-            if n < min || s.exclusive_minimum && n == min {
-                return Err(Msg::of("should be greater than ").s(if s.exclusive_minimum { "" } else { "or equal to " }).num(min));
-            }
+        if let Some(min) = s.minimum
+            && (n < min || s.exclusive_minimum && n == min)
+        {
+            return Err(Msg::of("should be greater than ")
+                .s(if s.exclusive_minimum {
+                    ""
+                } else {
+                    "or equal to "
+                })
+                .num(min));
         }
-        if let Some(max) = s.maximum {
-            if n > max || s.exclusive_maximum && n == max {
-                return Err(Msg::of("should be less than ").s(if s.exclusive_maximum { "" } else { "or equal to " }).num(max));
-            }
+        if let Some(max) = s.maximum
+            && (n > max || s.exclusive_maximum && n == max)
+        {
+            return Err(Msg::of("should be less than ")
+                .s(if s.exclusive_maximum {
+                    ""
+                } else {
+                    "or equal to "
+                })
+                .num(max));
         }
         if let Some(m) = s.multiple_of {
             let q = n / m;
@@ -356,28 +477,32 @@ pub const fn check_default(v: &Json, s: &Shape) -> R {
     match v {
         Json::Str(st) => {
             let n = char_count(st);
-            if let Some(min) = s.min_length {
-                if n < min {
-                    return Err(Msg::of("should be at least ").int(min as i128).s(" chars long"));
-                }
+            if let Some(min) = s.min_length
+                && n < min
+            {
+                return Err(Msg::of("should be at least ")
+                    .int(min as i128)
+                    .s(" chars long"));
             }
-            if let Some(max) = s.max_length {
-                if n > max {
-                    return Err(Msg::of("may not be longer than ").int(max as i128));
-                }
+            if let Some(max) = s.max_length
+                && n > max
+            {
+                return Err(Msg::of("may not be longer than ").int(max as i128));
             }
             Ok(())
         }
         Json::Array(items) => {
-            if let Some(min) = s.min_items {
-                if (items.len() as u64) < min {
-                    return Err(Msg::of("should have at least ").int(min as i128).s(" items"));
-                }
+            if let Some(min) = s.min_items
+                && (items.len() as u64) < min
+            {
+                return Err(Msg::of("should have at least ")
+                    .int(min as i128)
+                    .s(" items"));
             }
-            if let Some(max) = s.max_items {
-                if items.len() as u64 > max {
-                    return Err(Msg::of("should have at most ").int(max as i128).s(" items"));
-                }
+            if let Some(max) = s.max_items
+                && items.len() as u64 > max
+            {
+                return Err(Msg::of("should have at most ").int(max as i128).s(" items"));
             }
             if let Kind::Array(item) = s.kind {
                 let mut i = 0;
@@ -391,15 +516,19 @@ pub const fn check_default(v: &Json, s: &Shape) -> R {
             Ok(())
         }
         Json::Object(entries) => {
-            if let Some(min) = s.min_properties {
-                if (entries.len() as u64) < min {
-                    return Err(Msg::of("should have at least ").int(min as i128).s(" properties"));
-                }
+            if let Some(min) = s.min_properties
+                && (entries.len() as u64) < min
+            {
+                return Err(Msg::of("should have at least ")
+                    .int(min as i128)
+                    .s(" properties"));
             }
-            if let Some(max) = s.max_properties {
-                if entries.len() as u64 > max {
-                    return Err(Msg::of("should have at most ").int(max as i128).s(" properties"));
-                }
+            if let Some(max) = s.max_properties
+                && entries.len() as u64 > max
+            {
+                return Err(Msg::of("should have at most ")
+                    .int(max as i128)
+                    .s(" properties"));
             }
             match s.kind {
                 Kind::Map(value) => {
@@ -412,7 +541,9 @@ pub const fn check_default(v: &Json, s: &Shape) -> R {
                     }
                     Ok(())
                 }
-                Kind::Struct(fields) => check_struct_default(entries, fields, s.preserve_unknown_fields),
+                Kind::Struct(fields) => {
+                    check_struct_default(entries, fields, s.preserve_unknown_fields)
+                }
                 _ => Ok(()),
             }
         }
@@ -420,7 +551,11 @@ pub const fn check_default(v: &Json, s: &Shape) -> R {
     }
 }
 
-const fn check_struct_default(entries: &[(&str, Json)], fields: &'static [Field], preserve: bool) -> R {
+const fn check_struct_default(
+    entries: &[(&str, Json)],
+    fields: &'static [Field],
+    preserve: bool,
+) -> R {
     let mut i = 0;
     while i < entries.len() {
         let (k, v) = &entries[i];
@@ -432,7 +567,9 @@ const fn check_struct_default(entries: &[(&str, Json)], fields: &'static [Field]
             }
             None => {
                 if !preserve {
-                    return Err(Msg::of("unknown field \"").s(k).s("\" (defaults must not contain fields that pruning drops)"));
+                    return Err(Msg::of("unknown field \"")
+                        .s(k)
+                        .s("\" (defaults must not contain fields that pruning drops)"));
                 }
             }
         }
@@ -446,12 +583,11 @@ const fn check_required_present(entries: &[(&str, Json)], fields: &'static [Fiel
     while i < fields.len() {
         let f = &fields[i];
         if f.flatten {
-            if let Kind::Struct(inner) = f.shape.kind {
-                if f.required {
-                    if let Err(e) = check_required_present(entries, inner) {
-                        return Err(e);
-                    }
-                }
+            if let Kind::Struct(inner) = f.shape.kind
+                && f.required
+                && let Err(e) = check_required_present(entries, inner)
+            {
+                return Err(e);
             }
         } else if f.required && f.shape.default.is_none() {
             let mut found = false;
@@ -499,13 +635,23 @@ const fn check_struct(fields: &'static [Field]) -> R {
     while i < fields.len() {
         let f = &fields[i];
         if f.flatten && !is_objectish(&f.shape.kind) {
-            return Err(Msg::of("`#[serde(flatten)]` field `").s(f.ident).s("` is ").s(kind_name(&f.shape.kind)).s(", but only structs, maps and enums of objects can be flattened"));
+            return Err(Msg::of("`#[serde(flatten)]` field `")
+                .s(f.ident)
+                .s("` is ")
+                .s(kind_name(&f.shape.kind))
+                .s(", but only structs, maps and enums of objects can be flattened"));
         }
         if !f.flatten {
             let mut j = i + 1;
             while j < fields.len() {
                 if !fields[j].flatten && str_eq(fields[j].name, f.name) {
-                    return Err(Msg::of("fields `").s(f.ident).s("` and `").s(fields[j].ident).s("` are both serialized as \"").s(f.name).s("\""));
+                    return Err(Msg::of("fields `")
+                        .s(f.ident)
+                        .s("` and `")
+                        .s(fields[j].ident)
+                        .s("` are both serialized as \"")
+                        .s(f.name)
+                        .s("\""));
                 }
                 j += 1;
             }
@@ -539,7 +685,9 @@ pub const fn untagged_union_message(name: &str, types: &str) -> Msg {
 
 const fn check_enum(e: &Enum, name: &str) -> R {
     if e.variants.is_empty() {
-        return Err(Msg::of("enum `").s(name).s("` has no variants, so no value is valid"));
+        return Err(Msg::of("enum `")
+            .s(name)
+            .s("` has no variants, so no value is valid"));
     }
     let unit = all_unit(e);
     match e.repr {
@@ -559,18 +707,21 @@ const fn check_enum(e: &Enum, name: &str) -> R {
         Repr::Internal { .. } => {
             let mut i = 0;
             while i < e.variants.len() {
-                if let VariantKind::Newtype(s) = e.variants[i].kind {
-                    if !matches!(s.kind, Kind::Struct(_) | Kind::Map(_) | Kind::Any | Kind::Dynamic(_)) {
-                        return Err(Msg::of("variant `")
-                            .s(e.variants[i].name)
-                            .s("` of internally tagged enum `")
-                            .s(name)
-                            .s("` holds ")
-                            .s(kind_name(&s.kind))
-                            .s(", but serde can only add the tag to structs: use a struct variant (`")
-                            .s(e.variants[i].name)
-                            .s(" { value: .. }`) or `#[serde(tag = .., content = ..)]`"));
-                    }
+                if let VariantKind::Newtype(s) = e.variants[i].kind
+                    && !matches!(
+                        s.kind,
+                        Kind::Struct(_) | Kind::Map(_) | Kind::Any | Kind::Dynamic(_)
+                    )
+                {
+                    return Err(Msg::of("variant `")
+                        .s(e.variants[i].name)
+                        .s("` of internally tagged enum `")
+                        .s(name)
+                        .s("` holds ")
+                        .s(kind_name(&s.kind))
+                        .s(", but serde can only add the tag to structs: use a struct variant (`")
+                        .s(e.variants[i].name)
+                        .s(" { value: .. }`) or `#[serde(tag = .., content = ..)]`"));
                 }
                 i += 1;
             }
@@ -635,7 +786,8 @@ const fn check_union(e: &Enum, name: &str, skip_unit: bool) -> R {
         while j < e.variants.len() {
             let b = &e.variants[j].kind;
             let (ta, tb) = (payload_type(a), payload_type(b));
-            let skip = skip_unit && (matches!(a, VariantKind::Unit) || matches!(b, VariantKind::Unit));
+            let skip =
+                skip_unit && (matches!(a, VariantKind::Unit) || matches!(b, VariantKind::Unit));
             // integer + string + number cannot all three combine.
             if !skip && !compatible(ta, tb) {
                 return Err(untagged_union_message(name, join(ta, tb).as_str()));
@@ -692,11 +844,17 @@ pub const fn resolve_path(root: &Shape, segs: &[Seg], expect: Expect) -> R {
             Step::Missing => {
                 return Err(match segs[i] {
                     Seg::Field(name) => Msg::of("does not resolve: ")
-                        .s(if cur.name.is_empty() { "the object" } else { cur.name })
+                        .s(if cur.name.is_empty() {
+                            "the object"
+                        } else {
+                            cur.name
+                        })
                         .s(" has no field \"")
                         .s(name)
                         .s("\""),
-                    Seg::Elem => Msg::of("does not resolve: indexes ").s(kind_name(&cur.kind)).s(", which is not a list"),
+                    Seg::Elem => Msg::of("does not resolve: indexes ")
+                        .s(kind_name(&cur.kind))
+                        .s(", which is not a list"),
                 });
             }
         }
@@ -706,11 +864,16 @@ pub const fn resolve_path(root: &Shape, segs: &[Seg], expect: Expect) -> R {
     let ok = match expect {
         Expect::Anything => true,
         Expect::Integer => matches!(k, Kind::Integer | Kind::Any | Kind::Dynamic(_)),
-        Expect::Number => matches!(k, Kind::Integer | Kind::Number | Kind::Any | Kind::Dynamic(_)),
+        Expect::Number => matches!(
+            k,
+            Kind::Integer | Kind::Number | Kind::Any | Kind::Dynamic(_)
+        ),
         Expect::Boolean => matches!(k, Kind::Boolean | Kind::Any | Kind::Dynamic(_)),
         Expect::String => !matches!(k, Kind::Array(_) | Kind::Map(_) | Kind::Struct(_)),
         Expect::Date => is_stringish(k),
-        Expect::Selectable => matches!(k, Kind::String | Kind::Boolean | Kind::Integer) || is_string_enum(k),
+        Expect::Selectable => {
+            matches!(k, Kind::String | Kind::Boolean | Kind::Integer) || is_string_enum(k)
+        }
     };
     if ok {
         Ok(())
@@ -724,6 +887,31 @@ pub const fn resolve_path(root: &Shape, segs: &[Seg], expect: Expect) -> R {
             Expect::Selectable => ", but selectable fields must be strings, booleans or integers",
             Expect::Anything => "",
         }))
+    }
+}
+
+/// The printer column type for the value at `segs`: `integer`, `number`, `boolean`, `date`
+/// (strings with format `date-time` or `date`) or `string`.
+#[must_use]
+pub const fn column_type(root: &Shape, segs: &[Seg]) -> &'static str {
+    let mut cur = root;
+    let mut i = 0;
+    while i < segs.len() {
+        match step(cur, &segs[i]) {
+            Step::Next(s) => cur = s,
+            Step::Unknown | Step::Missing => return "string",
+        }
+        i += 1;
+    }
+    match cur.kind {
+        Kind::Integer => "integer",
+        Kind::Number => "number",
+        Kind::Boolean => "boolean",
+        Kind::String => match cur.format {
+            Some(f) if str_eq(f, "date-time") || str_eq(f, "date") => "date",
+            _ => "string",
+        },
+        _ => "string",
     }
 }
 
@@ -780,7 +968,10 @@ const fn enum_step(e: &Enum, name: &str) -> Step {
             Repr::Internal { .. } | Repr::Untagged => {
                 let found = match v.kind {
                     VariantKind::Struct(fields) => find_field(fields, name),
-                    VariantKind::Newtype(Shape { kind: Kind::Struct(fields), .. }) => find_field(fields, name),
+                    VariantKind::Newtype(Shape {
+                        kind: Kind::Struct(fields),
+                        ..
+                    }) => find_field(fields, name),
                     _ => None,
                 };
                 if let Some(f) = found {

@@ -52,7 +52,11 @@ impl Schema for serde_json::Map<String, serde_json::Value> {
 }
 
 impl<T: Schema> Schema for Option<T> {
-    const SHAPE: Shape = Shape { nullable: true, optional: true, ..T::SHAPE };
+    const SHAPE: Shape = Shape {
+        nullable: true,
+        optional: true,
+        ..T::SHAPE
+    };
 }
 
 macro_rules! transparent {

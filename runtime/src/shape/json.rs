@@ -28,9 +28,11 @@ impl Json {
             Json::Float(f) => crate::schema::props::go_number(f),
             Json::Str(s) => Value::from(s),
             Json::Array(a) => Value::Array(a.iter().map(Json::to_value).collect()),
-            Json::Object(o) => {
-                Value::Object(o.iter().map(|(k, v)| ((*k).to_owned(), v.to_value())).collect())
-            }
+            Json::Object(o) => Value::Object(
+                o.iter()
+                    .map(|(k, v)| ((*k).to_owned(), v.to_value()))
+                    .collect(),
+            ),
         }
     }
 

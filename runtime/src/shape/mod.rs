@@ -11,6 +11,8 @@
 //! are laid out and flattened fields merged.
 
 pub mod build;
+// A failed check returns its message by value: const fns cannot box it.
+#[allow(clippy::result_large_err)]
 pub mod check;
 mod impls;
 mod json;
@@ -140,7 +142,10 @@ pub enum Repr {
     /// `#[serde(tag = "t")]`: `{"t": "Variant", ..fields}`.
     Internal { tag: &'static str },
     /// `#[serde(tag = "t", content = "c")]`: `{"t": "Variant", "c": payload}`.
-    Adjacent { tag: &'static str, content: &'static str },
+    Adjacent {
+        tag: &'static str,
+        content: &'static str,
+    },
     /// `#[serde(untagged)]`: the payload alone.
     Untagged,
 }
@@ -338,7 +343,10 @@ impl Shape {
     /// Sets `x-kubernetes-validations`.
     #[must_use]
     pub const fn rules(mut self, rules: &'static [Rule]) -> Shape {
-        self.rules = Rules { own: rules, inherited: None };
+        self.rules = Rules {
+            own: rules,
+            inherited: None,
+        };
         self
     }
 
@@ -385,28 +393,34 @@ pub struct Rules {
 
 impl Rules {
     /// No rules.
-    pub const NONE: Rules = Rules { own: &[], inherited: None };
+    pub const NONE: Rules = Rules {
+        own: &[],
+        inherited: None,
+    };
 
     /// All rules, outermost first.
     pub fn iter(&self) -> impl Iterator<Item = &'static Rule> + '_ {
         let mut next = Some(self);
         let mut own: std::slice::Iter<'static, Rule> = [].iter();
-        std::iter::from_fn(move || loop {
-            if let Some(r) = own.next() {
-                return Some(r);
+        std::iter::from_fn(move || {
+            loop {
+                if let Some(r) = own.next() {
+                    return Some(r);
+                }
+                let cur = next?;
+                own = cur.own.iter();
+                next = cur.inherited;
             }
-            let cur = next?;
-            own = cur.own.iter();
-            next = cur.inherited;
         })
     }
 
     /// Whether there are no rules.
     #[must_use]
     pub const fn is_empty(&self) -> bool {
-        self.own.is_empty() && match self.inherited {
-            Some(r) => r.is_empty(),
-            None => true,
-        }
+        self.own.is_empty()
+            && match self.inherited {
+                Some(r) => r.is_empty(),
+                None => true,
+            }
     }
 }

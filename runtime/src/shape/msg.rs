@@ -18,7 +18,10 @@ impl Msg {
     /// An empty message.
     #[must_use]
     pub const fn new() -> Msg {
-        Msg { buf: [0; MSG_CAP], len: 0 }
+        Msg {
+            buf: [0; MSG_CAP],
+            len: 0,
+        }
     }
 
     /// Starts a message with `s`.
@@ -92,9 +95,13 @@ impl Msg {
 
     /// Appends a number: integral values as integers, others with up to six decimals.
     #[must_use]
-    #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss, clippy::cast_sign_loss)]
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_precision_loss,
+        clippy::cast_sign_loss
+    )]
     pub const fn num(self, v: f64) -> Msg {
-        if v != v {
+        if v.is_nan() {
             return self.s("NaN");
         }
         if v.abs() >= 1e18 {
@@ -102,7 +109,11 @@ impl Msg {
         }
         let int = v as i64;
         let frac = v - int as f64;
-        let mut m = if v < 0.0 && int == 0 { self.s("-") } else { self };
+        let mut m = if v < 0.0 && int == 0 {
+            self.s("-")
+        } else {
+            self
+        };
         m = m.int(int as i128);
         if frac == 0.0 {
             return m;

@@ -1,0 +1,271 @@
+//! Every Rust shape maps to a structural schema: the emitted schema for each, and a value of the
+//! type written by serde that the schema describes.
+
+#![allow(dead_code)]
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use crdkit::Schema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+fn schema_of<T: Schema>() -> Value {
+    let s = crdkit::shape::build(&T::SHAPE).expect("structural");
+    serde_json::to_value(s.to_props()).unwrap()
+}
+
+#[derive(Schema, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Plain {
+    /// The name.
+    name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    maybe: Option<i32>,
+    nullable: Option<bool>,
+    #[serde(default)]
+    list: Vec<String>,
+    map: BTreeMap<String, u8>,
+    hash: HashMap<String, f64>,
+    set: BTreeSet<String>,
+    any: Value,
+    #[serde(skip)]
+    skipped: u32,
+    #[serde(rename = "other-name")]
+    renamed: f32,
+}
+
+#[test]
+fn structs_options_collections() {
+    assert_eq!(
+        schema_of::<Plain>(),
+        json!({
+            "type": "object",
+            "required": ["name", "map", "hash", "set", "any", "other-name"],
+            "properties": {
+                "name": {"type": "string", "description": "The name."},
+                "maybe": {"type": "integer", "format": "int32"},
+                "nullable": {"type": "boolean", "nullable": true},
+                "list": {"type": "array", "items": {"type": "string"}},
+                "map": {"type": "object", "additionalProperties": {"type": "integer", "format": "int32", "minimum": 0, "maximum": 255}},
+                "hash": {"type": "object", "additionalProperties": {"type": "number"}},
+                "set": {"type": "array", "items": {"type": "string"}, "x-kubernetes-list-type": "set"},
+                "any": {"x-kubernetes-preserve-unknown-fields": true},
+                "other-name": {"type": "number", "format": "float"},
+            }
+        })
+    );
+}
+
+#[derive(Schema, Serialize, Deserialize)]
+struct Newtype(#[crd(max_length = 5)] String);
+
+#[derive(Schema, Serialize, Deserialize)]
+#[crd(pattern = "^a")]
+struct NewtypeOnType(String);
+
+#[test]
+fn newtypes_are_transparent() {
+    assert_eq!(
+        schema_of::<Newtype>(),
+        json!({"type": "string", "maxLength": 5})
+    );
+    assert_eq!(
+        schema_of::<NewtypeOnType>(),
+        json!({"type": "string", "pattern": "^a"})
+    );
+}
+
+#[derive(Schema, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Unit {
+    VeryFast,
+    Slow,
+}
+
+#[test]
+fn unit_enums_are_string_enums() {
+    assert_eq!(
+        schema_of::<Unit>(),
+        json!({"type": "string", "enum": ["very_fast", "slow"]})
+    );
+}
+
+#[derive(Schema, Serialize, Deserialize)]
+enum External {
+    A(String),
+    B { x: i64 },
+}
+
+#[test]
+fn external_enums_are_one_of_properties() {
+    assert_eq!(
+        schema_of::<External>(),
+        json!({
+            "type": "object",
+            "properties": {
+                "A": {"type": "string"},
+                "B": {"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]},
+            },
+            "oneOf": [{"required": ["A"]}, {"required": ["B"]}]
+        })
+    );
+}
+
+#[derive(Schema, Serialize, Deserialize)]
+struct Inner {
+    y: String,
+}
+
+#[derive(Schema, Serialize, Deserialize)]
+#[serde(tag = "kind")]
+enum Internal {
+    A { x: i64 },
+    B(Inner),
+    C,
+}
+
+#[test]
+fn internal_enums_merge_fields_and_key_required_by_tag() {
+    assert_eq!(
+        schema_of::<Internal>(),
+        json!({
+            "type": "object",
+            "properties": {
+                "kind": {"type": "string", "enum": ["A", "B", "C"]},
+                "x": {"type": "integer"},
+                "y": {"type": "string"},
+            },
+            "required": ["kind"],
+            "oneOf": [
+                {"properties": {"kind": {"enum": ["A"]}}, "required": ["x"]},
+                {"properties": {"kind": {"enum": ["B"]}}, "required": ["y"]},
+                {"properties": {"kind": {"enum": ["C"]}}},
+            ]
+        })
+    );
+}
+
+#[derive(Schema, Serialize, Deserialize)]
+#[serde(tag = "t", content = "c")]
+enum Adjacent {
+    A { x: i64 },
+    B { y: String },
+    C,
+}
+
+#[test]
+fn adjacent_enums_have_tag_and_content() {
+    assert_eq!(
+        schema_of::<Adjacent>(),
+        json!({
+            "type": "object",
+            "properties": {
+                "t": {"type": "string", "enum": ["A", "B", "C"]},
+                "c": {"type": "object", "properties": {"x": {"type": "integer"}, "y": {"type": "string"}}},
+            },
+            "required": ["t"],
+            "oneOf": [
+                {"properties": {"t": {"enum": ["A"]}, "c": {"required": ["x"]}}, "required": ["t", "c"]},
+                {"properties": {"t": {"enum": ["B"]}, "c": {"required": ["y"]}}, "required": ["t", "c"]},
+                {"properties": {"t": {"enum": ["C"]}}},
+            ]
+        })
+    );
+}
+
+#[derive(Schema, Serialize, Deserialize)]
+#[serde(untagged)]
+enum IntOrString {
+    Int(i32),
+    Str(String),
+}
+
+#[derive(Schema, Serialize, Deserialize)]
+#[serde(untagged)]
+enum Untagged {
+    A { a: String },
+    B { b: i64 },
+}
+
+#[test]
+fn untagged_enums_are_unions() {
+    assert_eq!(
+        schema_of::<IntOrString>(),
+        json!({"x-kubernetes-int-or-string": true})
+    );
+    assert_eq!(
+        schema_of::<Untagged>(),
+        json!({
+            "type": "object",
+            "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+            "anyOf": [{"required": ["a"]}, {"required": ["b"]}]
+        })
+    );
+}
+
+#[derive(Schema, Serialize, Deserialize)]
+struct Flattened {
+    own: String,
+    #[serde(flatten)]
+    inner: Inner,
+    #[serde(flatten)]
+    extra: BTreeMap<String, Value>,
+}
+
+#[derive(Schema, Serialize, Deserialize)]
+struct FlattenMapOnly {
+    #[serde(flatten)]
+    labels: BTreeMap<String, String>,
+}
+
+#[test]
+fn flatten_merges_structs_and_keeps_map_entries() {
+    assert_eq!(
+        schema_of::<Flattened>(),
+        json!({
+            "type": "object",
+            "properties": {"own": {"type": "string"}, "y": {"type": "string"}},
+            "required": ["own", "y"],
+            "x-kubernetes-preserve-unknown-fields": true
+        })
+    );
+    assert_eq!(
+        schema_of::<FlattenMapOnly>(),
+        json!({"type": "object", "additionalProperties": {"type": "string"}})
+    );
+}
+
+#[derive(Schema, Serialize, Deserialize)]
+struct Generic<T> {
+    value: T,
+    values: Vec<T>,
+}
+
+#[derive(Schema, Serialize, Deserialize)]
+struct UsesGeneric {
+    #[crd(items(max_length = 3))]
+    names: Vec<String>,
+    g: Generic<Unit>,
+}
+
+#[test]
+fn generics_and_item_keywords() {
+    assert_eq!(
+        schema_of::<UsesGeneric>(),
+        json!({
+            "type": "object",
+            "required": ["names", "g"],
+            "properties": {
+                "names": {"type": "array", "items": {"type": "string", "maxLength": 3}},
+                "g": {
+                    "type": "object",
+                    "required": ["value", "values"],
+                    "properties": {
+                        "value": {"type": "string", "enum": ["very_fast", "slow"]},
+                        "values": {"type": "array", "items": {"type": "string", "enum": ["very_fast", "slow"]}},
+                    }
+                }
+            }
+        })
+    );
+}

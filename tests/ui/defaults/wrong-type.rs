@@ -1,0 +1,10 @@
+use serde::{Deserialize, Serialize};
+
+#[derive(crdkit::Schema, Serialize, Deserialize)]
+
+struct S {
+    #[crd(default = "one")]
+    replicas: i64,
+}
+
+fn main() {}

@@ -1,0 +1,12 @@
+use serde::{Deserialize, Serialize};
+
+#[derive(crdkit::CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[crd(group = "example", version = "v1", kind = "Foo")]
+pub struct FooSpec {
+    x: String,
+}
+pub fn make() -> Foo {
+    Foo::new("a", FooSpec { x: String::new() })
+}
+
+fn main() {}

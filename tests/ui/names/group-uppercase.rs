@@ -1,0 +1,9 @@
+use serde::{Deserialize, Serialize};
+
+#[derive(crdkit::CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[crd(group = "Example.com", version = "v1", kind = "Foo")]
+pub struct FooSpec {
+    x: String,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use serde::{Deserialize, Serialize};
+
+#[derive(crdkit::CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[crd(group = "example.com", version = "v1", kind = "Foo", print_column(name = "X", json_path = ".spec.x", type = "string", format = "uuid"))]
+pub struct FooSpec {
+    x: String,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use serde::{Deserialize, Serialize};
+
+#[derive(crdkit::CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[crd(group = "example.com", version = "v1", kind = "Foo", selectable_field = ".metadata.name")]
+pub struct FooSpec {
+    color: String,
+}
+
+fn main() {}

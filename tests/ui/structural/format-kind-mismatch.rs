@@ -1,0 +1,10 @@
+use serde::{Deserialize, Serialize};
+
+#[derive(crdkit::Schema, Serialize, Deserialize)]
+
+struct S {
+    #[crd(format = "int32")]
+    at: String,
+}
+
+fn main() {}

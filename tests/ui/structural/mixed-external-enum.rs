@@ -1,0 +1,10 @@
+use serde::{Deserialize, Serialize};
+
+#[derive(crdkit::Schema, Serialize, Deserialize)]
+
+enum E {
+    A,
+    B(String),
+}
+
+fn main() {}
