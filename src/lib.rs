@@ -15,6 +15,12 @@ pub use crdkit_runtime::meta::ObjectMeta;
 #[cfg(feature = "kube")]
 pub use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
+/// kube-rs integration: the CRD as k8s-openapi's type, schemas of k8s-openapi types.
+#[cfg(feature = "kube")]
+pub mod kube {
+    pub use crate::kube_impls::{KubeCrdExt, to_k8s};
+    pub use crdkit_runtime::shape::k8s::QUANTITY_PATTERN;
+}
 #[cfg(feature = "kube")]
 mod kube_impls;
 
@@ -32,6 +38,10 @@ pub mod __private {
         DefaultValue, Enum, Field, Json, Kind, Msg, Repr, Rule, Rules, Schema, Shape, Variant,
         VariantKind,
     };
+    #[cfg(feature = "kube")]
+    pub use k8s_openapi;
+    #[cfg(feature = "kube")]
+    pub use kube_core;
     pub use serde;
     pub use serde_json;
 

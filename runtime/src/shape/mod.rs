@@ -16,6 +16,8 @@ pub mod build;
 pub mod check;
 mod impls;
 mod json;
+#[cfg(feature = "k8s-openapi")]
+pub mod k8s;
 mod msg;
 
 pub use build::{BuildError, build};
