@@ -45,6 +45,9 @@ pub mod __private {
     pub use serde;
     pub use serde_json;
 
+    #[cfg(feature = "schemars")]
+    pub use crdkit_runtime::shape::schemars::schemars_schema;
+
     /// A `default = path` function's value as JSON.
     ///
     /// # Errors

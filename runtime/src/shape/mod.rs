@@ -19,6 +19,8 @@ mod json;
 #[cfg(feature = "k8s-openapi")]
 pub mod k8s;
 mod msg;
+#[cfg(feature = "schemars")]
+pub mod schemars;
 
 pub use build::{BuildError, build};
 pub use json::Json;

@@ -1,7 +1,7 @@
 //! `Api<CronTab>` over a mock API server, and the CRD as k8s-openapi's type.
 
 use crdkit::kube::KubeCrdExt;
-use crdkit_kube_tests::{CronTab, CronTabSpec};
+use crdkit_integration_tests::{CronTab, CronTabSpec};
 use kube::{Api, Client, Resource, ResourceExt};
 use serde_json::json;
 
