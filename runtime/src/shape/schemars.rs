@@ -177,10 +177,10 @@ fn normalize(v: &mut Value, path: &str, errors: &mut Vec<String>, depth: usize) 
     if let Some(items) = m.get_mut("items") {
         normalize(items, &format!("{path}[*]"), errors, depth + 1);
     }
-    if let Some(ap) = m.get_mut("additionalProperties") {
-        if ap.is_object() {
-            normalize(ap, &format!("{path}[*]"), errors, depth + 1);
-        }
+    if let Some(ap) = m.get_mut("additionalProperties")
+        && ap.is_object()
+    {
+        normalize(ap, &format!("{path}[*]"), errors, depth + 1);
     }
     for key in ["allOf", "oneOf", "anyOf"] {
         if m.contains_key(key) {
