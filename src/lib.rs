@@ -1,7 +1,83 @@
 //! # crdkit
 //!
-//! Kubernetes CustomResourceDefinitions from Rust types, checked at compile time.
+//! Kubernetes CustomResourceDefinitions from Rust types, checked at compile time, and the API
+//! server's own pruning, defaulting and validation on the client side.
+//!
+//! Derive [`CustomResource`] on the spec of a resource: crdkit writes the structural OpenAPI
+//! schema from the Rust types (serde attributes respected), adds what `#[crd(..)]` says (names,
+//! versions, subresources, printer columns, selectable fields, validations, defaults,
+//! `x-kubernetes-*` extensions), and refuses to compile what the API server would reject: names
+//! that are not DNS labels, paths that lead nowhere, defaults that do not validate, CEL rules that
+//! do not parse, Rust shapes that have no structural schema.
+//!
+//! ```
+//! use crdkit::CustomResource;
+//! use serde::{Deserialize, Serialize};
+//!
+//! /// The CronTab of the Kubernetes documentation.
+//! #[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default)]
+//! #[crd(group = "stable.example.com", version = "v1", kind = "CronTab", namespaced,
+//!       short_name = "ct", category = "all", status = CronTabStatus,
+//!       scale(spec_replicas = ".spec.replicas", status_replicas = ".status.replicas"),
+//!       print_column(name = "Spec", json_path = ".spec.cronSpec"),
+//!       print_column(name = "Age", json_path = ".metadata.creationTimestamp"))]
+//! #[serde(rename_all = "camelCase")]
+//! pub struct CronTabSpec {
+//!     /// When to run, in cron syntax.
+//!     #[crd(pattern = r"^(\d+|\*)(/\d+)?(\s+(\d+|\*)(/\d+)?){4}$", default = "5 0 * * *")]
+//!     pub cron_spec: String,
+//!     pub image: String,
+//!     #[crd(minimum = 1, maximum = 10, default = 1)]
+//!     pub replicas: i32,
+//! }
+//!
+//! #[derive(crdkit::Schema, Serialize, Deserialize, Clone, Debug, Default)]
+//! pub struct CronTabStatus {
+//!     pub replicas: i32,
+//! }
+//!
+//! // The root type is generated: metadata, spec, status, and the CRD.
+//! let crd = CronTab::crd().unwrap();
+//! assert_eq!(crd.metadata.name.as_deref(), Some("crontabs.stable.example.com"));
+//! let yaml = crd.to_yaml();
+//! assert!(yaml.contains("pattern: ^(\\d+|\\*)"));
+//! assert!(yaml.contains("type: date")); // column types come from the schema
+//!
+//! let ct = CronTab::new("my-new-cron-object", CronTabSpec {
+//!     cron_spec: "* * * * */5".into(),
+//!     image: "my-awesome-cron-image".into(),
+//!     replicas: 3,
+//! });
+//! let json = serde_json::to_value(&ct).unwrap();
+//! assert_eq!(json["apiVersion"], "stable.example.com/v1");
+//! assert_eq!(json["kind"], "CronTab");
+//! ```
+//!
+//! A wrong CRD does not compile:
+//!
+//! ```compile_fail
+//! # use serde::{Deserialize, Serialize};
+//! #[derive(crdkit::CustomResource, Serialize, Deserialize, Clone, Debug)]
+//! #[crd(group = "stable.example.com", version = "v1", kind = "CronTab",
+//!       print_column(name = "Spec", json_path = ".spec.cronSpc"))]
+//! pub struct CronTabSpec {
+//!     cron_spec: String,
+//! }
+//! ```
+//!
+//! The [`attributes`] page lists every attribute with the CRD field it writes, side by side
+//! with kube-derive's and kubebuilder's spelling.
+//!
+//! ## Features
+//!
+//! - `kube`: generated roots implement `kube::Resource` (so `kube::Api<CronTab>` works), CRDs
+//!   convert to k8s-openapi's type ([`kube::KubeCrdExt`]), and k8s-openapi's `IntOrString`,
+//!   `Quantity`, `Time`, `MicroTime`, `ObjectMeta`, `LabelSelector` and `Condition` have schemas.
+//! - `schemars`: `#[crd(schemars)]` fields take their schema from `schemars::JsonSchema`.
 #![forbid(unsafe_code)]
+
+#[doc = include_str!("../docs/attributes.md")]
+pub mod attributes {}
 
 pub use crdkit_macros::{CustomResource, Schema};
 pub use crdkit_runtime::crd::CustomResourceDefinition;
@@ -18,6 +94,7 @@ pub use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 /// kube-rs integration: the CRD as k8s-openapi's type, schemas of k8s-openapi types.
 #[cfg(feature = "kube")]
 pub mod kube {
+    //! kube-rs integration.
     pub use crate::kube_impls::{KubeCrdExt, to_k8s};
     pub use crdkit_runtime::shape::k8s::QUANTITY_PATTERN;
 }

@@ -7,6 +7,7 @@ use crate::serde_attr::{SerdeContainer, SerdeField, SerdeVariant};
 
 pub struct Container<'a> {
     pub ident: &'a syn::Ident,
+    pub vis: &'a syn::Visibility,
     pub generics: &'a syn::Generics,
     pub attrs: ContainerAttrs,
     pub serde: SerdeContainer,
@@ -102,6 +103,7 @@ impl<'a> Container<'a> {
         };
         Some(Container {
             ident: &input.ident,
+            vis: &input.vis,
             generics: &input.generics,
             attrs,
             serde,

@@ -13,7 +13,7 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
     let p = quote!(#krate::__private);
     let spec = cont.ident;
     let root = &r.root;
-    let vis = quote!(pub);
+    let vis = cont.vis;
     let api_version = format!("{}/{}", r.group, r.version);
     let (group, version, kind, plural, singular, list_kind) = (
         &r.group,
