@@ -3,6 +3,8 @@
 #![forbid(unsafe_code)]
 
 pub mod cel;
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod crd;
 pub mod meta;
 pub mod names;

@@ -1,13 +1,13 @@
-//! `cargo run --bin crdgen`: prints the example CRDs as YAML.
+//! `cargo run --bin crdgen`: prints the example CRDs as YAML; `crdgen check` / `crdgen validate`
+//! check CRD files and manifests offline (see `crdgen --help`).
 
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     match crdkit_examples::all() {
         Ok(crds) => {
-            let docs: Vec<_> = crds.iter().map(|(_, c)| c.to_value()).collect();
-            print!("{}", crdkit::yaml::to_string_multi(&docs));
-            ExitCode::SUCCESS
+            let crds: Vec<_> = crds.into_iter().map(|(_, c)| c).collect();
+            crdkit::cli::main(&crds)
         }
         Err(e) => {
             eprintln!("crdgen: {e}");

@@ -1,0 +1,264 @@
+//! Reading manifests: YAML or JSON files with one or many documents, `kind: List` expanded, and
+//! every failure reported with the file and the line.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// One object read from a file, with where it starts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Document {
+    pub file: PathBuf,
+    /// 1-based line of the document's first token (0 when unknown).
+    pub line: u64,
+    pub value: Value,
+}
+
+/// A file that could not be read as manifests.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadError {
+    pub file: PathBuf,
+    pub line: u64,
+    pub column: u64,
+    pub message: String,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file.display())?;
+        if self.line > 0 {
+            write!(f, ":{}", self.line)?;
+            if self.column > 0 {
+                write!(f, ":{}", self.column)?;
+            }
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+impl Document {
+    /// `file:line`, for messages about the object.
+    #[must_use]
+    pub fn position(&self) -> String {
+        if self.line > 0 {
+            format!("{}:{}", self.file.display(), self.line)
+        } else {
+            self.file.display().to_string()
+        }
+    }
+}
+
+/// Largest manifest file read, as the API server's request limit (3 MiB) with room for YAML.
+pub const MAX_FILE_BYTES: u64 = 32 * 1024 * 1024;
+
+/// Reads every document of a file (`-` is standard input).
+///
+/// # Errors
+/// When the file cannot be read, is not UTF-8, or is not valid YAML/JSON.
+pub fn load(path: &Path) -> Result<Vec<Document>, LoadError> {
+    let err = |line, column, message: String| LoadError {
+        file: path.to_owned(),
+        line,
+        column,
+        message,
+    };
+    let text = if path == Path::new("-") {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin().lock(), &mut s)
+            .map_err(|e| err(0, 0, format!("cannot read standard input: {e}")))?;
+        s
+    } else {
+        let meta = std::fs::metadata(path).map_err(|e| err(0, 0, io_message(&e)))?;
+        if meta.is_dir() {
+            return Err(err(0, 0, "is a directory".to_owned()));
+        }
+        if meta.len() > MAX_FILE_BYTES {
+            return Err(err(
+                0,
+                0,
+                format!("file is larger than {MAX_FILE_BYTES} bytes"),
+            ));
+        }
+        let bytes = std::fs::read(path).map_err(|e| err(0, 0, io_message(&e)))?;
+        String::from_utf8(bytes).map_err(|e| err(0, 0, format!("not UTF-8: {e}")))?
+    };
+    parse(&text, path)
+}
+
+fn io_message(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_owned(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        _ => e.to_string(),
+    }
+}
+
+/// Parses the documents of `text`, read from `path`.
+///
+/// # Errors
+/// When `text` is not valid YAML or JSON.
+pub fn parse(text: &str, path: &Path) -> Result<Vec<Document>, LoadError> {
+    let trimmed = text.trim_start();
+    let docs = if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        parse_json(text, path)?
+    } else {
+        parse_yaml(text, path)?
+    };
+    let mut out = Vec::new();
+    for d in docs {
+        expand_list(d, &mut out, path)?;
+    }
+    Ok(out)
+}
+
+fn parse_json(text: &str, path: &Path) -> Result<Vec<Document>, LoadError> {
+    let mut out = Vec::new();
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    loop {
+        let offset = stream.byte_offset();
+        match stream.next() {
+            None => break,
+            Some(Ok(value)) => {
+                let skipped = text[offset..].len() - text[offset..].trim_start().len();
+                let line = text[..offset + skipped].matches('\n').count() as u64 + 1;
+                out.push(Document {
+                    file: path.to_owned(),
+                    line,
+                    value,
+                });
+            }
+            Some(Err(e)) => {
+                return Err(LoadError {
+                    file: path.to_owned(),
+                    line: e.line() as u64,
+                    column: e.column() as u64,
+                    message: format!("invalid JSON: {}", strip_position(&e.to_string())),
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// serde_json appends " at line L column C"; the position is printed separately.
+fn strip_position(msg: &str) -> &str {
+    msg.rfind(" at line ").map_or(msg, |i| &msg[..i])
+}
+
+fn parse_yaml(text: &str, path: &Path) -> Result<Vec<Document>, LoadError> {
+    let docs: Vec<serde_saphyr::Spanned<Value>> =
+        serde_saphyr::from_multiple(text).map_err(|e| {
+            let (line, column) = e.location().map_or((0, 0), |l| (l.line(), l.column()));
+            let msg = e.to_string();
+            // The first line of saphyr's report is the message; the rest is a source snippet.
+            let first = msg
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("invalid YAML")
+                .trim();
+            LoadError {
+                file: path.to_owned(),
+                line,
+                column,
+                message: format!("invalid YAML: {first}"),
+            }
+        })?;
+    Ok(docs
+        .into_iter()
+        .filter(|d| !d.value.is_null())
+        .map(|d| Document {
+            file: path.to_owned(),
+            line: d.defined.line(),
+            value: d.value,
+        })
+        .collect())
+}
+
+/// `kind: List` (and `*List` kinds with `items`) stand for their items.
+fn expand_list(d: Document, out: &mut Vec<Document>, path: &Path) -> Result<(), LoadError> {
+    let is_list = d
+        .value
+        .get("kind")
+        .and_then(Value::as_str)
+        .is_some_and(|k| k == "List" || k.ends_with("List"))
+        && d.value.get("items").is_some();
+    if !is_list {
+        out.push(d);
+        return Ok(());
+    }
+    match d.value.get("items") {
+        Some(Value::Array(items)) => {
+            for item in items {
+                out.push(Document {
+                    file: d.file.clone(),
+                    line: d.line,
+                    value: item.clone(),
+                });
+            }
+            Ok(())
+        }
+        Some(Value::Null) => Ok(()),
+        _ => Err(LoadError {
+            file: path.to_owned(),
+            line: d.line,
+            column: 0,
+            message: "`items` of a List must be a list".to_owned(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p() -> &'static Path {
+        Path::new("x.yaml")
+    }
+
+    #[test]
+    fn multi_document_yaml_with_lines() {
+        let docs = parse("a: 1\n---\n# comment\nb: 2\n---\n", p()).unwrap();
+        assert_eq!(docs.len(), 2);
+        assert_eq!(docs[0].value, serde_json::json!({"a": 1}));
+        assert_eq!(docs[1].line, 4);
+    }
+
+    #[test]
+    fn lists_expand() {
+        let docs = parse("kind: List\nitems:\n- a: 1\n- b: 2\n", p()).unwrap();
+        assert_eq!(
+            docs.iter().map(|d| d.value.clone()).collect::<Vec<_>>(),
+            vec![serde_json::json!({"a": 1}), serde_json::json!({"b": 2})]
+        );
+    }
+
+    #[test]
+    fn json_streams_and_errors_have_positions() {
+        let docs = parse("{\"a\": 1}\n\n{\"b\": 2}", p()).unwrap();
+        assert_eq!(docs[1].line, 3);
+        let e = parse("{\"a\": 1,\n \"b\": }", p()).unwrap_err();
+        assert_eq!((e.line, e.column), (2, 7));
+        assert!(
+            e.to_string().starts_with("x.yaml:2:7: invalid JSON: "),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn bad_yaml_reports_the_line() {
+        let e = parse("a: 1\nb: [1, 2\nc: 3\n", p()).unwrap_err();
+        assert!(e.line >= 2, "{e}");
+        assert!(e.to_string().contains("invalid YAML"), "{e}");
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let text = "[".repeat(100_000);
+        assert!(parse(&text, p()).is_err());
+        let yaml = format!("a: {}", "[".repeat(100_000));
+        assert!(parse(&yaml, p()).is_err());
+    }
+}
