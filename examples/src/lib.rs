@@ -4,6 +4,7 @@
 
 pub mod crontab;
 pub mod shirt;
+pub mod versions;
 
 use crdkit::{CrdError, CustomResourceDefinition};
 
@@ -26,5 +27,6 @@ pub fn all() -> Result<Vec<(&'static str, CustomResourceDefinition)>, CrdError> 
         ),
         ("crontab-categories", crontab::categories::CronTab::crd()?),
         ("shirt", shirt::Shirt::crd()?),
+        ("crontab-versions", versions::crd()?),
     ])
 }
