@@ -4,6 +4,8 @@
 
 pub mod cel;
 pub mod crd;
+pub mod crd_check;
+pub mod field;
 pub mod meta;
 pub mod names;
 pub mod resource;
