@@ -6,6 +6,8 @@ pub mod cel;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod crd;
+pub mod crd_check;
+pub mod field;
 pub mod meta;
 pub mod names;
 pub mod resource;

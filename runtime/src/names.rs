@@ -57,13 +57,21 @@ pub fn dns1123_label(value: &str) -> Vec<String> {
         errs.push(max_len_error(63));
     }
     if !matches_label(value, false) {
-        errs.push(regex_error(
-            DNS1123_LABEL_MSG,
-            DNS1123_LABEL_FMT,
-            &["my-name", "123-abc"],
-        ));
+        if is_subdomain(value) {
+            errs.push("must not contain dots".to_owned());
+        } else {
+            errs.push(regex_error(
+                DNS1123_LABEL_MSG,
+                DNS1123_LABEL_FMT,
+                &["my-name", "123-abc"],
+            ));
+        }
     }
     errs
+}
+
+fn is_subdomain(value: &str) -> bool {
+    value.split('.').all(|l| matches_label(l, false))
 }
 
 /// `IsDNS1123Subdomain`
@@ -73,7 +81,7 @@ pub fn dns1123_subdomain(value: &str) -> Vec<String> {
     if value.len() > 253 {
         errs.push(max_len_error(253));
     }
-    if !value.split('.').all(|l| matches_label(l, false)) {
+    if !is_subdomain(value) {
         let fmt = format!("{DNS1123_LABEL_FMT}(\\.{DNS1123_LABEL_FMT})*");
         errs.push(regex_error(DNS1123_SUBDOMAIN_MSG, &fmt, &["example.com"]));
     }
@@ -129,7 +137,9 @@ pub fn label(value: &str) -> Option<String> {
     (!errs.is_empty()).then(|| errs.join(","))
 }
 
-/// `deprecationWarning` (validation.go `validateDeprecationWarning`).
+/// `deprecationWarning` (validation.go `validateDeprecationWarning`). Lengths and indices are in
+/// bytes, as in Go; any character Go's `unicode.IsPrint` rejects (control characters included)
+/// is "non-printable".
 #[must_use]
 pub fn deprecation_warning(deprecated: bool, warning: Option<&str>) -> Vec<String> {
     let Some(w) = warning else { return Vec::new() };
@@ -143,9 +153,93 @@ pub fn deprecation_warning(deprecated: bool, warning: Option<&str>) -> Vec<Strin
     if w.is_empty() {
         errs.push("must not be an empty string".to_owned());
     }
-    if let Some((i, _)) = w.char_indices().find(|(_, c)| c.is_control()) {
+    if let Some((i, _)) = w
+        .char_indices()
+        .find(|(_, c)| !crate::field::go_is_print(*c))
+    {
         errs.push(format!(
-            "must only contain printable UTF-8 characters; control character found at index {i}"
+            "must only contain printable UTF-8 characters; non-printable character found at index {i}"
+        ));
+    }
+    errs
+}
+
+const LABEL_KEY_FMT: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
+const LABEL_KEY_MSG: &str = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+
+fn matches_label_key(s: &str) -> bool {
+    let b = s.as_bytes();
+    let (Some(&first), Some(&last)) = (b.first(), b.last()) else {
+        return false;
+    };
+    first.is_ascii_alphanumeric()
+        && last.is_ascii_alphanumeric()
+        && b.iter()
+            .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+}
+
+/// apimachinery `IsQualifiedName` (`content.IsLabelKey`): label keys, annotation keys (after
+/// lowercasing), finalizers. Its length messages count bytes.
+#[must_use]
+pub fn label_key(value: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    let parts: Vec<&str> = value.split('/').collect();
+    let name = match parts[..] {
+        [name] => name,
+        [prefix, name] => {
+            if prefix.is_empty() {
+                errs.push("prefix part must be non-empty".to_owned());
+            } else {
+                if prefix.len() > 253 {
+                    errs.push("prefix part must be no more than 253 bytes".to_owned());
+                }
+                if !is_subdomain(prefix) {
+                    let fmt = format!("{DNS1123_LABEL_FMT}(\\.{DNS1123_LABEL_FMT})*");
+                    let msg = regex_error(DNS1123_SUBDOMAIN_MSG, &fmt, &["example.com"]);
+                    errs.push(format!("prefix part {msg}"));
+                }
+            }
+            name
+        }
+        _ => {
+            return vec![format!(
+                "a valid label key {} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+                regex_error(
+                    LABEL_KEY_MSG,
+                    LABEL_KEY_FMT,
+                    &["MyName", "my.name", "123-abc"]
+                )
+            )];
+        }
+    };
+    if name.is_empty() {
+        errs.push("name part must be non-empty".to_owned());
+    } else if name.len() > 63 {
+        errs.push("name part must be no more than 63 bytes".to_owned());
+    }
+    if !matches_label_key(name) {
+        let msg = regex_error(
+            LABEL_KEY_MSG,
+            LABEL_KEY_FMT,
+            &["MyName", "my.name", "123-abc"],
+        );
+        errs.push(format!("name part {msg}"));
+    }
+    errs
+}
+
+/// apimachinery `IsValidLabelValue` (`content.IsLabelValue`).
+#[must_use]
+pub fn label_value(value: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if value.len() > 63 {
+        errs.push("must be no more than 63 bytes".to_owned());
+    }
+    if !value.is_empty() && !matches_label_key(value) {
+        errs.push(regex_error(
+            "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+            &format!("({LABEL_KEY_FMT})?"),
+            &["MyValue", "my_value", "12345"],
         ));
     }
     errs
