@@ -31,7 +31,13 @@ pub mod v1beta1 {
     use serde::{Deserialize, Serialize};
 
     #[derive(crdkit::CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
-    #[crd(group = "example.com", version = "v1beta1", kind = "CronTab", namespaced, deprecated)]
+    #[crd(
+        group = "example.com",
+        version = "v1beta1",
+        kind = "CronTab",
+        namespaced,
+        deprecated
+    )]
     #[serde(default)]
     pub struct CronTabSpec {
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -62,8 +68,15 @@ pub mod v1 {
 /// # Errors
 /// When a version's CRD cannot be built (it can: every part is known at compile time).
 pub fn crd() -> Result<CustomResourceDefinition, CrdError> {
-    let parts = vec![v1alpha1::CronTab::crd()?, v1beta1::CronTab::crd()?, v1::CronTab::crd()?];
+    let parts = vec![
+        v1alpha1::CronTab::crd()?,
+        v1beta1::CronTab::crd()?,
+        v1::CronTab::crd()?,
+    ];
     merge_crds(parts, "v1").map_err(|e| CrdError {
-        errors: vec![crdkit::shape::BuildError { path: String::new(), message: e.to_string() }],
+        errors: vec![crdkit::shape::BuildError {
+            path: String::new(),
+            message: e.to_string(),
+        }],
     })
 }

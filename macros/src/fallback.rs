@@ -47,6 +47,18 @@ pub fn expand_resource(
             pub metadata: #krate::__private::ObjectMeta,
             pub spec: #spec,
         }
+
+        // Never runs: the crate does not compile. It keeps code that uses the root type from
+        // piling more errors on the real one.
+        #[allow(dead_code, clippy::all)]
+        impl #root {
+            pub fn new(_name: &str, _spec: #spec) -> Self {
+                ::core::unreachable!()
+            }
+            pub fn crd() -> ::core::result::Result<#krate::__private::CustomResourceDefinition, #krate::__private::CrdError> {
+                ::core::unreachable!()
+            }
+        }
     }
 }
 

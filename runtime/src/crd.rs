@@ -221,3 +221,150 @@ pub struct ServiceReference {
 fn is_zero(v: &i32) -> bool {
     *v == 0
 }
+
+/// Why a document is not a CustomResourceDefinition this crate reads.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReadError {
+    /// Another `apiVersion`/`kind`.
+    #[error(
+        "expected a CustomResourceDefinition (apiextensions.k8s.io/v1 or v1beta1), found {found}"
+    )]
+    WrongKind { found: String },
+    /// The document does not decode (a field of the wrong type, say).
+    #[error("cannot decode the CustomResourceDefinition: {0}")]
+    Decode(String),
+}
+
+impl CustomResourceDefinition {
+    /// Reads a CRD document: `apiextensions.k8s.io/v1`, or `v1beta1` converted to `v1` the way
+    /// the API server converts it (apiextensions-apiserver `pkg/apis/apiextensions/v1beta1`
+    /// defaults and conversion): the top-level `validation`, `subresources` and
+    /// `additionalPrinterColumns` apply to every version, `version` becomes the only version when
+    /// `versions` is empty, and `preserveUnknownFields` defaults to `true`.
+    ///
+    /// # Errors
+    /// When the document is not a CRD or does not decode.
+    pub fn from_value(mut v: serde_json::Value) -> Result<CustomResourceDefinition, ReadError> {
+        let api_version = v
+            .get("apiVersion")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let kind = v
+            .get("kind")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        if kind != Self::KIND
+            || !matches!(
+                api_version.as_str(),
+                "apiextensions.k8s.io/v1" | "apiextensions.k8s.io/v1beta1"
+            )
+        {
+            let found = if kind.is_empty() {
+                "a document without `kind`".to_owned()
+            } else {
+                format!("{api_version} {kind}")
+            };
+            return Err(ReadError::WrongKind { found });
+        }
+        if api_version.ends_with("v1beta1") {
+            v1beta1_to_v1(&mut v);
+        }
+        serde_json::from_value(v).map_err(|e| ReadError::Decode(e.to_string()))
+    }
+}
+
+fn v1beta1_to_v1(v: &mut serde_json::Value) {
+    use serde_json::{Value, json};
+    v["apiVersion"] = json!(CustomResourceDefinition::API_VERSION);
+    let Some(spec) = v.get_mut("spec").and_then(Value::as_object_mut) else {
+        return;
+    };
+    let validation = spec.remove("validation");
+    let subresources = spec.remove("subresources");
+    let columns = spec.remove("additionalPrinterColumns");
+    let version = spec.remove("version");
+    if !spec.contains_key("preserveUnknownFields") {
+        spec.insert("preserveUnknownFields".to_owned(), json!(true));
+    }
+    let versions = spec.entry("versions").or_insert_with(|| json!([]));
+    if versions.as_array().is_some_and(Vec::is_empty)
+        && let Some(name) = version
+    {
+        *versions = json!([{"name": name, "served": true, "storage": true}]);
+    }
+    if let Some(list) = versions.as_array_mut() {
+        for ver in list.iter_mut().filter_map(Value::as_object_mut) {
+            if let Some(s) = &validation {
+                ver.entry("schema").or_insert_with(|| s.clone());
+            }
+            if let Some(s) = &subresources {
+                ver.entry("subresources").or_insert_with(|| s.clone());
+            }
+            if let Some(c) = &columns {
+                ver.entry("additionalPrinterColumns")
+                    .or_insert_with(|| c.clone());
+            }
+            // v1beta1 spells the column path `JSONPath`.
+            if let Some(Value::Array(cols)) = ver.get_mut("additionalPrinterColumns") {
+                for col in cols.iter_mut().filter_map(Value::as_object_mut) {
+                    if let Some(p) = col.remove("JSONPath") {
+                        col.insert("jsonPath".to_owned(), p);
+                    }
+                }
+            }
+        }
+    }
+    if let Some(conv) = spec.get_mut("conversion").and_then(Value::as_object_mut) {
+        let cfg = conv.remove("webhookClientConfig");
+        let review = conv.remove("conversionReviewVersions");
+        if cfg.is_some() || review.is_some() {
+            let review = review.unwrap_or_else(|| json!(["v1beta1"]));
+            conv.insert(
+                "webhook".to_owned(),
+                json!({"clientConfig": cfg, "conversionReviewVersions": review}),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reads_v1beta1_as_the_api_server_converts_it() {
+        let crd = CustomResourceDefinition::from_value(json!({
+            "apiVersion": "apiextensions.k8s.io/v1beta1",
+            "kind": "CustomResourceDefinition",
+            "metadata": {"name": "crontabs.stable.example.com"},
+            "spec": {
+                "group": "stable.example.com", "version": "v1", "scope": "Namespaced",
+                "names": {"plural": "crontabs", "kind": "CronTab"},
+                "validation": {"openAPIV3Schema": {"type": "object"}},
+                "additionalPrinterColumns": [{"name": "Age", "type": "date", "JSONPath": ".metadata.creationTimestamp"}],
+            }
+        }))
+        .unwrap();
+        assert!(crd.spec.preserve_unknown_fields);
+        let v = &crd.spec.versions[0];
+        assert_eq!((v.name.as_str(), v.served, v.storage), ("v1", true, true));
+        assert!(v.schema.as_ref().unwrap().open_api_v3_schema.is_some());
+        assert_eq!(
+            v.additional_printer_columns[0].json_path,
+            ".metadata.creationTimestamp"
+        );
+    }
+
+    #[test]
+    fn rejects_other_kinds() {
+        let e = CustomResourceDefinition::from_value(json!({"apiVersion": "v1", "kind": "Pod"}))
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "expected a CustomResourceDefinition (apiextensions.k8s.io/v1 or v1beta1), found v1 Pod"
+        );
+    }
+}

@@ -163,7 +163,7 @@ fn parse_yaml(text: &str, path: &Path) -> Result<Vec<Document>, LoadError> {
                 file: path.to_owned(),
                 line,
                 column,
-                message: format!("invalid YAML: {first}"),
+                message: format!("invalid YAML: {}", without_position(first)),
             }
         })?;
     Ok(docs
@@ -175,6 +175,18 @@ fn parse_yaml(text: &str, path: &Path) -> Result<Vec<Document>, LoadError> {
             value: d.value,
         })
         .collect())
+}
+
+/// saphyr starts its message with `error: line L column C: `; the position is printed separately.
+fn without_position(msg: &str) -> &str {
+    let m = msg.strip_prefix("error: ").unwrap_or(msg);
+    match m
+        .strip_prefix("line ")
+        .and_then(|r| r.find(": ").map(|i| &r[i + 2..]))
+    {
+        Some(rest) if m[5..].starts_with(|c: char| c.is_ascii_digit()) => rest,
+        _ => m,
+    }
 }
 
 /// `kind: List` (and `*List` kinds with `items`) stand for their items.

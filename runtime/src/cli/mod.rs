@@ -3,7 +3,9 @@
 //! A user's own binary is three lines: `fn main() -> ExitCode { crdkit::cli::main(&[CronTab::crd()?]) }`.
 //! Exit codes: 0 success (valid, accepted), 1 invalid or rejected, 2 usage or input errors.
 
+pub mod check;
 pub mod load;
+pub mod report;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -150,6 +152,7 @@ fn run_inner(
                 let rest: Vec<OsString> = parser.raw_args()?.collect();
                 return match cmd.as_str() {
                     "print" => run_inner(rest, builtin, out),
+                    "check" => check::run(rest, builtin, out),
                     _ => Err(Failure::Usage(format!("unknown command `{cmd}`"))),
                 };
             }

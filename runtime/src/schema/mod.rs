@@ -7,11 +7,11 @@ pub mod field_path;
 pub mod props;
 mod structural;
 
+pub use check::{StructuralOptions, validate_structural, validate_structural_props};
 pub use convert::ConvertError;
+pub use field_path::valid_field_path;
 pub use props::{JsonSchemaProps, SchemaOrArray, SchemaOrBool, SchemaOrStringArray};
 pub use structural::{
     AdditionalProperties, Extensions, Generic, ListType, MapType, NestedValueValidation,
     Structural, Type, ValidationRule, ValueValidation,
 };
-pub use check::{validate_structural, validate_structural_props, StructuralOptions};
-pub use field_path::valid_field_path;
