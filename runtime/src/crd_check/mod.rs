@@ -30,10 +30,12 @@
 //! that a v1 CRD cannot trigger (top-level and per-version fields both set).
 
 mod defaults;
+mod extensions;
 mod internal;
 mod meta;
 mod openapi;
 mod parts;
+mod status;
 #[cfg(test)]
 mod tests;
 

@@ -7,27 +7,18 @@
 //! extension checks), and the CEL errors of the hook after all of them. Go visits map entries in
 //! random order; here they come sorted by key.
 
-use std::collections::BTreeSet;
-
-use super::{CelNode, CheckOptions, defaults, internal};
+use super::{CelNode, CheckOptions, defaults};
 use crate::crd::CustomResourceValidation;
-use crate::field::{BadValue, FieldError, FieldPath};
+use crate::field::{FieldError, FieldPath};
 use crate::schema::check::{
     MAX_SCHEMA_DEPTH, StructuralOptions, depth_message, has_default, new_structural_error,
     validate_structural_props,
 };
 use crate::schema::{
-    JsonSchemaProps, SchemaOrArray, SchemaOrBool, SchemaOrStringArray, Structural, valid_field_path,
+    JsonSchemaProps, SchemaOrArray, SchemaOrBool, SchemaOrStringArray, Structural,
 };
 
 const OPENAPI_V3_TYPES: [&str; 6] = ["array", "boolean", "integer", "number", "object", "string"];
-const SUPPORTED_REASONS: [&str; 4] = [
-    "FieldValueDuplicate",
-    "FieldValueForbidden",
-    "FieldValueInvalid",
-    "FieldValueRequired",
-];
-const ALLOWED_AT_ROOT: &str = "[Description Type Format Title Maximum ExclusiveMaximum Minimum ExclusiveMinimum MaxLength MinLength Pattern MaxItems MinItems UniqueItems MultipleOf Required Items Properties ExternalDocs Example XPreserveUnknownFields XValidations]";
 
 /// The `validationOptions` that matter for one schema; a create sets them all.
 #[derive(Clone, Copy, Debug)]
@@ -66,7 +57,7 @@ pub(super) fn validation(
     let at = path.child("openAPIV3Schema");
     let mut errs = Vec::new();
     if status_enabled {
-        errs.extend(status_root(schema, path));
+        errs.extend(super::status::status_root(schema, path));
     }
     if schema.nullable {
         errs.push(FieldError::forbidden(
@@ -119,83 +110,6 @@ pub(super) fn validation(
     errs
 }
 
-/// The status-subresource restriction on the root: Go walks the internal struct's fields in
-/// declaration order and stops at the first non-zero field that is not allowed.
-fn status_root(s: &JsonSchemaProps, path: &FieldPath) -> Vec<FieldError> {
-    // (field is set, field is allowed); `Type` is handled in its place.
-    let fields = [
-        (!s.id.is_empty(), false),
-        (!s.schema.is_empty(), false),
-        (s.reference.is_some(), false),
-        (!s.description.is_empty(), true),
-    ];
-    let after_type = [
-        (s.nullable, false),
-        (!s.format.is_empty(), true),
-        (!s.title.is_empty(), true),
-        (s.default.is_some(), false),
-        (s.maximum.is_some(), true),
-        (s.exclusive_maximum, true),
-        (s.minimum.is_some(), true),
-        (s.exclusive_minimum, true),
-        (s.max_length.is_some(), true),
-        (s.min_length.is_some(), true),
-        (!s.pattern.is_empty(), true),
-        (s.max_items.is_some(), true),
-        (s.min_items.is_some(), true),
-        (s.unique_items, true),
-        (s.multiple_of.is_some(), true),
-        (!s.enum_values.is_empty(), false),
-        (s.max_properties.is_some(), false),
-        (s.min_properties.is_some(), false),
-        (!s.required.is_empty(), true),
-        (s.items.is_some(), true),
-        (!s.all_of.is_empty(), false),
-        (!s.one_of.is_empty(), false),
-        (!s.any_of.is_empty(), false),
-        (s.not.is_some(), false),
-        (!s.properties.is_empty(), true),
-        (s.additional_properties.is_some(), false),
-        (!s.pattern_properties.is_empty(), false),
-        (!s.dependencies.is_empty(), false),
-        (s.additional_items.is_some(), false),
-        (!s.definitions.is_empty(), false),
-        (s.external_docs.is_some(), true),
-        (s.example.is_some(), true),
-        (s.x_preserve_unknown_fields.is_some(), true),
-        (s.x_embedded_resource, false),
-        (s.x_int_or_string, false),
-        (!s.x_list_map_keys.is_empty(), false),
-        (s.x_list_type.is_some(), false),
-        (s.x_map_type.is_some(), false),
-        (!s.x_validations.is_empty(), true),
-    ];
-    let not_allowed = || {
-        let detail = format!(
-            "only {ALLOWED_AT_ROOT} fields are allowed at the root of the schema if the status subresource is enabled"
-        );
-        vec![FieldError::invalid(
-            &path.child("openAPIV3Schema"),
-            BadValue::Raw(internal::props_json(s)),
-            detail,
-        )]
-    };
-    if fields.iter().any(|(set, allowed)| *set && !allowed) {
-        return not_allowed();
-    }
-    if !s.ty.is_empty() && s.ty != "object" {
-        return vec![FieldError::invalid(
-            &path.child("openAPIV3Schema.type"),
-            &s.ty,
-            r#"only "object" is allowed as the type at the root of the schema if the status subresource is enabled"#,
-        )];
-    }
-    if after_type.iter().any(|(set, allowed)| *set && !allowed) {
-        return not_allowed();
-    }
-    Vec::new()
-}
-
 /// `specStandardValidatorV3`'s state.
 #[derive(Clone)]
 struct Ssv {
@@ -223,8 +137,8 @@ impl Ssv {
     }
 }
 
-struct Walk<'a> {
-    so: SchemaOpts,
+pub(super) struct Walk<'a> {
+    pub(super) so: SchemaOpts,
     opts: &'a CheckOptions<'a>,
     root: &'a JsonSchemaProps,
     root_path: &'a FieldPath,
@@ -232,19 +146,19 @@ struct Walk<'a> {
     cel_errs: Vec<FieldError>,
 }
 
-fn items_schema(s: &JsonSchemaProps) -> Option<&JsonSchemaProps> {
+pub(super) fn items_schema(s: &JsonSchemaProps) -> Option<&JsonSchemaProps> {
     match &s.items {
         Some(SchemaOrArray::Schema(i)) => Some(i),
         _ => None,
     }
 }
 
-fn has_newlines(s: &str) -> bool {
+pub(super) fn has_newlines(s: &str) -> bool {
     s.contains(['\n', '\r'])
 }
 
 impl Walk<'_> {
-    fn push(&mut self, e: FieldError) {
+    pub(super) fn push(&mut self, e: FieldError) {
         self.schema_errs.push(e);
     }
 
@@ -427,256 +341,6 @@ impl Walk<'_> {
         for (bad, field, detail) in forbidden {
             if bad {
                 self.push(FieldError::forbidden(&path.child(field), detail));
-            }
-        }
-    }
-
-    fn extensions(&mut self, s: &JsonSchemaProps, path: &FieldPath) {
-        if s.x_preserve_unknown_fields == Some(false) {
-            self.push(FieldError::invalid(
-                &path.child("x-kubernetes-preserve-unknown-fields"),
-                false,
-                "must be true or undefined",
-            ));
-        }
-        let type_error = |detail: &str| {
-            if s.ty.is_empty() {
-                FieldError::required(&path.child("type"), detail)
-            } else {
-                FieldError::invalid(&path.child("type"), &s.ty, detail)
-            }
-        };
-        if let Some(mt) = &s.x_map_type {
-            if s.ty != "object" {
-                self.push(type_error(
-                    "must be object if x-kubernetes-map-type is specified",
-                ));
-            }
-            if mt != "atomic" && mt != "granular" {
-                self.push(FieldError::not_supported(
-                    &path.child("x-kubernetes-map-type"),
-                    mt,
-                    &["atomic", "granular"],
-                ));
-            }
-        }
-        let list_type = s.x_list_type.as_deref();
-        if list_type.is_some() && s.ty != "array" {
-            self.push(type_error(
-                "must be array if x-kubernetes-list-type is specified",
-            ));
-        } else if let (true, Some("set"), Some(is)) =
-            (self.so.atomic_set, list_type, items_schema(s))
-        {
-            let detail = "must be atomic as item of a list with x-kubernetes-list-type=set";
-            // Go reports the item's list type as the bad value in both cases.
-            let bad = BadValue::Json(
-                is.x_list_type
-                    .clone()
-                    .map_or(serde_json::Value::Null, serde_json::Value::String),
-            );
-            match is.ty.as_str() {
-                "array" if is.x_list_type.as_deref().is_some_and(|t| t != "atomic") => {
-                    self.push(FieldError::invalid(
-                        &path.child("items").child("x-kubernetes-list-type"),
-                        bad,
-                        detail,
-                    ));
-                }
-                "object" if is.x_map_type.as_deref() != Some("atomic") => {
-                    self.push(FieldError::invalid(
-                        &path.child("items").child("x-kubernetes-map-type"),
-                        bad,
-                        detail,
-                    ));
-                }
-                _ => {}
-            }
-        }
-        if let Some(lt) = list_type.filter(|t| !matches!(*t, "atomic" | "set" | "map")) {
-            self.push(FieldError::not_supported(
-                &path.child("x-kubernetes-list-type"),
-                lt,
-                &["atomic", "set", "map"],
-            ));
-        }
-        let keys = &s.x_list_map_keys;
-        let keys_value = || BadValue::Json(serde_json::Value::from(keys.clone()));
-        if !keys.is_empty() {
-            let detail = "must be map if x-kubernetes-list-map-keys is non-empty";
-            match list_type {
-                None => self.push(FieldError::required(
-                    &path.child("x-kubernetes-list-type"),
-                    detail,
-                )),
-                Some(lt) if lt != "map" => self.push(FieldError::invalid(
-                    &path.child("x-kubernetes-list-type"),
-                    lt,
-                    detail,
-                )),
-                Some(_) => {}
-            }
-        }
-        if list_type != Some("map") {
-            return;
-        }
-        if keys.is_empty() {
-            self.push(FieldError::required(
-                &path.child("x-kubernetes-list-map-keys"),
-                "must not be empty if x-kubernetes-list-type is map",
-            ));
-        }
-        match &s.items {
-            None => self.push(FieldError::required(
-                &path.child("items"),
-                "must have a schema if x-kubernetes-list-type is map",
-            )),
-            Some(items @ SchemaOrArray::Array(_)) => self.push(FieldError::invalid(
-                &path.child("items"),
-                BadValue::Raw(internal::items_json(items)),
-                "must only have a single schema if x-kubernetes-list-type is map",
-            )),
-            Some(SchemaOrArray::Schema(is)) if is.ty != "object" => self.push(FieldError::invalid(
-                &path.child("items").child("type"),
-                &is.ty,
-                "must be object if parent array's x-kubernetes-list-type is map",
-            )),
-            Some(SchemaOrArray::Schema(is)) => {
-                let mut seen = BTreeSet::new();
-                for k in keys {
-                    match is.properties.get(k) {
-                        Some(p) if p.ty == "array" || p.ty == "object" => self.push(FieldError::invalid(
-                            &path.child("items").child("properties").key(k).child("type"),
-                            &is.ty,
-                            "must be a scalar type if parent array's x-kubernetes-list-type is map",
-                        )),
-                        Some(_) => {}
-                        None => self.push(FieldError::invalid(
-                            &path.child("x-kubernetes-list-map-keys"),
-                            keys_value(),
-                            "entries must all be names of item properties",
-                        )),
-                    }
-                    if !seen.insert(k) {
-                        self.push(FieldError::invalid(
-                            &path.child("x-kubernetes-list-map-keys"),
-                            keys_value(),
-                            "must not contain duplicate entries",
-                        ));
-                    }
-                }
-            }
-        }
-    }
-
-    // validateMapListKeysMapSet
-    fn map_list_keys_map_set(&mut self, s: &JsonSchemaProps, path: &FieldPath) {
-        let (Some(is), Some(lt)) = (items_schema(s), s.x_list_type.as_deref()) else {
-            return;
-        };
-        if lt != "set" && lt != "map" {
-            return;
-        }
-        if is.nullable {
-            self.push(FieldError::forbidden(
-                &path.child("items").child("nullable"),
-                format!("cannot be nullable when x-kubernetes-list-type is {lt}"),
-            ));
-        }
-        if lt != "map" {
-            return;
-        }
-        for k in &s.x_list_map_keys {
-            let Some(p) = is.properties.get(k) else {
-                continue;
-            };
-            let at = path.child("items").child("properties").key(k);
-            if !is.required.contains(k) && !has_default(p) {
-                self.push(FieldError::required(
-                    &at.child("default"),
-                    "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property",
-                ));
-            }
-            if p.nullable {
-                self.push(FieldError::forbidden(
-                    &at.child("nullable"),
-                    "this property is in x-kubernetes-list-map-keys, so it cannot be nullable",
-                ));
-            }
-        }
-    }
-
-    // The string checks of x-kubernetes-validations.
-    fn rules(&mut self, s: &JsonSchemaProps, path: &FieldPath) {
-        for (i, r) in s.x_validations.iter().enumerate() {
-            let at = path.child("x-kubernetes-validations").index(i);
-            let (rule, msg, msg_expr) =
-                (r.rule.trim(), r.message.trim(), r.message_expression.trim());
-            if rule.is_empty() {
-                self.push(FieldError::required(
-                    &at.child("rule"),
-                    "rule is not specified",
-                ));
-            } else if !r.message.is_empty() && msg.is_empty() {
-                self.push(FieldError::invalid(
-                    &at.child("message"),
-                    &r.message,
-                    "must be non-empty if specified",
-                ));
-            } else if has_newlines(msg) {
-                self.push(FieldError::invalid(
-                    &at.child("message"),
-                    &r.message,
-                    "must not contain line breaks",
-                ));
-            } else if has_newlines(rule) && msg.is_empty() {
-                self.push(FieldError::required(
-                    &at.child("message"),
-                    "message must be specified if rule contains line breaks",
-                ));
-            }
-            if !r.message_expression.is_empty() && msg_expr.is_empty() {
-                self.push(FieldError::required(
-                    &at.child("messageExpression"),
-                    "messageExpression must be non-empty if specified",
-                ));
-            }
-            if let Some(reason) = r
-                .reason
-                .as_deref()
-                .filter(|x| !SUPPORTED_REASONS.contains(x))
-            {
-                self.push(FieldError::not_supported(
-                    &at.child("reason"),
-                    reason,
-                    &SUPPORTED_REASONS,
-                ));
-            }
-            let fp = &r.field_path;
-            if !fp.is_empty() && fp.trim().is_empty() {
-                self.push(FieldError::invalid(
-                    &at.child("fieldPath"),
-                    fp,
-                    "must be non-empty if specified",
-                ));
-            }
-            if has_newlines(fp) {
-                self.push(FieldError::invalid(
-                    &at.child("fieldPath"),
-                    fp,
-                    "must not contain line breaks",
-                ));
-            }
-            // pathValid: a schema that does not convert counts as valid.
-            if !fp.is_empty()
-                && new_structural_error(s).is_none()
-                && valid_field_path(fp, s, true).is_err()
-            {
-                self.push(FieldError::invalid(
-                    &at.child("fieldPath"),
-                    fp,
-                    "must be a valid path",
-                ));
             }
         }
     }
