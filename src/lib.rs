@@ -83,7 +83,7 @@ pub use crdkit_macros::{CustomResource, Schema};
 pub use crdkit_runtime::crd::CustomResourceDefinition;
 pub use crdkit_runtime::resource::{CrdError, CustomResource, MergeError, merge_crds};
 pub use crdkit_runtime::shape::Schema;
-pub use crdkit_runtime::{cli, crd, names, schema, shape, yaml};
+pub use crdkit_runtime::{cli, crd, crd_check, field, names, schema, shape, yaml};
 
 /// The `metadata` of objects: crdkit's own type, or k8s-openapi's with the `kube` feature.
 #[cfg(not(feature = "kube"))]

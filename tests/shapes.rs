@@ -9,8 +9,20 @@ use crdkit::Schema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+/// The schema of `T`, after checking that the API server deems it structural.
 fn schema_of<T: Schema>() -> Value {
     let s = crdkit::shape::build(&T::SHAPE).expect("structural");
+    // Root rules (type object, no additionalProperties) do not apply to a field's type: check
+    // it as a property of a root.
+    let mut root = crdkit::schema::Structural::of_type(crdkit::schema::Type::Object);
+    root.properties.insert("x".to_owned(), s.clone());
+    let errors =
+        crdkit::schema::check::validate_structural(&crdkit::field::FieldPath::nil(), &root);
+    assert!(
+        errors.is_empty(),
+        "not structural: {}",
+        crdkit::field::aggregate(&errors)
+    );
     serde_json::to_value(s.to_props()).unwrap()
 }
 

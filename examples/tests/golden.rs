@@ -44,3 +44,15 @@ fn golden_yaml_reads_back_as_the_crd() {
         );
     }
 }
+
+#[test]
+fn examples_pass_the_api_servers_crd_validation() {
+    for (name, crd) in crdkit_examples::all().expect("example CRDs build") {
+        let errors = crdkit::crd_check::check_crd(&crd);
+        assert!(
+            errors.is_empty(),
+            "{name}: {}",
+            crdkit::field::aggregate(&errors)
+        );
+    }
+}
