@@ -1,0 +1,8 @@
+//! Reading manifests (YAML, JSON, multi-document, `kind: List`) never panics.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(data) {
+        let _ = crdkit_runtime::cli::load::parse(text, std::path::Path::new("fuzz.yaml"));
+    }
+});
