@@ -54,6 +54,12 @@ mod recover;
 mod unescape;
 mod visit;
 
+pub mod check;
+pub mod cost;
+pub mod decl;
+pub mod env;
+pub mod types;
+
 pub use ast::{
     Ast, Comprehension, Expr, ExprId, ExprKind, Literal, MacroCall, MapEntry, Span, StructField,
 };

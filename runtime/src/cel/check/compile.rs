@@ -1,0 +1,1 @@
+//! Rule compilation (apiextensions compilation.go).
