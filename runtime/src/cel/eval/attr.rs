@@ -26,7 +26,12 @@ impl Key<'_, '_> {
 
 impl Attr {
     pub(crate) fn eval<'a>(&'a self, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
-        let r = self.resolve(cx);
+        let mut r = self.resolve(cx);
+        if self.test_only
+            && let Ok(Value::Optional(o)) = &r
+        {
+            r = Ok(Value::Bool(o.is_some()));
+        }
         cancelled(&r)?;
         if self.charge && !(self.test_only && !cx.presence_test_cost) {
             cx.charge(1)?;
@@ -88,18 +93,18 @@ impl Attr {
             };
             if self.test_only && i == last {
                 if is_opt {
-                    let p = present(&obj, &key)?;
+                    let p = present(&obj, &key, cx.error_on_bad_presence_test)?;
                     if p {
                         cx.charge(1)?;
                     }
                     return Ok(Value::Bool(p));
                 }
-                let p = present(&obj, &key);
+                let p = present(&obj, &key, cx.error_on_bad_presence_test);
                 cx.charge(1)?;
                 return p.map(Value::Bool);
             }
             if is_opt {
-                match qualify_if_present(&obj, &key)? {
+                match qualify_if_present(&obj, &key, cx.error_on_bad_presence_test)? {
                     Some(v) => {
                         cx.charge(1)?;
                         obj = v;
@@ -156,6 +161,7 @@ fn qualify<'a>(obj: &Value<'a>, key: &Key<'_, '_>) -> EvalResult<'a> {
 fn qualify_if_present<'a>(
     obj: &Value<'a>,
     key: &Key<'_, '_>,
+    strict: bool,
 ) -> Result<Option<Value<'a>>, EvalError> {
     match obj {
         Value::Map(m) => find_in_map(m, key).transpose(),
@@ -163,12 +169,13 @@ fn qualify_if_present<'a>(
             Some(i) => super::list::at(l, i).map(Some),
             None => Ok(None),
         },
+        _ if strict => Err(EvalError::no_such_key(key.value())),
         _ => Ok(None),
     }
 }
 
-/// The presence test of `has()`.
-fn present(obj: &Value<'_>, key: &Key<'_, '_>) -> Result<bool, EvalError> {
+/// The presence test of `has()`; `strict` is cel-go's `EnableErrorOnBadPresenceTest`.
+fn present(obj: &Value<'_>, key: &Key<'_, '_>, strict: bool) -> Result<bool, EvalError> {
     match obj {
         Value::Map(m) => match find_in_map(m, key) {
             None => Ok(false),
@@ -176,6 +183,7 @@ fn present(obj: &Value<'_>, key: &Key<'_, '_>) -> Result<bool, EvalError> {
             Some(Err(e)) => Err(e),
         },
         Value::List(l) => Ok(list_index(l, key)?.is_some()),
+        _ if strict => Err(EvalError::no_such_key(key.value())),
         _ => Ok(false),
     }
 }

@@ -299,9 +299,9 @@ impl<'p> Planner<'p> {
     fn function(&mut self, name: &str, target: Option<ExprId>, args: &[ExprId]) -> R {
         let argc = args.len() + usize::from(target.is_some());
         let Some(def) = lib::lookup(name, target.is_some(), argc, self.version) else {
-            return Err(CompileError::new(format!(
-                "undeclared reference to '{name}' (in container '')"
-            )));
+            // As cel-go plans a parsed-only expression: the call fails when evaluated (the type
+            // checker rejects it first in Kubernetes).
+            return Ok(Node::Error(super::EvalError::no_such_overload_fn(name)));
         };
         let nodes = self.plan_args(target, args)?;
         if name == "@in"

@@ -23,6 +23,7 @@ pub(crate) struct Cx<'a, 'x> {
     pub cost: u64,
     pub limit: u64,
     pub presence_test_cost: bool,
+    pub error_on_bad_presence_test: bool,
 }
 
 impl<'a> Cx<'a, '_> {
@@ -192,11 +193,6 @@ fn build_map<'a>(entries: &'a [(Node, Node, bool)], cx: &mut Cx<'a, '_>) -> Eval
                 }
             }
         } else {
-            if m.contains_exact(&k) {
-                return Err(EvalError::other(format!(
-                    "Failed with repeated key: {k}"
-                )));
-            }
             m.insert(k, v)?;
         }
     }

@@ -74,6 +74,9 @@ pub struct CompileOptions {
     /// regexes, turn `x in [constants]` into a set lookup. Kubernetes enables it, and it
     /// changes the cost (a folded literal costs nothing).
     pub optimize: bool,
+    /// cel-go `EnableErrorOnBadPresenceTest`: `has(x.f)` and `x.?f` on a value that has no
+    /// fields is an error rather than false. Off in Kubernetes; on in cel-go's conformance runs.
+    pub error_on_bad_presence_test: bool,
 }
 
 impl Default for CompileOptions {
@@ -82,6 +85,7 @@ impl Default for CompileOptions {
             variables: vec!["self".into(), "oldSelf".into()],
             k8s_version: CURRENT_K8S_VERSION,
             optimize: true,
+            error_on_bad_presence_test: false,
         }
     }
 }
@@ -93,6 +97,7 @@ pub struct Program {
     variables: Vec<String>,
     max_locals: usize,
     depth: usize,
+    error_on_bad_presence_test: bool,
     env: Env,
 }
 
@@ -128,6 +133,7 @@ impl Program {
             variables: opts.variables.clone(),
             max_locals,
             depth,
+            error_on_bad_presence_test: opts.error_on_bad_presence_test,
             env,
         })
     }
@@ -160,6 +166,7 @@ impl Program {
                 cost: 0,
                 limit,
                 presence_test_cost: cost.presence_test_has_cost,
+                error_on_bad_presence_test: self.error_on_bad_presence_test,
             };
             let r = self.root.eval(&mut cx);
             (r, cx.cost)

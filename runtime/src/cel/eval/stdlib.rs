@@ -141,6 +141,40 @@ fn dyn_<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
     Ok(a[0].clone())
 }
 
+/// `cel.@mapInsert(m, k, v)` / `cel.@mapInsert(m, {k: v})` of the two-variable
+/// comprehension macros (cel-go `ext/comprehensions.go`, `types.InsertMapKeyValue`).
+fn map_insert<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
+    use crate::cel::value::Map;
+    let Value::Map(m) = &a[0] else {
+        return crate::cel::lib::no_overload("cel.@mapInsert", a);
+    };
+    let mut out = match m {
+        Map::Owned(o) => (**o).clone(),
+        Map::Json(_) => {
+            let mut o = super::map::OwnedMap::new();
+            for (k, v) in super::map::entries(m) {
+                o.insert(k, v?)?;
+            }
+            o
+        }
+    };
+    let pairs: Vec<(Value<'a>, Value<'a>)> = match a {
+        [_, k, v] => vec![(k.clone(), v.clone())],
+        [_, Value::Map(u)] => super::map::entries(u)
+            .into_iter()
+            .map(|(k, v)| v.map(|v| (k, v)))
+            .collect::<Result<_, _>>()?,
+        _ => return crate::cel::lib::no_overload("cel.@mapInsert", a),
+    };
+    for (k, v) in pairs {
+        if out.find(&k).is_some() {
+            return Err(EvalError::other(format!("insert failed: key {k} already exists")));
+        }
+        out.insert(k, v)?;
+    }
+    Ok(Value::Map(Map::Owned(std::sync::Arc::new(out))))
+}
+
 const SIZE_COST: CostFn = crate::cel::lib::cost_one;
 
 /// Operators and functions of the standard library.
@@ -174,6 +208,7 @@ pub(crate) static FUNCTIONS: &[FnDef] = &[
     FnDef::new("timestamp", false, 1, to_timestamp),
     FnDef::new("type", false, 1, type_of),
     FnDef::new("dyn", false, 1, dyn_),
+    FnDef::new("cel.@mapInsert", false, 2, map_insert).arity(2, 3),
 ];
 
 /// Whether a function is a type conversion (folded when its argument is constant, as cel-go's
