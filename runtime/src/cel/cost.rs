@@ -85,6 +85,8 @@ fn mul_factor(x: u64, y: f64) -> u64 {
     }
 }
 
+// `add` and `multiply` saturate, as cel-go's do; they are not the arithmetic operators.
+#[allow(clippy::should_implement_trait)]
 impl SizeEstimate {
     /// Unknown: 0 to `u64::MAX`.
     pub const UNKNOWN: SizeEstimate = SizeEstimate {
@@ -138,6 +140,7 @@ impl SizeEstimate {
     }
 }
 
+#[allow(clippy::should_implement_trait)]
 impl CostEstimate {
     #[must_use]
     pub const fn fixed(n: u64) -> CostEstimate {
@@ -279,7 +282,7 @@ impl<P> TotalCost<P> {
             return;
         }
         self.most_expensive.push((path, cost));
-        self.most_expensive.sort_by(|a, b| b.1.cmp(&a.1));
+        self.most_expensive.sort_by_key(|e| std::cmp::Reverse(e.1));
         self.most_expensive.truncate(4);
     }
 }

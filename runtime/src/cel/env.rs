@@ -192,11 +192,9 @@ const fn flatten() -> [OverloadDecl; OVERLOAD_COUNT] {
     out
 }
 
-const OVERLOAD_ARRAY: [OverloadDecl; OVERLOAD_COUNT] = flatten();
-
 /// Every overload of every version, in the order cel-go declares them. Filter with
 /// [`OverloadDecl::available_in`].
-pub const OVERLOADS: &[OverloadDecl] = &OVERLOAD_ARRAY;
+pub const OVERLOADS: &[OverloadDecl] = &flatten();
 
 /// A type name usable as an identifier (`int`, `net.IP`), whose type is `type(T)`.
 #[derive(Clone, Copy, Debug)]

@@ -152,7 +152,7 @@ pub(crate) fn estimate_call(
         "split" => {
             let sz = size(target?);
             let mut max = sz.max;
-            if let Some(n) = args.get(1).and_then(|a| int_literal(a)) {
+            if let Some(n) = args.get(1).and_then(int_literal) {
                 max = n as u64;
             }
             Some((
