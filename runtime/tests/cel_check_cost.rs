@@ -12,7 +12,7 @@ use crdkit_runtime::cel::cost::{
 use crdkit_runtime::cel::decl::schema_decl_type;
 use crdkit_runtime::cel::env::{CheckEnv, Library, NEWEST_VERSION};
 use crdkit_runtime::cel::types::Type;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// cost_test.go `testCostEstimator`.
 struct TestSizes;
@@ -339,4 +339,92 @@ fn apiextensions_cost_estimation() {
         cases.len() * 2,
         failures.join("\n")
     );
+}
+
+/// validation_test.go `TestPerCRDEstimatedCost`.
+#[test]
+fn per_crd_estimated_cost() {
+    let cases: &[(&[u64], &[u64], u64)] = &[
+        (&[], &[], 0),
+        (&[1_000_000], &[1_000_000], 1_000_000),
+        (&[900_000], &[], 900_000),
+        (
+            &[5_000_000, 25_000_000],
+            &[25_000_000, 5_000_000],
+            30_000_000,
+        ),
+        (
+            &[5_000_000, 25_000_000, 900_000],
+            &[25_000_000, 5_000_000],
+            30_900_000,
+        ),
+        (
+            &[16_000_000, 50_000_000, 34_000_000, 50_000_000],
+            &[50_000_000, 50_000_000, 34_000_000, 16_000_000],
+            150_000_000,
+        ),
+        (
+            &[
+                16_000_000, 50_000_000, 900_000, 34_000_000, 50_000_000, 50_000_001,
+            ],
+            &[50_000_001, 50_000_000, 50_000_000, 34_000_000],
+            200_900_001,
+        ),
+        (
+            &[u64::MAX / 2, u64::MAX / 2, 1, 10, 100, 1000],
+            &[u64::MAX / 2, u64::MAX / 2],
+            u64::MAX,
+        ),
+    ];
+    for (costs, expensive, total) in cases {
+        let mut t = cost::TotalCost::<()>::default();
+        for c in *costs {
+            t.observe((), *c);
+        }
+        let got: Vec<u64> = t.most_expensive.iter().map(|e| e.1).collect();
+        assert_eq!((got.as_slice(), t.total), (*expensive, *total), "{costs:?}");
+    }
+}
+
+/// validation_test.go `TestCostInfo`: the cardinality of a leaf under a chain of schemas.
+#[test]
+fn cost_info_cardinality() {
+    use crdkit_runtime::cel::check::crd::child_cardinality;
+    use crdkit_runtime::schema::JsonSchemaProps;
+    let s = |v: Value| -> JsonSchemaProps { serde_json::from_value(v).unwrap() };
+    let object = || s(json!({"type": "object", "properties": {"field": {"type": "string"}}}));
+    let array = |max: Option<i64>| {
+        let mut v = json!({"type": "array", "items": {"type": "string"}});
+        if let Some(m) = max {
+            v["maxItems"] = json!(m);
+        }
+        s(v)
+    };
+    let map = |max: Option<i64>| {
+        let mut v = json!({"type": "object", "additionalProperties": {"type": "string"}});
+        if let Some(m) = max {
+            v["maxProperties"] = json!(m);
+        }
+        s(v)
+    };
+    let cases: Vec<(Vec<JsonSchemaProps>, Option<u64>)> = vec![
+        (vec![object()], Some(1)),
+        (vec![array(Some(5))], Some(5)),
+        (vec![array(None)], None),
+        (vec![map(Some(10))], Some(10)),
+        (vec![map(None)], None),
+        (vec![map(Some(5)), array(Some(5))], Some(25)),
+        (vec![map(Some(5)), array(None)], None),
+        (vec![array(Some(3)), object()], Some(3)),
+        (vec![array(Some(2)), object(), map(Some(4))], Some(8)),
+        (
+            vec![array(Some(i64::MAX)), array(Some(100))],
+            Some(u64::MAX),
+        ),
+    ];
+    for (chain, want) in cases {
+        // The root context has cardinality 1; each schema multiplies its children's.
+        let got = chain.iter().fold(Some(1), |c, s| child_cardinality(s, c));
+        assert_eq!(got, want);
+    }
 }

@@ -56,6 +56,14 @@ fn max_elements(s: &JsonSchemaProps) -> Option<u64> {
     }
 }
 
+/// cel_validation.go `childContext`: the cardinality of a child of `parent` (whose own
+/// cardinality is `parent_cardinality`; `None` is unbounded).
+#[must_use]
+pub fn child_cardinality(parent: &JsonSchemaProps, parent_cardinality: Option<u64>) -> Option<u64> {
+    parent_cardinality
+        .and_then(|c| max_elements(parent).map(|m| multiply_with_overflow_guard(c, m)))
+}
+
 /// The cardinality of `target` within `root` (`CELSchemaContext.MaxCardinality`; `None` is
 /// unbounded), found by identity; `Err` if `target` is not in the tree.
 fn cardinality(root: &JsonSchemaProps, target: &JsonSchemaProps) -> Result<Option<u64>, ()> {
@@ -64,7 +72,7 @@ fn cardinality(root: &JsonSchemaProps, target: &JsonSchemaProps) -> Result<Optio
         if std::ptr::eq(s, target) {
             return Ok(card);
         }
-        let child = card.and_then(|c| max_elements(s).map(|m| multiply_with_overflow_guard(c, m)));
+        let child = child_cardinality(s, card);
         stack.extend(s.properties.values().map(|p| (p, child)));
         if let Some(SchemaOrArray::Schema(items)) = &s.items {
             stack.push((items, child));
