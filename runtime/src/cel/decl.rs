@@ -411,3 +411,49 @@ pub fn escape(ident: &str) -> Option<String> {
     }
     Some(out)
 }
+
+/// apiserver `Unescape`: the property name of an escaped CEL name, or `None` if it is not a
+/// valid escaping (`__illegal__`, or a reserved word inside a longer name).
+///
+/// ```
+/// use crdkit_runtime::cel::decl::unescape;
+/// assert_eq!(unescape("x__dash__prop").as_deref(), Some("x-prop"));
+/// assert_eq!(unescape("__namespace__").as_deref(), Some("namespace"));
+/// assert_eq!(unescape("__int__extra"), None);
+/// ```
+#[must_use]
+pub fn unescape(escaped: &str) -> Option<String> {
+    let mut out = String::with_capacity(escaped.len());
+    let mut rest = escaped;
+    // Go's regexp `(_{2}[^_]+_{2})`, leftmost first, non-overlapping.
+    while let Some(start) = rest.find("__") {
+        let after = &rest[start + 2..];
+        let body = after.find('_').unwrap_or(after.len());
+        if body == 0 || !after[body..].starts_with("__") {
+            // No match starting here: keep one character and search again.
+            let c = rest[start..].chars().next().unwrap_or('_');
+            out.push_str(&rest[..start]);
+            out.push(c);
+            rest = &rest[start + c.len_utf8()..];
+            continue;
+        }
+        out.push_str(&rest[..start]);
+        let contents = &after[..body];
+        match contents {
+            "underscores" => out.push_str("__"),
+            "dot" => out.push('.'),
+            "dash" => out.push('-'),
+            "slash" => out.push('/'),
+            word if CEL_RESERVED_SYMBOLS.contains(&word) => {
+                if contents.len() + 4 != escaped.len() {
+                    return None;
+                }
+                out.push_str(word);
+            }
+            _ => return None,
+        }
+        rest = &after[body + 2..];
+    }
+    out.push_str(rest);
+    Some(out)
+}

@@ -68,6 +68,8 @@ pub enum Library {
     KubernetesCidr,
     KubernetesFormat,
     KubernetesSemver,
+    /// `library.JSONPatch` (mutating admission policies only; not in [`CheckEnv::kubernetes`]).
+    KubernetesJsonPatch,
 }
 
 /// One overload of a function.
@@ -157,6 +159,7 @@ const LIBRARIES: &[LibraryDecl] = &[
     lib(L::Lists, (1, 34), None, ext::LISTS_V3),
     lib(L::KubernetesLists, (1, 37), None, k8s::LISTS_V0),
     lib(L::KubernetesLists, (1, 37), None, k8s::LISTS_V1),
+    lib(L::KubernetesJsonPatch, (1, 32), None, k8s::JSONPATCH),
 ];
 
 const OVERLOAD_COUNT: usize = {
@@ -189,11 +192,9 @@ const fn flatten() -> [OverloadDecl; OVERLOAD_COUNT] {
     out
 }
 
-const OVERLOAD_ARRAY: [OverloadDecl; OVERLOAD_COUNT] = flatten();
-
 /// Every overload of every version, in the order cel-go declares them. Filter with
 /// [`OverloadDecl::available_in`].
-pub const OVERLOADS: &[OverloadDecl] = &OVERLOAD_ARRAY;
+pub const OVERLOADS: &[OverloadDecl] = &flatten();
 
 /// A type name usable as an identifier (`int`, `net.IP`), whose type is `type(T)`.
 #[derive(Clone, Copy, Debug)]
@@ -326,7 +327,9 @@ impl CheckEnv {
     /// The base environment of Kubernetes `version`, without variables.
     #[must_use]
     pub fn kubernetes(version: Version) -> CheckEnv {
-        let libraries = LIBRARIES.iter().map(|l| l.library).collect::<Vec<_>>();
+        let mut libraries: Vec<Library> = LIBRARIES.iter().map(|l| l.library).collect();
+        libraries.retain(|l| *l != Library::KubernetesJsonPatch);
+        libraries.dedup();
         CheckEnv {
             version,
             libraries,

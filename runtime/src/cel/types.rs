@@ -182,10 +182,10 @@ impl Type {
 
     /// Collects the names of the type parameters this type mentions, in order of appearance.
     pub fn collect_params(&self, out: &mut Vec<String>) {
-        if let Type::Param(n) = self {
-            if !out.iter().any(|o| **o == **n) {
-                out.push(n.to_string());
-            }
+        if let Type::Param(n) = self
+            && !out.iter().any(|o| **o == **n)
+        {
+            out.push(n.to_string());
         }
         self.parameters().iter().for_each(|p| p.collect_params(out));
     }
@@ -313,11 +313,7 @@ impl TypeSpec {
     /// Collects the names of the type parameters this type mentions, in order of appearance.
     pub fn collect_params(&self, out: &mut Vec<&'static str>) {
         match *self {
-            TypeSpec::Param(n) => {
-                if !out.contains(&n) {
-                    out.push(n);
-                }
-            }
+            TypeSpec::Param(n) if !out.contains(&n) => out.push(n),
             TypeSpec::List(e) | TypeSpec::TypeOf(e) => e.collect_params(out),
             TypeSpec::Map(k, v) => {
                 k.collect_params(out);

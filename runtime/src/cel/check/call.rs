@@ -33,11 +33,11 @@ impl Checker<'_> {
             return;
         };
         // `a.b.f()` may name the function `a.b.f` rather than `f` called on `a.b`.
-        if let Some(prefix) = self.qualified_name(target) {
-            if let Some(name) = self.lookup_function(&format!("{prefix}.{function}")) {
-                self.resolve_overload_or_error(id, &name, None, args, true);
-                return;
-            }
+        if let Some(prefix) = self.qualified_name(target)
+            && let Some(name) = self.lookup_function(&format!("{prefix}.{function}"))
+        {
+            self.resolve_overload_or_error(id, &name, None, args, true);
+            return;
         }
         self.check(target);
         match self.lookup_function(function) {

@@ -169,10 +169,10 @@ impl<'a> Checker<'a> {
     /// shadows it) and type.
     fn resolve_simple_ident(&self, name: &str) -> Option<(String, Type)> {
         let local = self.lookup_local(name);
-        if let Some(t) = &local {
-            if !name.starts_with('.') {
-                return Some((name.to_string(), t.clone()));
-            }
+        if let Some(t) = &local
+            && !name.starts_with('.')
+        {
+            return Some((name.to_string(), t.clone()));
         }
         self.resolve_global(name, local.is_some())
     }
@@ -299,10 +299,11 @@ impl<'a> Checker<'a> {
         if let Some(t) = o.fields.get(field) {
             return Some(t.clone());
         }
-        if self.env.keyword_field_names && CEL_RESERVED_SYMBOLS.contains(&field) {
-            if let Some(t) = o.fields.get(&format!("__{field}__")) {
-                return Some(t.clone());
-            }
+        if self.env.keyword_field_names
+            && CEL_RESERVED_SYMBOLS.contains(&field)
+            && let Some(t) = o.fields.get(&format!("__{field}__"))
+        {
+            return Some(t.clone());
         }
         self.error(id, format!("undefined field '{field}'"));
         None

@@ -173,9 +173,7 @@ impl W<'_> {
                     self.append(&format!("{v2},"));
                     self.newline();
                 }
-                for (title, e) in [("// Target", c.iter_range)] {
-                    self.section(title, e);
-                }
+                self.section("// Target", c.iter_range);
                 self.append("// Accumulator");
                 self.newline();
                 self.append(&format!("{},", c.accu_var));

@@ -23,6 +23,7 @@
 mod call;
 mod checker;
 pub mod compile;
+pub mod crd;
 mod debug;
 mod unify;
 mod validate;

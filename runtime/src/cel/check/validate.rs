@@ -45,10 +45,10 @@ pub(super) fn validate(checked: &CheckedAst, env: &CheckEnv) -> Vec<Issue> {
             if f != function {
                 continue;
             }
-            if let ExprKind::Literal(l) = &checked.ast.expr(arg).kind {
-                if !valid(l) {
-                    report(arg, format!("invalid {function} argument"));
-                }
+            if let ExprKind::Literal(l) = &checked.ast.expr(arg).kind
+                && !valid(l)
+            {
+                report(arg, format!("invalid {function} argument"));
             }
         }
     }
@@ -258,11 +258,7 @@ pub(crate) fn parse_go_duration(s: &str) -> Option<i64> {
         }
     }
     if neg {
-        return Some(
-            (total as i128)
-                .checked_neg()
-                .and_then(|x| i64::try_from(x).ok())?,
-        );
+        return i64::try_from(-i128::from(total)).ok();
     }
     i64::try_from(total).ok()
 }

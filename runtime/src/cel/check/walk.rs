@@ -21,19 +21,6 @@ pub(crate) fn children(ast: &Ast, id: ExprId) -> Vec<ExprId> {
     }
 }
 
-/// Every node reachable from the root, parents before children.
-pub(crate) fn preorder(ast: &Ast) -> Vec<ExprId> {
-    let mut out = Vec::new();
-    let mut stack = vec![ast.root];
-    while let Some(id) = stack.pop() {
-        out.push(id);
-        let mut c = children(ast, id);
-        c.reverse();
-        stack.extend(c);
-    }
-    out
-}
-
 /// The depth of the tree (a root without children has depth 1).
 pub(crate) fn depth(ast: &Ast) -> usize {
     let mut max = 0;

@@ -131,49 +131,49 @@ pub(super) const LISTS_V3: &[OverloadDecl] = &[
     ),
     m("sort", "list_string_sort", &[LIST_STRING], LIST_STRING),
     m("sort", "list_bytes_sort", &[LIST_BYTES], LIST_BYTES),
-    g(
+    m(
         "@sortByAssociatedKeys",
         "list_int_sortByAssociatedKeys",
         &[LIST_T, LIST_INT],
         LIST_T,
     ),
-    g(
+    m(
         "@sortByAssociatedKeys",
         "list_uint_sortByAssociatedKeys",
         &[LIST_T, LIST_UINT],
         LIST_T,
     ),
-    g(
+    m(
         "@sortByAssociatedKeys",
         "list_double_sortByAssociatedKeys",
         &[LIST_T, LIST_DOUBLE],
         LIST_T,
     ),
-    g(
+    m(
         "@sortByAssociatedKeys",
         "list_bool_sortByAssociatedKeys",
         &[LIST_T, LIST_BOOL],
         LIST_T,
     ),
-    g(
+    m(
         "@sortByAssociatedKeys",
         "list_google.protobuf.Duration_sortByAssociatedKeys",
         &[LIST_T, LIST_DURATION],
         LIST_T,
     ),
-    g(
+    m(
         "@sortByAssociatedKeys",
         "list_google.protobuf.Timestamp_sortByAssociatedKeys",
         &[LIST_T, LIST_TIMESTAMP],
         LIST_T,
     ),
-    g(
+    m(
         "@sortByAssociatedKeys",
         "list_string_sortByAssociatedKeys",
         &[LIST_T, LIST_STRING],
         LIST_T,
     ),
-    g(
+    m(
         "@sortByAssociatedKeys",
         "list_bytes_sortByAssociatedKeys",
         &[LIST_T, LIST_BYTES],

@@ -346,3 +346,11 @@ pub(super) const SEMVER_LIB: &[OverloadDecl] = &[
     m("minor", "semver_minor", &[SEMVER], INT),
     m("patch", "semver_patch", &[SEMVER], INT),
 ];
+
+/// `library.JSONPatch`: only in mutating admission policies, never in CRD rules.
+pub(super) const JSONPATCH: &[OverloadDecl] = &[g(
+    "jsonpatch.escapeKey",
+    "string_jsonpatch_escapeKey_string",
+    &[STRING],
+    STRING,
+)];

@@ -1,0 +1,189 @@
+//! Attribute evaluation: variables, selections, indexes and presence tests. Mirrors cel-go
+//! `interpreter/attributes.go` (`absoluteAttribute`, `relativeAttribute`, `applyQualifiers`,
+//! `refQualify`, the `missingKey`/`missingIndex` errors) and the observation points of
+//! `evalWatchAttr`/`evalWatchConstQual`, which decide the cost: 1 per evaluated qualifier and 1
+//! per attribute (a presence test's attribute costs nothing in Kubernetes).
+
+use super::error::{EvalError, EvalErrorKind, EvalResult};
+use super::interp::{Cx, cancelled};
+use super::node::{Attr, Base, QualKind};
+use crate::cel::value::{List, Map, Value};
+
+/// A resolved qualifier key.
+enum Key<'k, 'a> {
+    Field(&'k str, Option<&'k str>),
+    Val(Value<'a>),
+}
+
+impl Key<'_, '_> {
+    fn value(&self) -> Value<'_> {
+        match self {
+            Key::Field(n, _) => super::map::str_key(n),
+            Key::Val(v) => v.clone(),
+        }
+    }
+}
+
+impl Attr {
+    pub(crate) fn eval<'a>(&'a self, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
+        let mut r = self.resolve(cx);
+        if self.test_only
+            && let Ok(Value::Optional(o)) = &r
+        {
+            r = Ok(Value::Bool(o.is_some()));
+        }
+        cancelled(&r)?;
+        if self.charge && !(self.test_only && !cx.presence_test_cost) {
+            cx.charge(1)?;
+        }
+        r
+    }
+
+    /// Resolves without the attribute's own charge (qualifiers are charged).
+    pub(crate) fn resolve<'a>(&'a self, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
+        let base = match &self.base {
+            Base::Var(i) => match cx.vars.get(*i) {
+                Some(Some(v)) => v.clone(),
+                _ => {
+                    let name = cx.names.get(*i).map_or("", String::as_str);
+                    return Err(missing_attr(name));
+                }
+            },
+            Base::Local(i) => cx.locals[*i].clone()?,
+            Base::Expr(n) => n.eval(cx)?,
+            Base::Missing(name) => return Err(missing_attr(name)),
+        };
+        if self.quals.is_empty() {
+            return Ok(base);
+        }
+        let mut obj = base;
+        let mut is_opt = false;
+        if let Value::Optional(o) = &obj {
+            match o {
+                None => return Ok(obj),
+                Some(v) => {
+                    let v = (**v).clone();
+                    obj = v;
+                    is_opt = true;
+                }
+            }
+        }
+        let last = self.quals.len() - 1;
+        for (i, q) in self.quals.iter().enumerate() {
+            is_opt |= q.optional;
+            let key = match &q.kind {
+                QualKind::Field { name, unescaped } => Key::Field(name, unescaped.as_deref()),
+                QualKind::Const(v) => Key::Val(v.clone()),
+                QualKind::Attr(a) => match a.resolve(cx) {
+                    Ok(v) => Key::Val(v),
+                    Err(e) => {
+                        cancelled(&Err(e.clone()))?;
+                        cx.charge(1)?;
+                        return Err(e);
+                    }
+                },
+                QualKind::Expr(n) => match n.eval(cx) {
+                    Ok(v) => Key::Val(v),
+                    Err(e) => {
+                        cancelled(&Err(e.clone()))?;
+                        cx.charge(1)?;
+                        return Err(e);
+                    }
+                },
+            };
+            if self.test_only && i == last {
+                if is_opt {
+                    let p = present(&obj, &key, cx.error_on_bad_presence_test)?;
+                    if p {
+                        cx.charge(1)?;
+                    }
+                    return Ok(Value::Bool(p));
+                }
+                let p = present(&obj, &key, cx.error_on_bad_presence_test);
+                cx.charge(1)?;
+                return p.map(Value::Bool);
+            }
+            if is_opt {
+                match qualify_if_present(&obj, &key, cx.error_on_bad_presence_test)? {
+                    Some(v) => {
+                        cx.charge(1)?;
+                        obj = v;
+                    }
+                    None => return Ok(Value::Optional(None)),
+                }
+            } else {
+                let r = qualify(&obj, &key);
+                cx.charge(1)?;
+                obj = r?;
+            }
+        }
+        Ok(if is_opt { Value::optional_of(obj) } else { obj })
+    }
+}
+
+fn missing_attr(name: &str) -> EvalError {
+    EvalError::new(
+        EvalErrorKind::NoSuchAttribute,
+        format!("no such attribute(s): {name}"),
+    )
+}
+
+fn find_in_map<'a>(m: &Map<'a>, key: &Key<'_, '_>) -> Option<EvalResult<'a>> {
+    match (m, key) {
+        (Map::Json(j), Key::Field(n, u)) => j.find(n, *u),
+        (_, k) => super::map::find(m, &k.value()),
+    }
+}
+
+fn list_index(l: &List<'_>, key: &Key<'_, '_>) -> Result<Option<usize>, EvalError> {
+    let i = super::list::index_of(&key.value())?;
+    Ok((i >= 0 && (i as u64) < super::list::len(l) as u64).then_some(i as usize))
+}
+
+/// `Qualify`: the selected value or cel-go's error.
+fn qualify<'a>(obj: &Value<'a>, key: &Key<'_, '_>) -> EvalResult<'a> {
+    match obj {
+        Value::Map(m) => {
+            find_in_map(m, key).unwrap_or_else(|| Err(EvalError::no_such_key(key.value())))
+        }
+        Value::List(l) => match list_index(l, key)? {
+            Some(i) => super::list::at(l, i),
+            None => Err(EvalError::new(
+                EvalErrorKind::IndexOutOfBounds,
+                format!("index out of bounds: {}", key.value()),
+            )),
+        },
+        _ => Err(EvalError::no_such_key(key.value())),
+    }
+}
+
+/// `QualifyIfPresent`.
+fn qualify_if_present<'a>(
+    obj: &Value<'a>,
+    key: &Key<'_, '_>,
+    strict: bool,
+) -> Result<Option<Value<'a>>, EvalError> {
+    match obj {
+        Value::Map(m) => find_in_map(m, key).transpose(),
+        Value::List(l) => match list_index(l, key)? {
+            Some(i) => super::list::at(l, i).map(Some),
+            None => Ok(None),
+        },
+        _ if strict => Err(EvalError::no_such_key(key.value())),
+        _ => Ok(None),
+    }
+}
+
+/// The presence test of `has()`; `strict` is cel-go's `EnableErrorOnBadPresenceTest`.
+fn present(obj: &Value<'_>, key: &Key<'_, '_>, strict: bool) -> Result<bool, EvalError> {
+    match obj {
+        Value::Map(m) => match find_in_map(m, key) {
+            None => Ok(false),
+            Some(Ok(_)) => Ok(true),
+            Some(Err(e)) => Err(e),
+        },
+        Value::List(l) => Ok(list_index(l, key)?.is_some()),
+        _ if strict => Err(EvalError::no_such_key(key.value())),
+        _ => Ok(false),
+    }
+}

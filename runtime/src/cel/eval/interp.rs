@@ -1,0 +1,381 @@
+//! Evaluation of the node tree: mirrors cel-go `interpreter/interpretable.go` (`evalAnd`,
+//! `evalOr`, `evalEq`, `evalList`, `evalMap`, `evalFold`, strict calls) and charges costs at
+//! the points where cel-go's `CostObserver` observes a step (`interpreter/runtimecost.go`).
+
+use std::sync::Arc;
+
+use super::error::{EvalError, EvalResult};
+use super::node::{Call, Fold, Node, RegexCall, RegexKind, Step};
+use crate::cel::lib::{Env, TRAVERSAL, actual_size, ceil_factor};
+use crate::cel::value::{Bytes, List, ListKind, Map, Str, Value};
+
+/// cel-go `ListCreateBaseCost`.
+const LIST_CREATE: u64 = 10;
+/// cel-go `MapCreateBaseCost`.
+const MAP_CREATE: u64 = 30;
+
+/// Evaluation state: variables, comprehension locals and the running cost.
+pub(crate) struct Cx<'a, 'x> {
+    pub vars: &'x [Option<Value<'a>>],
+    pub names: &'x [String],
+    pub locals: Vec<EvalResult<'a>>,
+    pub env: &'a Env,
+    pub cost: u64,
+    pub limit: u64,
+    pub presence_test_cost: bool,
+    pub error_on_bad_presence_test: bool,
+}
+
+impl<'a> Cx<'a, '_> {
+    /// Adds to the cost and cancels once it exceeds the limit (cel-go checks after every
+    /// observed step).
+    #[inline]
+    pub(crate) fn charge(&mut self, n: u64) -> Result<(), EvalError> {
+        self.cost = self.cost.saturating_add(n);
+        if self.cost > self.limit {
+            Err(EvalError::cost_limit())
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl Node {
+    pub(crate) fn eval<'a>(&'a self, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
+        match self {
+            Node::Const(v) => Ok(v.clone()),
+            Node::Str(s) => Ok(Value::String(Str::Borrowed(s))),
+            Node::Bytes(b) => Ok(Value::Bytes(Bytes::Borrowed(b))),
+            Node::Attr(a) => a.eval(cx),
+            Node::Call(c) => call(c, cx),
+            Node::Regex(r) => regex_call(r, cx),
+            Node::Eq(p, negate) => {
+                let l = p.0.eval(cx);
+                let r = p.1.eval(cx);
+                cancelled(&l)?;
+                cancelled(&r)?;
+                let cost = match (&l, &r) {
+                    (Ok(Value::Ext(_)), _) => 1,
+                    (Ok(a), Ok(b)) => ceil_factor(actual_size(a).min(actual_size(b)), TRAVERSAL),
+                    (Ok(a), Err(_)) | (Err(_), Ok(a)) => ceil_factor(actual_size(a).min(1), TRAVERSAL),
+                    _ => 1,
+                };
+                cx.charge(cost)?;
+                let eq = super::equal::equals(&l?, &r?)?;
+                Ok(Value::Bool(eq != *negate))
+            }
+            Node::Logic(terms, and) => logic(terms, *and, cx),
+            Node::Cond(p) => match p.0.eval(cx) {
+                Ok(Value::Bool(true)) => p.1.eval(cx),
+                Ok(Value::Bool(false)) => p.2.eval(cx),
+                Ok(_) => Err(EvalError::no_such_overload()),
+                Err(e) => Err(e),
+            },
+            Node::List(elems) => {
+                let mut out = Vec::with_capacity(elems.len());
+                let mut err = None;
+                for (e, opt) in elems.iter() {
+                    match e.eval(cx) {
+                        Ok(v) if *opt => match v {
+                            Value::Optional(Some(x)) => out.push((*x).clone()),
+                            Value::Optional(None) => {}
+                            other => {
+                                err = Some(EvalError::other(format!(
+                                    "cannot initialize optional list element from non-optional value {other}"
+                                )));
+                                break;
+                            }
+                        },
+                        Ok(v) => out.push(v),
+                        Err(e) => {
+                            cancelled_err(&e)?;
+                            err = Some(e);
+                            break;
+                        }
+                    }
+                }
+                cx.charge(LIST_CREATE)?;
+                match err {
+                    Some(e) => Err(e),
+                    None => Ok(Value::List(List::Owned(Arc::new(out), ListKind::Plain))),
+                }
+            }
+            Node::Map(entries) => {
+                let r = build_map(entries, cx);
+                cancelled(&r)?;
+                cx.charge(MAP_CREATE)?;
+                r
+            }
+            Node::Fold(f) => fold(f, cx),
+            Node::NotStrictlyFalse(n) => {
+                let v = n.eval(cx);
+                cancelled(&v)?;
+                cx.charge(1)?;
+                Ok(Value::Bool(!matches!(v, Ok(Value::Bool(false)))))
+            }
+            Node::InSet(n, set) => {
+                let v = n.eval(cx)?;
+                let key = match &v {
+                    Value::Double(d) if *d == 0.0 => Some(super::list::SetKey::Double(0f64.to_bits())),
+                    Value::Bool(_)
+                    | Value::String(_)
+                    | Value::Int(_)
+                    | Value::Uint(_)
+                    | Value::Double(_) => super::list::set_key(&v).ok(),
+                    _ => None,
+                };
+                Ok(Value::Bool(key.is_some_and(|k| set.contains(&k))))
+            }
+            Node::OptOr(p, value) => match p.0.eval(cx)? {
+                Value::Optional(Some(v)) if *value => Ok((*v).clone()),
+                v @ Value::Optional(Some(_)) => Ok(v),
+                Value::Optional(None) => p.1.eval(cx),
+                _ => Err(EvalError::no_such_overload()),
+            },
+            Node::Error(e) => Err(e.clone()),
+        }
+    }
+}
+
+/// Propagates a cancellation found in a result that would otherwise be absorbed or deferred.
+#[inline]
+pub(crate) fn cancelled(r: &EvalResult<'_>) -> Result<(), EvalError> {
+    match r {
+        Err(e) if e.is_cancelled() => Err(e.clone()),
+        _ => Ok(()),
+    }
+}
+
+#[inline]
+fn cancelled_err(e: &EvalError) -> Result<(), EvalError> {
+    if e.is_cancelled() { Err(e.clone()) } else { Ok(()) }
+}
+
+/// `&&` / `||`: the first deciding value wins wherever it is; otherwise the first error.
+fn logic<'a>(terms: &'a [Node], and: bool, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
+    let mut err = None;
+    for t in terms {
+        match t.eval(cx) {
+            Ok(Value::Bool(b)) if b != and => return Ok(Value::Bool(b)),
+            Ok(Value::Bool(_)) => {}
+            Ok(_) => {
+                if err.is_none() {
+                    err = Some(EvalError::no_such_overload());
+                }
+            }
+            Err(e) => {
+                cancelled_err(&e)?;
+                if err.is_none() {
+                    err = Some(e);
+                }
+            }
+        }
+    }
+    match err {
+        Some(e) => Err(e),
+        None => Ok(Value::Bool(and)),
+    }
+}
+
+fn build_map<'a>(entries: &'a [(Node, Node, bool)], cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
+    let mut m = super::map::OwnedMap::new();
+    for (k, v, opt) in entries {
+        let k = k.eval(cx)?;
+        let v = v.eval(cx)?;
+        if *opt {
+            match v {
+                Value::Optional(Some(x)) => m.insert(k, (*x).clone())?,
+                Value::Optional(None) => {}
+                other => {
+                    return Err(EvalError::other(format!(
+                        "cannot initialize optional entry '{k}' from non-optional value {other}"
+                    )));
+                }
+            }
+        } else {
+            m.insert(k, v)?;
+        }
+    }
+    Ok(Value::Map(Map::Owned(Arc::new(m))))
+}
+
+/// A strict call: unary and binary calls evaluate every argument and are charged even when
+/// one is an error; calls with more arguments stop at the first error, uncharged.
+fn call<'a>(c: &'a Call, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
+    match &*c.args {
+        [a] => {
+            let a = a.eval(cx);
+            cancelled(&a)?;
+            match a {
+                Ok(a) => finish(c, std::slice::from_ref(&a), cx),
+                Err(e) => {
+                    cx.charge((c.def.cost)(&[Value::Null], &Value::Null))?;
+                    Err(e)
+                }
+            }
+        }
+        [a, b] => {
+            let a = a.eval(cx);
+            cancelled(&a)?;
+            let b = b.eval(cx);
+            cancelled(&b)?;
+            match (a, b) {
+                (Ok(a), Ok(b)) => finish(c, &[a, b], cx),
+                (a, b) => {
+                    let args = [
+                        a.as_ref().map_or(Value::Null, Clone::clone),
+                        b.as_ref().map_or(Value::Null, Clone::clone),
+                    ];
+                    cx.charge((c.def.cost)(&args, &Value::Null))?;
+                    Err(a.err().or(b.err()).unwrap_or_else(EvalError::no_such_overload))
+                }
+            }
+        }
+        args => {
+            let mut vals = Vec::with_capacity(args.len());
+            for a in args.iter() {
+                vals.push(a.eval(cx)?);
+            }
+            finish(c, &vals, cx)
+        }
+    }
+}
+
+#[inline]
+fn finish<'a>(c: &'a Call, args: &[Value<'a>], cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
+    let r = (c.def.imp)(cx.env, args);
+    let cost = match &r {
+        Ok(v) => (c.def.cost)(args, v),
+        Err(_) => (c.def.cost)(args, &Value::Null),
+    };
+    cx.charge(cost)?;
+    r
+}
+
+fn regex_call<'a>(r: &'a RegexCall, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
+    let mut vals = Vec::with_capacity(r.call.args.len());
+    for a in r.call.args.iter() {
+        let v = a.eval(cx);
+        cancelled(&v)?;
+        vals.push(v?);
+    }
+    let out = match (r.kind, vals.first()) {
+        (RegexKind::Matches, Some(Value::String(s))) => Ok(Value::Bool(r.regex.is_match(s))),
+        (RegexKind::Find, Some(Value::String(s))) => Ok(crate::cel::lib::regex_lib::find(&r.regex, s)),
+        (RegexKind::FindAll, Some(Value::String(s))) => {
+            crate::cel::lib::regex_lib::find_all(&r.regex, s, vals.get(2))
+        }
+        _ => (r.call.def.imp)(cx.env, &vals),
+    };
+    let cost = (r.call.def.cost)(&vals, out.as_ref().unwrap_or(&Value::Null));
+    cx.charge(cost)?;
+    out
+}
+
+/// A comprehension (cel-go `evalFold` and `folder`).
+fn fold<'a>(f: &'a Fold, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
+    let range = f.range.eval(cx)?;
+    let init = f.init.eval(cx);
+    cancelled(&init)?;
+    cx.locals[f.accu_slot] = init;
+    match &range {
+        Value::List(l) => {
+            let n = super::list::len(l);
+            for i in 0..n {
+                let item = super::list::at(l, i)?;
+                if let Some(s2) = f.iter2_slot {
+                    cx.locals[f.iter_slot] = Ok(Value::Int(i as i64));
+                    cx.locals[s2] = Ok(item);
+                } else {
+                    cx.locals[f.iter_slot] = Ok(item);
+                }
+                if !iterate(f, cx)? {
+                    break;
+                }
+            }
+        }
+        Value::Map(m) => {
+            if let Some(s2) = f.iter2_slot {
+                for (k, v) in super::map::entries(m) {
+                    cx.locals[f.iter_slot] = Ok(k);
+                    cx.locals[s2] = Ok(v?);
+                    if !iterate(f, cx)? {
+                        break;
+                    }
+                }
+            } else {
+                for k in super::map::keys(m) {
+                    cx.locals[f.iter_slot] = Ok(k);
+                    if !iterate(f, cx)? {
+                        break;
+                    }
+                }
+            }
+        }
+        other if f.iter2_slot.is_some() => {
+            return Err(EvalError::other(format!(
+                "unsupported comprehension range type: {}",
+                other.go_type_name()
+            )));
+        }
+        other => {
+            return Err(EvalError::other(format!(
+                "got '{}', expected iterable type",
+                other.go_type_name()
+            )));
+        }
+    }
+    let r = f.result.eval(cx);
+    cx.locals[f.accu_slot] = Ok(Value::Null);
+    r
+}
+
+/// One iteration; `false` once the loop condition is `false`.
+fn iterate<'a>(f: &'a Fold, cx: &mut Cx<'a, '_>) -> Result<bool, EvalError> {
+    let c = f.cond.eval(cx);
+    cancelled(&c)?;
+    if matches!(c, Ok(Value::Bool(false))) {
+        return Ok(false);
+    }
+    match &f.step {
+        Step::Expr(n) => {
+            let v = n.eval(cx);
+            cancelled(&v)?;
+            cx.locals[f.accu_slot] = v;
+        }
+        Step::Append(e) => append(f, e, cx)?,
+        Step::AppendIf(c, e) => match c.eval(cx) {
+            Ok(Value::Bool(true)) => append(f, e, cx)?,
+            Ok(Value::Bool(false)) => {}
+            Ok(_) => cx.locals[f.accu_slot] = Err(EvalError::no_such_overload()),
+            Err(err) => {
+                cancelled_err(&err)?;
+                cx.locals[f.accu_slot] = Err(err);
+            }
+        },
+    }
+    Ok(true)
+}
+
+/// `@result + [e]` done in place, charged as cel-go charges the call: the accumulator
+/// identifier (1), the list literal (10, or 0 when `e` is a constant), `e` and `_+_` (1).
+fn append<'a>(f: &'a Fold, e: &'a Node, cx: &mut Cx<'a, '_>) -> Result<(), EvalError> {
+    cx.charge(1)?;
+    let v = e.eval(cx);
+    cancelled(&v)?;
+    cx.charge(if e.as_const().is_some() { 0 } else { LIST_CREATE } + 1)?;
+    let acc = std::mem::replace(&mut cx.locals[f.accu_slot], Ok(Value::Null));
+    cx.locals[f.accu_slot] = match (acc, v) {
+        (Err(e), _) | (_, Err(e)) => Err(e),
+        (Ok(Value::List(List::Owned(mut items, ListKind::Plain))), Ok(v)) => {
+            Arc::make_mut(&mut items).push(v);
+            Ok(Value::List(List::Owned(items, ListKind::Plain)))
+        }
+        (Ok(Value::List(l)), Ok(v)) => {
+            super::list::add(&l, &List::Owned(Arc::new(vec![v]), ListKind::Plain))
+        }
+        (Ok(_), Ok(_)) => Err(EvalError::no_such_overload()),
+    };
+    Ok(())
+}
+

@@ -1,0 +1,342 @@
+//! The CEL evaluator: compiles a parsed expression once into a [`Program`] and evaluates it
+//! many times against an [`Activation`], tracking the actual cost as cel-go does. Mirrors
+//! cel-go `cel/program.go` with the Kubernetes program options of apiserver
+//! `pkg/cel/environment/base.go`: `OptOptimize`, `OptTrackCost`, `CostLimit(PerCallLimit)`,
+//! `PresenceTestHasCost(false)`.
+//!
+//! ```
+//! use crdkit_runtime::cel::{self, eval::{Activation, CompileOptions, CostTracker, Program}};
+//! use crdkit_runtime::schema::{Structural, Type};
+//!
+//! let ast = cel::parse("self.replicas <= self.max && self.name.startsWith('my-')").unwrap();
+//! let program = Program::compile(&ast, &CompileOptions::default()).unwrap();
+//!
+//! let mut schema = Structural::of_type(Type::Object);
+//! schema.properties.insert("replicas".into(), Structural::of_type(Type::Integer));
+//! schema.properties.insert("max".into(), Structural::of_type(Type::Integer));
+//! schema.properties.insert("name".into(), Structural::of_type(Type::String));
+//! let object = serde_json::json!({"replicas": 3, "max": 5, "name": "my-app"});
+//!
+//! let activation = Activation::new().bind_json("self", &object, &schema);
+//! let mut cost = CostTracker::kubernetes();
+//! let result = program.eval(&activation, &mut cost).unwrap();
+//! assert_eq!(result.as_bool(), Some(true));
+//! assert_eq!(cost.actual_cost(), 8);
+//! ```
+
+mod attr;
+mod compile;
+pub(crate) mod convert;
+pub(crate) mod equal;
+mod error;
+pub(crate) mod format;
+mod interp;
+pub mod json;
+pub(crate) mod list;
+pub(crate) mod map;
+mod node;
+pub(crate) mod ops;
+pub(crate) mod stdlib;
+pub mod time;
+
+pub use error::{COST_LIMIT_MESSAGE, CompileError, EvalError, EvalErrorKind, EvalResult};
+pub use json::{escape, unescape};
+
+pub use crate::cel::value::Value;
+use crate::cel::ast::Ast;
+use crate::cel::lib::Env;
+use crate::schema::Structural;
+
+/// `PerCallLimit`: the cost limit of one evaluation (apiserver `pkg/apis/cel/config.go`).
+pub const PER_CALL_LIMIT: u64 = 1_000_000;
+/// `RuntimeCELCostBudget`: the cost budget of all rules while validating one object.
+pub const RUNTIME_CEL_COST_BUDGET: u64 = 10_000_000;
+/// The newest Kubernetes version whose CEL environment is known (`base.go`).
+pub const CURRENT_K8S_VERSION: (u32, u32) = (1, 37);
+
+/// Nesting up to which evaluation runs on the caller's stack.
+const INLINE_DEPTH: usize = 48;
+/// Stack for evaluating deeply nested programs.
+const DEEP_STACK: usize = 512 << 20;
+/// Programs nested deeper than this are refused.
+const MAX_DEPTH: usize = 12_000;
+
+/// How to compile.
+#[derive(Clone, Debug)]
+pub struct CompileOptions {
+    /// The variables an activation may bind (`self`, `oldSelf` for CRD rules). Dotted names
+    /// (`a.b.c`) are matched as cel-go matches qualified identifiers.
+    pub variables: Vec<String>,
+    /// The Kubernetes version whose environment applies: functions introduced later are
+    /// undeclared (apiserver `environment/base.go`).
+    pub k8s_version: (u32, u32),
+    /// cel-go `OptOptimize`: fold constant literals and conversions, precompile constant
+    /// regexes, turn `x in [constants]` into a set lookup. Kubernetes enables it, and it
+    /// changes the cost (a folded literal costs nothing).
+    pub optimize: bool,
+    /// cel-go `EnableErrorOnBadPresenceTest`: `has(x.f)` and `x.?f` on a value that has no
+    /// fields is an error rather than false. Off in Kubernetes; on in cel-go's conformance runs.
+    pub error_on_bad_presence_test: bool,
+}
+
+impl Default for CompileOptions {
+    fn default() -> Self {
+        CompileOptions {
+            variables: vec!["self".into(), "oldSelf".into()],
+            k8s_version: CURRENT_K8S_VERSION,
+            optimize: true,
+            error_on_bad_presence_test: false,
+        }
+    }
+}
+
+/// A compiled expression, ready to be evaluated many times (`Send + Sync`).
+#[derive(Debug)]
+pub struct Program {
+    root: node::Node,
+    variables: Vec<String>,
+    max_locals: usize,
+    depth: usize,
+    error_on_bad_presence_test: bool,
+    env: Env,
+}
+
+impl std::fmt::Debug for node::Node {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Node")
+    }
+}
+
+impl Program {
+    /// Compiles a parsed expression.
+    pub fn compile(ast: &Ast, opts: &CompileOptions) -> Result<Program, CompileError> {
+        let env = Env::new();
+        let (root, max_locals) = {
+            let mut p = compile::Planner::new(
+                ast,
+                &opts.variables,
+                opts.k8s_version,
+                opts.optimize,
+                &env,
+            );
+            let root = p.plan(ast.root)?;
+            (root, p.max_locals)
+        };
+        let depth = root.depth();
+        if depth > MAX_DEPTH {
+            return Err(CompileError::new(format!(
+                "expression nesting exceeds limit: depth {depth}, limit {MAX_DEPTH}"
+            )));
+        }
+        Ok(Program {
+            root,
+            variables: opts.variables.clone(),
+            max_locals,
+            depth,
+            error_on_bad_presence_test: opts.error_on_bad_presence_test,
+            env,
+        })
+    }
+
+    /// Parses and compiles with the default options.
+    pub fn compile_str(src: &str) -> Result<Program, CompileError> {
+        let ast = crate::cel::parse(src).map_err(|e| CompileError::new(e.to_string()))?;
+        Program::compile(&ast, &CompileOptions::default())
+    }
+
+    /// Evaluates with the given variables; the actual cost is recorded in `cost` (also when
+    /// evaluation fails or is cancelled).
+    pub fn eval<'a>(
+        &'a self,
+        activation: &Activation<'a>,
+        cost: &mut CostTracker,
+    ) -> Result<Value<'a>, EvalError> {
+        let vars: Vec<Option<Value<'a>>> = self
+            .variables
+            .iter()
+            .map(|n| activation.get(n).cloned())
+            .collect();
+        let limit = cost.limit();
+        let run = |vars: &[Option<Value<'a>>]| {
+            let mut cx = interp::Cx {
+                vars,
+                names: &self.variables,
+                locals: vec![Ok(Value::Null); self.max_locals],
+                env: &self.env,
+                cost: 0,
+                limit,
+                presence_test_cost: cost.presence_test_has_cost,
+                error_on_bad_presence_test: self.error_on_bad_presence_test,
+            };
+            let r = self.root.eval(&mut cx);
+            (r, cx.cost)
+        };
+        let (r, actual) = if self.depth <= INLINE_DEPTH {
+            run(&vars)
+        } else {
+            std::thread::scope(|s| {
+                let spawned = std::thread::Builder::new()
+                    .stack_size(DEEP_STACK)
+                    .spawn_scoped(s, || run(&vars));
+                match spawned {
+                    Ok(h) => h.join().unwrap_or_else(|_| {
+                        (Err(EvalError::other("internal error: evaluation panicked")), 0)
+                    }),
+                    Err(_) => (Err(EvalError::other("internal error: no thread for deep evaluation")), 0),
+                }
+            })
+        };
+        cost.record(actual);
+        r
+    }
+
+    /// The variables the program was compiled with.
+    #[must_use]
+    pub fn variables(&self) -> &[String] {
+        &self.variables
+    }
+}
+
+/// The variables of one evaluation.
+#[derive(Clone, Debug, Default)]
+pub struct Activation<'a> {
+    bindings: Vec<(String, Value<'a>)>,
+}
+
+impl<'a> Activation<'a> {
+    /// No variables.
+    #[must_use]
+    pub fn new() -> Activation<'a> {
+        Activation::default()
+    }
+
+    /// Binds a variable to a value.
+    #[must_use]
+    pub fn bind(mut self, name: impl Into<String>, value: Value<'a>) -> Activation<'a> {
+        let name = name.into();
+        self.bindings.retain(|(n, _)| *n != name);
+        self.bindings.push((name, value));
+        self
+    }
+
+    /// Binds a variable to a JSON value seen through its schema (a lazy view; a value that
+    /// does not match the schema makes selections of it fail as in the API server).
+    #[must_use]
+    pub fn bind_json(
+        self,
+        name: impl Into<String>,
+        json: &'a serde_json::Value,
+        schema: &'a Structural,
+    ) -> Activation<'a> {
+        let v = json::from_json(json, schema, false).unwrap_or_else(|_| Value::Unknown(json));
+        self.bind(name, v)
+    }
+
+    /// Like [`bind_json`](Self::bind_json) for the root of a resource: `apiVersion`, `kind`
+    /// and `metadata.name`/`generateName` are accessible whatever the schema says
+    /// (apiextensions `WithTypeAndObjectMeta`).
+    #[must_use]
+    pub fn bind_resource(
+        self,
+        name: impl Into<String>,
+        json: &'a serde_json::Value,
+        schema: &'a Structural,
+    ) -> Activation<'a> {
+        let v = json::from_json(json, schema, true).unwrap_or_else(|_| Value::Unknown(json));
+        self.bind(name, v)
+    }
+
+    /// The value bound to a name.
+    #[must_use]
+    pub fn get(&self, name: &str) -> Option<&Value<'a>> {
+        self.bindings
+            .iter()
+            .find_map(|(n, v)| (n == name).then_some(v))
+    }
+}
+
+/// Runtime cost accounting (cel-go `CostTracker` with apiserver's limits).
+#[derive(Clone, Debug)]
+pub struct CostTracker {
+    /// `cel.CostLimit`: an evaluation costing more is cancelled with
+    /// [`COST_LIMIT_MESSAGE`].
+    pub per_call_limit: Option<u64>,
+    /// The budget left for further evaluations (`RuntimeCELCostBudget` per object); an
+    /// evaluation is cancelled as soon as it would exceed it, and each evaluation's cost is
+    /// deducted.
+    pub remaining_budget: Option<u64>,
+    /// cel-go `PresenceTestHasCost`; Kubernetes sets it to false.
+    pub presence_test_has_cost: bool,
+    last: u64,
+    total: u64,
+    exhausted: bool,
+}
+
+impl CostTracker {
+    /// The API server's settings: `PerCallLimit`, a fresh `RuntimeCELCostBudget` and
+    /// presence tests without cost.
+    #[must_use]
+    pub fn kubernetes() -> CostTracker {
+        CostTracker {
+            per_call_limit: Some(PER_CALL_LIMIT),
+            remaining_budget: Some(RUNTIME_CEL_COST_BUDGET),
+            presence_test_has_cost: false,
+            last: 0,
+            total: 0,
+            exhausted: false,
+        }
+    }
+
+    /// No limit (cost is still measured).
+    #[must_use]
+    pub fn unlimited() -> CostTracker {
+        CostTracker {
+            per_call_limit: None,
+            remaining_budget: None,
+            ..CostTracker::kubernetes()
+        }
+    }
+
+    fn limit(&self) -> u64 {
+        let a = self.per_call_limit.unwrap_or(u64::MAX);
+        let b = self.remaining_budget.unwrap_or(u64::MAX);
+        a.min(b)
+    }
+
+    fn record(&mut self, cost: u64) {
+        self.last = cost;
+        self.total = self.total.saturating_add(cost);
+        if let Some(r) = &mut self.remaining_budget {
+            if cost > *r {
+                self.exhausted = true;
+            }
+            *r = r.saturating_sub(cost);
+        }
+    }
+
+    /// The actual cost of the last evaluation (at cancellation, the cost that went over).
+    #[must_use]
+    pub fn actual_cost(&self) -> u64 {
+        self.last
+    }
+
+    /// The sum of the costs of all evaluations.
+    #[must_use]
+    pub fn total_cost(&self) -> u64 {
+        self.total
+    }
+
+    /// Whether an evaluation went over the remaining budget (the API server then reports
+    /// "validation failed due to running out of cost budget, no further validation rules will
+    /// be run").
+    #[must_use]
+    pub fn budget_exhausted(&self) -> bool {
+        self.exhausted
+    }
+}
+
+impl Default for CostTracker {
+    fn default() -> Self {
+        CostTracker::kubernetes()
+    }
+}

@@ -1,0 +1,203 @@
+//! The executable form of a program: a tree of nodes built once by `compile.rs`, mirroring the
+//! `Interpretable`s that cel-go's planner builds (`interpreter/planner.go`,
+//! `interpreter/attributes.go`), so that evaluation and cost tracking follow the same steps.
+
+use std::collections::HashSet;
+
+use super::error::EvalError;
+use super::list::SetKey;
+use crate::cel::lib::FnDef;
+use crate::cel::value::Value;
+
+/// A node of the executable tree.
+pub(crate) enum Node {
+    /// A constant (folded literals, lists and conversions): costs 0.
+    Const(Value<'static>),
+    /// A string literal, borrowed at evaluation.
+    Str(Box<str>),
+    /// A bytes literal, borrowed at evaluation.
+    Bytes(Box<[u8]>),
+    /// Identifiers, selections, index operations and presence tests (cel-go attributes).
+    Attr(Box<Attr>),
+    /// A function or operator call.
+    Call(Box<Call>),
+    /// `==` / `!=` (`negate`).
+    Eq(Box<(Node, Node)>, bool),
+    /// `&&` (`true`) or `||` (`false`), with cel-go's commutative error absorption.
+    Logic(Box<[Node]>, bool),
+    /// `c ? t : f` (a conditional attribute: no cost of its own).
+    Cond(Box<(Node, Node, Node)>),
+    /// `[a, ?b]`: the flags mark optional entries.
+    List(Box<[(Node, bool)]>),
+    /// `{k: v, ?k2: v2}`.
+    Map(Box<[(Node, Node, bool)]>),
+    /// A comprehension.
+    Fold(Box<Fold>),
+    /// `@not_strictly_false(x)`: true unless `x` is false (errors count as true).
+    NotStrictlyFalse(Box<Node>),
+    /// `x in [constants]`, optimised into a set lookup (costs only `x`, as cel-go's
+    /// `evalSetMembership`).
+    InSet(Box<Node>, HashSet<SetKey>),
+    /// `s.matches('re')` and other calls whose pattern is a constant: compiled once.
+    Regex(Box<RegexCall>),
+    /// `a.or(b)` (`value` false) / `a.orValue(b)` (`value` true): `b` is evaluated only when
+    /// `a` is `optional.none()`; no cost of its own (cel-go `evalOptionalOr`).
+    OptOr(Box<(Node, Node)>, bool),
+    /// An error known when compiling (an unbound identifier) raised at evaluation, as cel-go
+    /// does for parsed-only expressions.
+    Error(EvalError),
+}
+
+/// A call: the function found at compile time and the argument nodes (receiver first).
+pub(crate) struct Call {
+    pub def: &'static FnDef,
+    pub args: Box<[Node]>,
+}
+
+/// A call with a pattern compiled at compile time: `args[pattern]` is that constant.
+pub(crate) struct RegexCall {
+    pub call: Call,
+    pub regex: std::sync::Arc<regex::Regex>,
+    pub kind: RegexKind,
+}
+
+/// The functions with a precompiled pattern (cel-go `MatchesRegexOptimization`, apiserver
+/// `ExtensionLibRegexOptimizations`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RegexKind {
+    Matches,
+    Find,
+    FindAll,
+}
+
+/// Where an attribute starts.
+pub(crate) enum Base {
+    /// A variable of the activation (slot).
+    Var(usize),
+    /// A comprehension variable (slot of the locals stack).
+    Local(usize),
+    /// Any other expression (a relative attribute).
+    Expr(Node),
+    /// An identifier bound nowhere: `no such attribute(s): <names>`.
+    Missing(Box<str>),
+}
+
+/// One step of an attribute.
+pub(crate) struct Qual {
+    pub kind: QualKind,
+    /// `.?f` / `[?k]`.
+    pub optional: bool,
+}
+
+/// The key of a qualifier.
+pub(crate) enum QualKind {
+    /// A constant string (a field name or a string index); `unescaped` is the property name
+    /// for JSON objects (apiserver `Unescape`).
+    Field {
+        name: Box<str>,
+        unescaped: Option<Box<str>>,
+    },
+    /// A constant non-string index (`l[0]`, `m[1u]`, `m[true]`, `l[0.0]`).
+    Const(Value<'static>),
+    /// An index computed by another attribute (`l[i]`): its base costs nothing.
+    Attr(Box<Attr>),
+    /// An index computed by any expression.
+    Expr(Node),
+}
+
+/// An attribute: a base followed by qualifiers.
+pub(crate) struct Attr {
+    pub base: Base,
+    pub quals: Vec<Qual>,
+    /// The attribute's own cost of 1 (cel-go charges each evaluated attribute once, except the
+    /// branches of a conditional and attributes used as qualifiers).
+    pub charge: bool,
+    /// The last qualifier is a presence test (`has(a.b)`).
+    pub test_only: bool,
+}
+
+/// A comprehension (cel-go `evalFold`), with its variables resolved to local slots.
+pub(crate) struct Fold {
+    pub iter_slot: usize,
+    /// The second variable of two-variable comprehensions.
+    pub iter2_slot: Option<usize>,
+    pub accu_slot: usize,
+    pub range: Node,
+    pub init: Node,
+    pub cond: Node,
+    pub step: Step,
+    pub result: Node,
+}
+
+/// The loop step; the macros' accumulations are done in place.
+pub(crate) enum Step {
+    Expr(Node),
+    /// `@result + [e]` (map, filter, transformList): appends `e`, with the cost of building the
+    /// one-element list and of `_+_`.
+    Append(Node),
+    /// `@result + [e]` under a condition `c ? @result + [e] : @result` (filter).
+    AppendIf(Node, Node),
+}
+
+impl Node {
+    /// Whether the node is a constant for folding.
+    pub(crate) fn as_const(&self) -> Option<Value<'static>> {
+        match self {
+            Node::Const(v) => Some(v.clone()),
+            Node::Str(s) => Some(Value::string(&**s)),
+            Node::Bytes(b) => Some(Value::bytes(&**b)),
+            _ => None,
+        }
+    }
+
+    /// Nesting depth (to choose the stack evaluation runs on).
+    pub(crate) fn depth(&self) -> usize {
+        1 + match self {
+            Node::Const(_) | Node::Str(_) | Node::Bytes(_) | Node::Error(_) => 0,
+            Node::Attr(a) => a.depth(),
+            Node::Call(c) => c.args.iter().map(Node::depth).max().unwrap_or(0),
+            Node::Regex(r) => r.call.args.iter().map(Node::depth).max().unwrap_or(0),
+            Node::Eq(p, _) => p.0.depth().max(p.1.depth()),
+            Node::Logic(ts, _) => ts.iter().map(Node::depth).max().unwrap_or(0),
+            Node::Cond(p) => p.0.depth().max(p.1.depth()).max(p.2.depth()),
+            Node::List(es) => es.iter().map(|e| e.0.depth()).max().unwrap_or(0),
+            Node::Map(es) => es
+                .iter()
+                .map(|e| e.0.depth().max(e.1.depth()))
+                .max()
+                .unwrap_or(0),
+            Node::Fold(f) => {
+                let step = match &f.step {
+                    Step::Expr(n) | Step::Append(n) => n.depth(),
+                    Step::AppendIf(c, n) => c.depth().max(n.depth()),
+                };
+                f.range
+                    .depth()
+                    .max(f.init.depth())
+                    .max(f.cond.depth())
+                    .max(step)
+                    .max(f.result.depth())
+            }
+            Node::NotStrictlyFalse(n) | Node::InSet(n, _) => n.depth(),
+            Node::OptOr(p, _) => p.0.depth().max(p.1.depth()),
+        }
+    }
+}
+
+impl Attr {
+    fn depth(&self) -> usize {
+        let base = match &self.base {
+            Base::Expr(n) => n.depth(),
+            _ => 0,
+        };
+        self.quals
+            .iter()
+            .map(|q| match &q.kind {
+                QualKind::Attr(a) => a.depth(),
+                QualKind::Expr(n) => n.depth(),
+                _ => 0,
+            })
+            .fold(base, usize::max)
+            + 1
+    }
+}

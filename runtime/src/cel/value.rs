@@ -1,0 +1,319 @@
+//! CEL values: mirrors cel-go `common/types` (one variant per `ref.Val` kind) and the
+//! Kubernetes opaque types of apiserver `pkg/cel` (`ip.go`, `cidr.go`, `url.go`, `quantity.go`,
+//! `semver.go`, `format.go`).
+//!
+//! A value borrows for `'a` what it can: strings of the program's literals and of the JSON
+//! object under validation are not copied, and objects, maps and lists read from JSON are lazy
+//! views ([`JsonObject`], [`JsonList`]) that convert a field or element only when it is selected,
+//! as apiserver `pkg/cel/common/valuesunstructured.go` does. Values built during evaluation are
+//! shared through [`Arc`], so a compiled [`Program`](crate::cel::eval::Program) is `Send + Sync`.
+//!
+//! ```
+//! use crdkit_runtime::cel::value::Value;
+//! let v = Value::from("abc");
+//! assert_eq!(v.type_name(), "string");
+//! ```
+
+use std::fmt;
+use std::sync::Arc;
+
+pub use crate::cel::eval::json::{JsonList, JsonObject};
+pub use crate::cel::eval::map::{MapKey, OwnedMap};
+pub use crate::cel::eval::time::{Duration, Timestamp};
+pub use crate::cel::lib::ext::ExtValue;
+
+/// A CEL value.
+#[derive(Clone, Debug)]
+pub enum Value<'a> {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Uint(u64),
+    Double(f64),
+    String(Str<'a>),
+    Bytes(Bytes<'a>),
+    Duration(Duration),
+    Timestamp(Timestamp),
+    List(List<'a>),
+    Map(Map<'a>),
+    /// `optional.of(v)` / `optional.none()`.
+    Optional(Option<Arc<Value<'a>>>),
+    /// A type value such as `int` or `type(x)`; the name is cel-go's `TypeName()`.
+    Type(Type),
+    /// Kubernetes opaque values: IP, CIDR, URL, Quantity, Semver, Format.
+    Ext(Arc<ExtValue>),
+    /// Data under `x-kubernetes-preserve-unknown-fields` without a CEL type: only equality
+    /// (apiserver `unknownPreserved`).
+    Unknown(&'a serde_json::Value),
+}
+
+/// A string, borrowed from the program or the object, or built during evaluation.
+#[derive(Clone, Debug)]
+pub enum Str<'a> {
+    Borrowed(&'a str),
+    Shared(Arc<str>),
+}
+
+/// A byte sequence, borrowed or built during evaluation.
+#[derive(Clone, Debug)]
+pub enum Bytes<'a> {
+    Borrowed(&'a [u8]),
+    Shared(Arc<[u8]>),
+}
+
+/// `x-kubernetes-list-type` semantics carried by a list value: equality ignores order for
+/// `set` and `map`, and `+` merges (apiserver `unstructuredSetList`, `unstructuredMapList`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ListKind {
+    Plain,
+    Set,
+    /// The escaped key property names.
+    MapList(Arc<[String]>),
+}
+
+/// A list: built during evaluation, or a view of a JSON array.
+#[derive(Clone, Debug)]
+pub enum List<'a> {
+    Owned(Arc<Vec<Value<'a>>>, ListKind),
+    Json(JsonList<'a>),
+}
+
+/// A map: built during evaluation, or a view of a JSON object (an object with properties, a
+/// map with `additionalProperties`, or an object without an accessible schema).
+#[derive(Clone, Debug)]
+pub enum Map<'a> {
+    Owned(Arc<OwnedMap<'a>>),
+    Json(JsonObject<'a>),
+}
+
+/// A type value; the string is the name cel-go prints (`int`, `google.protobuf.Timestamp`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Type(pub &'static str);
+
+impl Type {
+    pub const NULL: Type = Type("null_type");
+    pub const BOOL: Type = Type("bool");
+    pub const INT: Type = Type("int");
+    pub const UINT: Type = Type("uint");
+    pub const DOUBLE: Type = Type("double");
+    pub const STRING: Type = Type("string");
+    pub const BYTES: Type = Type("bytes");
+    pub const DURATION: Type = Type("google.protobuf.Duration");
+    pub const TIMESTAMP: Type = Type("google.protobuf.Timestamp");
+    pub const LIST: Type = Type("list");
+    pub const MAP: Type = Type("map");
+    pub const TYPE: Type = Type("type");
+    pub const OPTIONAL: Type = Type("optional_type");
+    pub const UNKNOWN: Type = Type("unknown");
+
+    /// The type named by an identifier of the standard environment, as cel-go resolves it.
+    #[must_use]
+    pub fn by_name(name: &str) -> Option<Type> {
+        Some(match name {
+            "null_type" => Type::NULL,
+            "bool" => Type::BOOL,
+            "int" => Type::INT,
+            "uint" => Type::UINT,
+            "double" => Type::DOUBLE,
+            "string" => Type::STRING,
+            "bytes" => Type::BYTES,
+            "list" => Type::LIST,
+            "map" => Type::MAP,
+            "type" => Type::TYPE,
+            "google.protobuf.Duration" => Type::DURATION,
+            "google.protobuf.Timestamp" => Type::TIMESTAMP,
+            "optional_type" => Type::OPTIONAL,
+            _ => return crate::cel::lib::ext::type_by_name(name),
+        })
+    }
+}
+
+impl<'a> Value<'a> {
+    /// The type of the value, as `type(v)` returns it.
+    #[must_use]
+    pub fn type_of(&self) -> Type {
+        match self {
+            Value::Null => Type::NULL,
+            Value::Bool(_) => Type::BOOL,
+            Value::Int(_) => Type::INT,
+            Value::Uint(_) => Type::UINT,
+            Value::Double(_) => Type::DOUBLE,
+            Value::String(_) => Type::STRING,
+            Value::Bytes(_) => Type::BYTES,
+            Value::Duration(_) => Type::DURATION,
+            Value::Timestamp(_) => Type::TIMESTAMP,
+            Value::List(_) => Type::LIST,
+            Value::Map(_) => Type::MAP,
+            Value::Optional(_) => Type::OPTIONAL,
+            Value::Type(_) => Type::TYPE,
+            Value::Ext(e) => e.type_of(),
+            Value::Unknown(_) => Type::UNKNOWN,
+        }
+    }
+
+    /// cel-go's `TypeName()` of the value, used in `no such overload: f(int, string)`.
+    #[must_use]
+    pub fn type_name(&self) -> &'static str {
+        self.type_of().0
+    }
+
+    /// The Go type `%T` prints for the value (used by a few cel-go messages).
+    #[must_use]
+    pub fn go_type_name(&self) -> &'static str {
+        match self {
+            Value::Null => "types.Null",
+            Value::Bool(_) => "types.Bool",
+            Value::Int(_) => "types.Int",
+            Value::Uint(_) => "types.Uint",
+            Value::Double(_) => "types.Double",
+            Value::String(_) => "types.String",
+            Value::Bytes(_) => "types.Bytes",
+            Value::Duration(_) => "types.Duration",
+            Value::Timestamp(_) => "types.Timestamp",
+            Value::List(_) => "traits.Lister",
+            Value::Map(_) => "traits.Mapper",
+            Value::Optional(_) => "*types.Optional",
+            Value::Type(_) => "*types.Type",
+            Value::Ext(_) => "ref.Val",
+            Value::Unknown(_) => "*common.unknownPreserved",
+        }
+    }
+
+    /// A string value that owns its text.
+    #[must_use]
+    pub fn string(s: impl Into<Arc<str>>) -> Value<'a> {
+        Value::String(Str::Shared(s.into()))
+    }
+
+    /// A bytes value that owns its data.
+    #[must_use]
+    pub fn bytes(b: impl Into<Arc<[u8]>>) -> Value<'a> {
+        Value::Bytes(Bytes::Shared(b.into()))
+    }
+
+    /// A plain list.
+    #[must_use]
+    pub fn list(items: Vec<Value<'a>>) -> Value<'a> {
+        Value::List(List::Owned(Arc::new(items), ListKind::Plain))
+    }
+
+    /// `optional.of(v)`.
+    #[must_use]
+    pub fn optional_of(v: Value<'a>) -> Value<'a> {
+        Value::Optional(Some(Arc::new(v)))
+    }
+
+    /// `optional.none()`.
+    #[must_use]
+    pub const fn optional_none() -> Value<'a> {
+        Value::Optional(None)
+    }
+
+    /// The string, if this is one.
+    #[must_use]
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s.as_str()),
+            _ => None,
+        }
+    }
+
+    /// The bool, if this is one.
+    #[must_use]
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// Converts to plain JSON (for tests and messages); views are materialised.
+    #[must_use]
+    pub fn to_json(&self) -> serde_json::Value {
+        crate::cel::eval::format::to_json(self)
+    }
+}
+
+impl<'a> Str<'a> {
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        match self {
+            Str::Borrowed(s) => s,
+            Str::Shared(s) => s,
+        }
+    }
+}
+
+impl std::ops::Deref for Str<'_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl<'a> Bytes<'a> {
+    #[must_use]
+    pub fn as_slice(&self) -> &[u8] {
+        match self {
+            Bytes::Borrowed(b) => b,
+            Bytes::Shared(b) => b,
+        }
+    }
+}
+
+impl std::ops::Deref for Bytes<'_> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        self.as_slice()
+    }
+}
+
+impl<'a> From<&'a str> for Value<'a> {
+    fn from(s: &'a str) -> Self {
+        Value::String(Str::Borrowed(s))
+    }
+}
+
+impl From<String> for Value<'_> {
+    fn from(s: String) -> Self {
+        Value::string(s)
+    }
+}
+
+impl From<i64> for Value<'_> {
+    fn from(i: i64) -> Self {
+        Value::Int(i)
+    }
+}
+
+impl From<u64> for Value<'_> {
+    fn from(u: u64) -> Self {
+        Value::Uint(u)
+    }
+}
+
+impl From<f64> for Value<'_> {
+    fn from(d: f64) -> Self {
+        Value::Double(d)
+    }
+}
+
+impl From<bool> for Value<'_> {
+    fn from(b: bool) -> Self {
+        Value::Bool(b)
+    }
+}
+
+impl PartialEq for Value<'_> {
+    /// CEL equality (`==`), with heterogeneous numeric equality; errors compare unequal.
+    fn eq(&self, other: &Self) -> bool {
+        matches!(crate::cel::eval::equal::equals(self, other), Ok(true))
+    }
+}
+
+impl fmt::Display for Value<'_> {
+    /// Go's `%v` of the cel-go value, as error messages print it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        crate::cel::eval::format::write_go(self, f)
+    }
+}

@@ -1,0 +1,153 @@
+//! Defaulting, and the removal of nulls that must not stay.
+//!
+//! Mirrors apiextensions-apiserver `pkg/apiserver/schema/defaulting/algorithm.go` (`Default`) and
+//! `prunenulls.go` (`PruneNonNullableNullsWithoutDefaults`).
+//!
+//! The API server runs [`prune_non_nullable_nulls_without_defaults`] right after pruning (while
+//! decoding) and [`apply_defaults`] afterwards; [`crate::pipeline`] does the same. A `default: null`
+//! counts as no default, as in Go (where it decodes to a nil `JSON.Object`).
+//!
+//! What differs from Go: recursion stops at [`crate::prune::MAX_DEPTH`] levels.
+
+use serde_json::Value;
+
+use crate::prune::{MAX_DEPTH, additional};
+use crate::schema::Structural;
+
+/// The default of `s`, if any; `default: null` is none.
+fn default_of(s: &Structural) -> Option<&Value> {
+    s.generic.default.as_ref().filter(|d| !d.is_null())
+}
+
+/// `x` is null and the schema does not allow that.
+fn is_non_nullable_null(x: &Value, s: Option<&Structural>) -> bool {
+    x.is_null() && s.is_some_and(|s| !s.generic.nullable)
+}
+
+/// Sets the defaults of `schema` into `value`, deep-copying each default.
+///
+/// A property is defaulted when it is missing, or when it is `null` and not `nullable`; values of
+/// `additionalProperties` and list items only in the latter case. Defaults are applied before the
+/// value below them is visited, so defaults inside defaults apply too.
+///
+/// ```
+/// use crdkit_runtime::default::apply_defaults;
+/// use crdkit_runtime::schema::{Structural, Type};
+/// use serde_json::json;
+///
+/// let mut replicas = Structural::of_type(Type::Integer);
+/// replicas.generic.default = Some(json!(1));
+/// let mut spec = Structural::of_type(Type::Object);
+/// spec.properties.insert("replicas".into(), replicas);
+///
+/// let mut v = json!({"image": "x"});
+/// apply_defaults(&mut v, &spec);
+/// assert_eq!(v, json!({"image": "x", "replicas": 1}));
+/// ```
+pub fn apply_defaults(value: &mut Value, schema: &Structural) {
+    default(value, schema, 0);
+}
+
+fn default(x: &mut Value, s: &Structural, depth: usize) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    match x {
+        Value::Object(map) => {
+            for (k, prop) in &s.properties {
+                let Some(d) = default_of(prop) else { continue };
+                match map.get_mut(k.as_str()) {
+                    None => {
+                        map.insert(k.clone(), d.clone());
+                    }
+                    Some(v) if is_non_nullable_null(v, Some(prop)) => *v = d.clone(),
+                    Some(_) => {}
+                }
+            }
+            let ap = additional(s);
+            for (k, v) in map.iter_mut() {
+                if let Some(prop) = s.properties.get(k) {
+                    default(v, prop, depth + 1);
+                } else if let Some(ap) = ap {
+                    if is_non_nullable_null(v, ap) {
+                        *v = ap.and_then(default_of).cloned().unwrap_or(Value::Null);
+                    }
+                    if let Some(ap) = ap {
+                        default(v, ap, depth + 1);
+                    }
+                }
+            }
+        }
+        Value::Array(items) => {
+            let item_schema = s.items.as_deref();
+            for v in items.iter_mut() {
+                if is_non_nullable_null(v, item_schema) {
+                    *v = item_schema
+                        .and_then(default_of)
+                        .cloned()
+                        .unwrap_or(Value::Null);
+                }
+                if let Some(item) = item_schema {
+                    default(v, item, depth + 1);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Removes `null`s that are neither `nullable` nor defaulted (those with a default are left for
+/// [`apply_defaults`] to replace). Nulls without a schema (unknown or preserved fields) stay.
+///
+/// ```
+/// use crdkit_runtime::default::prune_non_nullable_nulls_without_defaults;
+/// use crdkit_runtime::schema::{Structural, Type};
+/// use serde_json::json;
+///
+/// let mut bar = Structural::of_type(Type::String);
+/// bar.generic.nullable = true;
+/// let mut spec = Structural::of_type(Type::Object);
+/// spec.properties.insert("bar".into(), bar);
+/// spec.properties.insert("baz".into(), Structural::of_type(Type::String));
+///
+/// let mut v = json!({"bar": null, "baz": null});
+/// prune_non_nullable_nulls_without_defaults(&mut v, &spec);
+/// assert_eq!(v, json!({"bar": null}));
+/// ```
+pub fn prune_non_nullable_nulls_without_defaults(value: &mut Value, schema: &Structural) {
+    prune_nulls(value, Some(schema), 0);
+}
+
+fn schema_for_field<'a>(k: &str, s: Option<&'a Structural>) -> Option<&'a Structural> {
+    let s = s?;
+    match s.properties.get(k) {
+        Some(p) => Some(p),
+        None => additional(s).flatten(),
+    }
+}
+
+fn prune_nulls(x: &mut Value, s: Option<&Structural>, depth: usize) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    match x {
+        Value::Object(map) => {
+            map.retain(|k, v| {
+                let sub = schema_for_field(k, s);
+                let drop = v.is_null()
+                    && sub.is_some_and(|s| !s.generic.nullable && default_of(s).is_none());
+                if !drop {
+                    prune_nulls(v, sub, depth + 1);
+                }
+                !drop
+            });
+        }
+        Value::Array(items) => {
+            let item = s.and_then(|s| s.items.as_deref());
+            for v in items {
+                prune_nulls(v, item, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,102 @@
+//! The API server's request pipeline for a custom object, in its order.
+//!
+//! Mirrors apiextensions-apiserver `pkg/apiserver/customresource_handler.go`:
+//! `schemaCoercingDecoder.Decode` → `unstructuredSchemaCoercer.apply` (root `metadata` decoded
+//! into `ObjectMeta`, [`prune`](crate::prune::prune) with the root as embedded resource,
+//! [`prune_non_nullable_nulls_without_defaults`], [`coerce`](crate::objectmeta::coerce) of
+//! embedded resources, root `apiVersion`/`kind`/`metadata` restored), then the versioning codec's
+//! `unstructuredDefaulter` ([`apply_defaults`]); validation follows in the registry
+//! ([`CompiledSchema::validate`]).
+
+use serde_json::Value;
+
+use crate::default::{apply_defaults, prune_non_nullable_nulls_without_defaults};
+use crate::field::{BadValue, FieldError, FieldPath};
+use crate::objectmeta::{coerce, get_object_meta};
+use crate::prune::{PruneOptions, prune};
+use crate::validate::CompiledSchema;
+
+impl CompiledSchema {
+    /// Decodes `obj` as the API server does before validation: prunes unknown fields (also inside
+    /// root and embedded `metadata`), drops non-nullable nulls without defaults, and applies
+    /// defaults. Returns the unknown-field paths the API server warns about
+    /// (`unknown field "spec.foo"`), sorted: `metadata` ones first, then the pruned ones, then
+    /// those of embedded `metadata`.
+    ///
+    /// ```
+    /// use crdkit_runtime::schema::{Structural, Type};
+    /// use crdkit_runtime::validate::CompiledSchema;
+    /// use serde_json::json;
+    ///
+    /// let mut spec = Structural::of_type(Type::Object);
+    /// spec.properties.insert("image".into(), Structural::of_type(Type::String));
+    /// let mut root = Structural::of_type(Type::Object);
+    /// root.properties.insert("spec".into(), spec);
+    ///
+    /// let mut obj = json!({"apiVersion": "stable.example.com/v1", "kind": "CronTab",
+    ///     "metadata": {"name": "my-new-cron-object", "bogus": 1},
+    ///     "spec": {"image": "my-awesome-cron-image", "someRandomField": 42}});
+    /// let unknown = CompiledSchema::new(&root).prune_and_default(&mut obj).unwrap();
+    /// assert_eq!(unknown, ["metadata.bogus", "spec.someRandomField"]);
+    /// assert_eq!(obj["spec"], json!({"image": "my-awesome-cron-image"}));
+    /// assert_eq!(obj["metadata"], json!({"name": "my-new-cron-object"}));
+    /// ```
+    ///
+    /// # Errors
+    /// A `metadata`, `apiVersion` or `kind` the API server cannot decode (it rejects the request
+    /// before validation).
+    pub fn prune_and_default(&self, obj: &mut Value) -> Result<Vec<String>, FieldError> {
+        let mut unknown = Vec::new();
+        if let Value::Object(map) = &*obj {
+            for k in ["apiVersion", "kind"] {
+                if let Some(v) = map.get(k)
+                    && !v.is_string()
+                {
+                    return Err(FieldError::invalid(
+                        &FieldPath::new(k),
+                        BadValue::from(v),
+                        "must be a string",
+                    ));
+                }
+            }
+        }
+        let meta = match obj.get("metadata") {
+            Some(m) => {
+                let decoded = get_object_meta(m, &FieldPath::nil(), false).map_err(|e| {
+                    FieldError::invalid(&FieldPath::new("metadata"), BadValue::from(m), e)
+                })?;
+                unknown.extend(decoded.unknown_fields);
+                Some(decoded.value)
+            }
+            None => None,
+        };
+        unknown.extend(prune(
+            obj,
+            &self.structural,
+            true,
+            &PruneOptions::warnings(),
+        ));
+        prune_non_nullable_nulls_without_defaults(obj, &self.structural);
+        unknown.extend(coerce(
+            &FieldPath::nil(),
+            obj,
+            &self.structural,
+            false,
+            false,
+        )?);
+        if let (Some(meta), Value::Object(map)) = (meta, &mut *obj) {
+            map.insert("metadata".to_owned(), Value::Object(meta));
+        }
+        apply_defaults(obj, &self.structural);
+        Ok(unknown)
+    }
+
+    /// [`prune_and_default`](Self::prune_and_default), then [`validate`](Self::validate).
+    ///
+    /// # Errors
+    /// The decoding error, alone, as the API server rejects the request before validating.
+    pub fn admit(&self, obj: &mut Value) -> Result<(Vec<String>, Vec<FieldError>), FieldError> {
+        let unknown = self.prune_and_default(obj)?;
+        Ok((unknown, self.validate(obj)))
+    }
+}

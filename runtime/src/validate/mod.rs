@@ -1,0 +1,225 @@
+//! Validation of custom objects as the API server does it: OpenAPI value validation
+//! (kube-openapi), `metadata` and embedded resources, and list-type invariants.
+//!
+//! A [`CompiledSchema`] is built once per schema (patterns compiled, limits range-checked,
+//! properties indexed) and validates any number of objects, as JSON ([`CompiledSchema::validate`])
+//! or straight from a `serde::Serialize` value ([`typed::validate_typed`]). The order of the
+//! checks is the registry's (`pkg/registry/customresource/strategy.go`, `Validate`):
+//!
+//! 1. `apiVersion`/`kind` against the resource, when [`ResourceInfo`] is given (and nothing else
+//!    if they are wrong),
+//! 2. root `metadata` (name, generateName, namespace, labels, ...),
+//! 3. OpenAPI validation of the whole object ([`openapi`]),
+//! 4. embedded resources (`x-kubernetes-embedded-resource`),
+//! 5. `x-kubernetes-list-type` `set`/`map` uniqueness,
+//! 6. CEL rules — not wired yet: [`has_blocking_error`] tells whether the API server would skip
+//!    them, and [`CompiledSchema::validate_update`] is where transition rules and ratcheting go.
+//!
+//! Messages are kube-openapi's as today's API server prints them, e.g.
+//! `spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10`.
+
+pub(crate) mod compile;
+mod errors;
+pub mod formats;
+pub(crate) mod goparse;
+pub mod list_type;
+mod meta;
+mod number;
+pub(crate) mod openapi;
+mod regexp;
+pub mod typed;
+
+use serde_json::Value;
+
+use crate::field::{ErrorType, FieldError, FieldPath};
+use crate::schema::Structural;
+
+pub use formats::Format;
+pub use typed::validate_typed;
+
+/// What the API server knows about the resource beyond its schema.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ResourceInfo {
+    /// `<group>/<version>` that `apiVersion` must equal (unchecked when empty).
+    pub api_version: String,
+    /// The kind that `kind` must equal (unchecked when empty).
+    pub kind: String,
+    /// Whether `metadata.namespace` is required (`Some(true)`), forbidden (`Some(false)`), or only
+    /// checked when present (`None`, the default: the API server takes it from the URL).
+    pub namespaced: Option<bool>,
+}
+
+/// A schema compiled for pruning, defaulting and validation.
+///
+/// ```
+/// use crdkit_runtime::schema::{Structural, Type};
+/// use crdkit_runtime::validate::CompiledSchema;
+/// use serde_json::json;
+///
+/// let mut replicas = Structural::of_type(Type::Integer);
+/// replicas.value_validation.maximum = Some(10.0);
+/// let mut spec = Structural::of_type(Type::Object);
+/// spec.properties.insert("replicas".into(), replicas);
+/// let mut root = Structural::of_type(Type::Object);
+/// root.properties.insert("spec".into(), spec);
+///
+/// let schema = CompiledSchema::new(&root);
+/// let errs = schema.validate(&json!({"metadata": {"name": "a"}, "spec": {"replicas": 15}}));
+/// assert_eq!(
+///     errs[0].to_string(),
+///     "spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10"
+/// );
+/// ```
+#[derive(Debug)]
+pub struct CompiledSchema {
+    pub(crate) structural: Structural,
+    pub(crate) root: compile::Node,
+    pub(crate) resource: ResourceInfo,
+    /// Whether any node has an embedded resource or a set/map list (else those passes are skipped).
+    pub(crate) has_embedded: bool,
+    pub(crate) has_list_types: bool,
+}
+
+impl CompiledSchema {
+    /// Compiles `schema` (the root of a resource's schema).
+    #[must_use]
+    pub fn new(schema: &Structural) -> CompiledSchema {
+        let mut has_embedded = false;
+        let mut has_list_types = false;
+        visit(schema, &mut |s| {
+            has_embedded |= s.extensions.embedded_resource;
+            has_list_types |= s
+                .extensions
+                .list_type
+                .is_some_and(|t| t != crate::schema::ListType::Atomic);
+        });
+        CompiledSchema {
+            structural: schema.clone(),
+            root: compile::Node::compile(schema),
+            resource: ResourceInfo::default(),
+            has_embedded,
+            has_list_types,
+        }
+    }
+
+    /// The same schema checking `apiVersion`, `kind` and the namespace as `info` says.
+    #[must_use]
+    pub fn with_resource(mut self, info: ResourceInfo) -> CompiledSchema {
+        self.resource = info;
+        self
+    }
+
+    /// The structural schema this was compiled from.
+    #[must_use]
+    pub fn structural(&self) -> &Structural {
+        &self.structural
+    }
+
+    /// Validates a custom object for create: every error the API server's registry reports
+    /// before CEL, in its order (see the [module docs](self)).
+    #[must_use]
+    pub fn validate(&self, obj: &Value) -> Vec<FieldError> {
+        let mut errs = Vec::new();
+        if !self.type_meta(obj, &mut errs) {
+            return errs;
+        }
+        meta::validate_root_meta(obj, self.resource.namespaced, &mut errs);
+        errs.extend(self.validate_openapi(obj, &FieldPath::nil()));
+        self.validate_structure(obj, &mut errs);
+        errs
+    }
+
+    /// Validates an update. For now the same as [`validate`](Self::validate) for `new` (list-type
+    /// errors only when `old` had none, as the API server does); ratcheting and CEL transition
+    /// rules will hook in here.
+    #[must_use]
+    pub fn validate_update(&self, new: &Value, old: &Value) -> Vec<FieldError> {
+        let mut errs = Vec::new();
+        if !self.type_meta(new, &mut errs) {
+            return errs;
+        }
+        meta::validate_root_meta(new, self.resource.namespaced, &mut errs);
+        errs.extend(self.validate_openapi(new, &FieldPath::nil()));
+        if self.has_embedded {
+            meta::validate_embedded(&FieldPath::nil(), new, &self.structural, &mut errs, 0);
+        }
+        if self.has_list_types
+            && list_type::validate_list_sets_and_maps(&FieldPath::nil(), &self.structural, old)
+                .is_empty()
+        {
+            errs.extend(list_type::validate_list_sets_and_maps(
+                &FieldPath::nil(),
+                &self.structural,
+                new,
+            ));
+        }
+        errs
+    }
+
+    /// OpenAPI validation alone (`ValidateCustomResource`), of a value at `base`.
+    #[must_use]
+    pub fn validate_openapi(&self, value: &Value, base: &FieldPath) -> Vec<FieldError> {
+        let mut v = openapi::OpenApi::new();
+        v.validate(&self.root, value);
+        let mut out = Vec::new();
+        errors::to_field_errors(base, v.errors, &mut out);
+        out
+    }
+
+    fn type_meta(&self, obj: &Value, errs: &mut Vec<FieldError>) -> bool {
+        if self.resource.kind.is_empty() && self.resource.api_version.is_empty() {
+            return true;
+        }
+        let mut e = meta::validate_type_meta(obj, &self.resource.api_version, &self.resource.kind);
+        e.retain(|e| {
+            !(e.field.to_string() == "kind" && self.resource.kind.is_empty()
+                || e.field.to_string() == "apiVersion" && self.resource.api_version.is_empty())
+        });
+        let ok = e.is_empty();
+        errs.extend(e);
+        ok
+    }
+
+    /// Embedded resources and list types (steps 4 and 5).
+    pub(crate) fn validate_structure(&self, obj: &Value, errs: &mut Vec<FieldError>) {
+        if self.has_embedded {
+            meta::validate_embedded(&FieldPath::nil(), obj, &self.structural, errs, 0);
+        }
+        if self.has_list_types {
+            errs.extend(list_type::validate_list_sets_and_maps(
+                &FieldPath::nil(),
+                &self.structural,
+                obj,
+            ));
+        }
+    }
+}
+
+/// Whether the API server would skip CEL rules because of `errs` (`hasBlockingErr`): an
+/// unsupported (enum), required, too-long, too-many or wrong-type error.
+#[must_use]
+pub fn has_blocking_error(errs: &[FieldError]) -> bool {
+    errs.iter().any(|e| {
+        matches!(
+            e.error_type,
+            ErrorType::NotSupported
+                | ErrorType::Required
+                | ErrorType::TooLong
+                | ErrorType::TooMany
+                | ErrorType::TypeInvalid
+        )
+    })
+}
+
+fn visit(s: &Structural, f: &mut impl FnMut(&Structural)) {
+    f(s);
+    for p in s.properties.values() {
+        visit(p, f);
+    }
+    if let Some(i) = &s.items {
+        visit(i, f);
+    }
+    if let Some(a) = s.additional_properties_schema() {
+        visit(a, f);
+    }
+}
