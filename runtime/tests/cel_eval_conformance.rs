@@ -16,16 +16,40 @@ use serde_json::Value as J;
 /// `file/section/name` → why it cannot pass.
 const EXPECTED_FAILURES: &[(&str, &str)] = &[
     // Skipped by cel-go's own conformance run (conformance/BUILD.bazel); Kubernetes runs cel-go.
-    ("fields/qualified_identifier_resolution/map_value_repeat_key", "cel-go keeps the last value of a repeated map key"),
-    ("fields/qualified_identifier_resolution/map_value_repeat_key_heterogeneous", "cel-go keeps both keys 0 and 0u"),
-    ("timestamps/duration_converters/get_milliseconds", "cel-go returns the whole duration in milliseconds (123321)"),
-    ("optionals/optionals/map_optional_select_has", "cel-go selects through a none-valued map entry with an error"),
-    ("string_ext/value_errors/indexof_out_of_range", "cel-go returns -1 for an offset past the end"),
-    ("string_ext/value_errors/lastindexof_out_of_range", "cel-go returns -1 for an offset past the end"),
+    (
+        "fields/qualified_identifier_resolution/map_value_repeat_key",
+        "cel-go keeps the last value of a repeated map key",
+    ),
+    (
+        "fields/qualified_identifier_resolution/map_value_repeat_key_heterogeneous",
+        "cel-go keeps both keys 0 and 0u",
+    ),
+    (
+        "timestamps/duration_converters/get_milliseconds",
+        "cel-go returns the whole duration in milliseconds (123321)",
+    ),
+    (
+        "optionals/optionals/map_optional_select_has",
+        "cel-go selects through a none-valued map entry with an error",
+    ),
+    (
+        "string_ext/value_errors/indexof_out_of_range",
+        "cel-go returns -1 for an offset past the end",
+    ),
+    (
+        "string_ext/value_errors/lastindexof_out_of_range",
+        "cel-go returns -1 for an offset past the end",
+    ),
     // Kubernetes' IP library (apiserver parseIPAddr) rejects IPv4-mapped IPv6 addresses, unlike
     // cel-go's network extension these upstream tests were written for.
-    ("network_ext/ipv4/ipv4_equals_ipv6", "Kubernetes rejects IPv4-mapped IPv6 addresses"),
-    ("network_ext/ipv4/ipv4_not_equals_ipv6", "Kubernetes rejects IPv4-mapped IPv6 addresses"),
+    (
+        "network_ext/ipv4/ipv4_equals_ipv6",
+        "Kubernetes rejects IPv4-mapped IPv6 addresses",
+    ),
+    (
+        "network_ext/ipv4/ipv4_not_equals_ipv6",
+        "Kubernetes rejects IPv4-mapped IPv6 addresses",
+    ),
 ];
 
 fn b64(s: &str) -> Vec<u8> {
@@ -37,8 +61,14 @@ fn decode(v: &J) -> Value<'static> {
     let (k, x) = v.as_object().and_then(|o| o.iter().next()).expect("value");
     match k.as_str() {
         "boolValue" => Value::Bool(x.as_bool().unwrap()),
-        "int64Value" => Value::Int(x.as_str().map_or_else(|| x.as_i64().unwrap(), |s| s.parse().unwrap())),
-        "uint64Value" => Value::Uint(x.as_str().map_or_else(|| x.as_u64().unwrap(), |s| s.parse().unwrap())),
+        "int64Value" => Value::Int(
+            x.as_str()
+                .map_or_else(|| x.as_i64().unwrap(), |s| s.parse().unwrap()),
+        ),
+        "uint64Value" => Value::Uint(
+            x.as_str()
+                .map_or_else(|| x.as_u64().unwrap(), |s| s.parse().unwrap()),
+        ),
         "doubleValue" => Value::Double(match x {
             J::String(s) if s == "NaN" => f64::NAN,
             J::String(s) if s == "Infinity" => f64::INFINITY,
@@ -61,7 +91,9 @@ fn decode(v: &J) -> Value<'static> {
             for e in x.get("entries").and_then(J::as_array).into_iter().flatten() {
                 m.insert(decode(&e["key"]), decode(&e["value"])).unwrap();
             }
-            Value::Map(crdkit_runtime::cel::value::Map::Owned(std::sync::Arc::new(m)))
+            Value::Map(crdkit_runtime::cel::value::Map::Owned(std::sync::Arc::new(
+                m,
+            )))
         }
         "objectValue" => {
             let ty = x["@type"].as_str().unwrap_or_default();
@@ -74,7 +106,9 @@ fn decode(v: &J) -> Value<'static> {
             };
             let _ = s;
             let p = Program::compile_str(&src).unwrap();
-            let v = p.eval(&Activation::new(), &mut CostTracker::unlimited()).unwrap();
+            let v = p
+                .eval(&Activation::new(), &mut CostTracker::unlimited())
+                .unwrap();
             // Re-own the value: constants borrow from the program.
             match v {
                 Value::Duration(d) => Value::Duration(d),
@@ -103,7 +137,9 @@ fn same(a: &Value<'_>, b: &Value<'_>) -> bool {
         (Value::Double(x), Value::Double(y)) => ulps_close(*x, *y),
         (Value::List(_), Value::List(_)) => {
             let (x, y) = (a.to_json(), b.to_json());
-            let (Value::List(l1), Value::List(l2)) = (a, b) else { return false };
+            let (Value::List(l1), Value::List(l2)) = (a, b) else {
+                return false;
+            };
             let _ = (x, y);
             let v1 = list_items(l1);
             let v2 = list_items(l2);
@@ -117,7 +153,9 @@ fn same(a: &Value<'_>, b: &Value<'_>) -> bool {
 fn list_items<'a>(l: &crdkit_runtime::cel::value::List<'a>) -> Vec<Value<'a>> {
     match l {
         crdkit_runtime::cel::value::List::Owned(v, _) => v.to_vec(),
-        crdkit_runtime::cel::value::List::Json(j) => (0..j.items.len()).map(|i| j.get(i).unwrap()).collect(),
+        crdkit_runtime::cel::value::List::Json(j) => {
+            (0..j.items.len()).map(|i| j.get(i).unwrap()).collect()
+        }
     }
 }
 
@@ -169,7 +207,11 @@ fn run(t: &J) -> Outcome {
         Ok(a) => a,
         Err(e) => {
             return if expected_err {
-                Outcome { key: key.clone(), ok: true, detail: String::new() }
+                Outcome {
+                    key: key.clone(),
+                    ok: true,
+                    detail: String::new(),
+                }
             } else {
                 fail(format!("parse error: {e}"))
             };
@@ -184,7 +226,11 @@ fn run(t: &J) -> Outcome {
         Ok(p) => p,
         Err(e) => {
             return if expected_err {
-                Outcome { key: key.clone(), ok: true, detail: String::new() }
+                Outcome {
+                    key: key.clone(),
+                    ok: true,
+                    detail: String::new(),
+                }
             } else {
                 fail(format!("compile error: {e}"))
             };
@@ -196,14 +242,26 @@ fn run(t: &J) -> Outcome {
     }
     let got = program.eval(&act, &mut CostTracker::unlimited());
     match (got, expected_err, expected) {
-        (Err(_), true, _) => Outcome { key, ok: true, detail: String::new() },
+        (Err(_), true, _) => Outcome {
+            key,
+            ok: true,
+            detail: String::new(),
+        },
         (Ok(v), true, _) => fail(format!("{expr}: want error, got {v}")),
         (Err(e), false, _) => fail(format!("{expr}: unexpected error: {e}")),
         (Ok(v), false, Some(w)) => {
             if same(&v, &w) {
-                Outcome { key, ok: true, detail: String::new() }
+                Outcome {
+                    key,
+                    ok: true,
+                    detail: String::new(),
+                }
             } else {
-                fail(format!("{expr}: got {v} ({}), want {w} ({})", v.type_name(), w.type_name()))
+                fail(format!(
+                    "{expr}: got {v} ({}), want {w} ({})",
+                    v.type_name(),
+                    w.type_name()
+                ))
             }
         }
         (Ok(_), false, None) => fail("no expectation".into()),
@@ -248,5 +306,8 @@ fn conformance() {
         unexpected.len(),
         unexpected.join("\n")
     );
-    assert!(fixed.is_empty(), "now passing, remove from EXPECTED_FAILURES: {fixed:?}");
+    assert!(
+        fixed.is_empty(),
+        "now passing, remove from EXPECTED_FAILURES: {fixed:?}"
+    );
 }

@@ -6,6 +6,7 @@
 pub mod check;
 pub mod load;
 pub mod report;
+pub mod validate;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -63,7 +64,7 @@ pub fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
-    match run_inner(args, builtin, out) {
+    match run_inner(args, builtin, out, err) {
         Ok(code) => code,
         Err(Failure::Usage(msg)) => {
             let _ = writeln!(err, "crdgen: {msg}\n\nRun `crdgen --help` for usage.");
@@ -130,6 +131,7 @@ fn run_inner(
     args: Vec<OsString>,
     builtin: &[CustomResourceDefinition],
     out: &mut dyn Write,
+    err: &mut dyn Write,
 ) -> Result<u8, Failure> {
     use lexopt::prelude::*;
     let mut parser = lexopt::Parser::from_args(args);
@@ -151,7 +153,8 @@ fn run_inner(
                 let cmd = cmd.string()?;
                 let rest: Vec<OsString> = parser.raw_args()?.collect();
                 return match cmd.as_str() {
-                    "print" => run_inner(rest, builtin, out),
+                    "print" => run_inner(rest, builtin, out, err),
+                    "validate" => validate::run(rest, builtin, out, err),
                     "check" => check::run(rest, builtin, out),
                     _ => Err(Failure::Usage(format!("unknown command `{cmd}`"))),
                 };

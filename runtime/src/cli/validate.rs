@@ -1,0 +1,249 @@
+//! `crdgen validate`: prune, default and validate objects offline, as the API server does on
+//! create (or, with `--old`, on update).
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::PathBuf;
+
+use serde_json::Value as Json;
+
+use super::load::{self, Document};
+use super::report::{self, Output};
+use super::{Failure, INVALID, OK};
+use crate::crd::CustomResourceDefinition;
+use crate::schema::Structural;
+use crate::validate::{CompiledSchema, ResourceInfo};
+
+/// Runs `crdgen validate --crd CRD.yaml [--old OLD.yaml] [--output text|json] OBJECT.yaml...`.
+pub fn run(
+    args: Vec<OsString>,
+    builtin: &[CustomResourceDefinition],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<u8, Failure> {
+    use lexopt::prelude::*;
+    let mut parser = lexopt::Parser::from_args(args);
+    let mut output = Output::Text;
+    let (mut crd_files, mut old_files, mut files): (Vec<PathBuf>, Vec<PathBuf>, Vec<PathBuf>) =
+        Default::default();
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Long("output") | Short('o') => {
+                output = super::parse_output(parser.value()?, &[Output::Text, Output::Json])?
+            }
+            Long("crd") => crd_files.push(parser.value()?.into()),
+            Long("old") => old_files.push(parser.value()?.into()),
+            Value(f) => files.push(f.into()),
+            _ => return Err(arg.unexpected().into()),
+        }
+    }
+    if files.is_empty() {
+        return Err(Failure::Usage(
+            "`crdgen validate` needs at least one object file".to_owned(),
+        ));
+    }
+    let mut crds: Vec<(String, CustomResourceDefinition)> = Vec::new();
+    if crd_files.is_empty() {
+        crds.extend(
+            builtin
+                .iter()
+                .map(|c| (String::from("<built-in>"), c.clone())),
+        );
+    }
+    for f in &crd_files {
+        for doc in load::load(f)? {
+            crds.push((doc.position(), super::check::read_crd(&doc)?));
+        }
+    }
+    if crds.is_empty() {
+        return Err(Failure::Usage(
+            "no CustomResourceDefinition: give one with `--crd CRD.yaml`".to_owned(),
+        ));
+    }
+    let mut olds = Vec::new();
+    for f in &old_files {
+        olds.extend(load::load(f)?);
+    }
+    let mut objects = Vec::new();
+    for f in &files {
+        objects.extend(load::load(f)?);
+    }
+    let single_pair = olds.len() == 1 && objects.len() == 1;
+    let mut code = OK;
+    // Each CRD version is compiled once, whatever the number of objects.
+    let mut targets: Vec<Target> = Vec::new();
+    for doc in &objects {
+        let key = Target::key(doc);
+        let target = match targets.iter().position(|t| t.key == key) {
+            Some(i) => &targets[i],
+            None => {
+                targets.push(Target::find(&crds, doc)?);
+                &targets[targets.len() - 1]
+            }
+        };
+        let old = if single_pair {
+            olds.first()
+        } else {
+            olds.iter().find(|o| same_object(o, doc))
+        };
+        let mut obj = doc.value.clone();
+        let mut errors = match target.schema.prune_and_default(&mut obj) {
+            Ok(unknown) => {
+                for u in unknown {
+                    let _ = writeln!(
+                        err,
+                        "Warning: {}: unknown field {}",
+                        doc.position(),
+                        crate::field::go_quote(&u)
+                    );
+                }
+                match old {
+                    Some(o) => {
+                        let mut old_obj = o.value.clone();
+                        // The stored object went through the same decoding when it was written.
+                        let _ = target.schema.prune_and_default(&mut old_obj);
+                        target.schema.validate_update(&obj, &old_obj)
+                    }
+                    None => target.schema.validate(&obj),
+                }
+            }
+            Err(e) => vec![e],
+        };
+        errors.dedup();
+        if !errors.is_empty() {
+            code = INVALID;
+        }
+        let name = doc
+            .value
+            .pointer("/metadata/name")
+            .and_then(Json::as_str)
+            .unwrap_or_default();
+        report::write(
+            out,
+            output,
+            &doc.position(),
+            &target.kind,
+            name,
+            Some(&obj),
+            &errors,
+        )?;
+    }
+    Ok(code)
+}
+
+/// The CRD version an object belongs to, compiled.
+struct Target {
+    /// `apiVersion` and `kind`.
+    key: (String, String),
+    kind: String,
+    schema: CompiledSchema,
+}
+
+impl Target {
+    fn key(doc: &Document) -> (String, String) {
+        let s = |k: &str| {
+            doc.value
+                .get(k)
+                .and_then(Json::as_str)
+                .unwrap_or_default()
+                .to_owned()
+        };
+        (s("apiVersion"), s("kind"))
+    }
+
+    fn find(
+        crds: &[(String, CustomResourceDefinition)],
+        doc: &Document,
+    ) -> Result<Target, Failure> {
+        let api_version = doc
+            .value
+            .get("apiVersion")
+            .and_then(Json::as_str)
+            .unwrap_or_default();
+        let kind = doc
+            .value
+            .get("kind")
+            .and_then(Json::as_str)
+            .unwrap_or_default();
+        let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+        let wrong = |what: String| Failure::Input(format!("{}: {what}", doc.position()));
+        if kind.is_empty() || api_version.is_empty() {
+            return Err(wrong(
+                "the object has no `apiVersion` and `kind`".to_owned(),
+            ));
+        }
+        let Some((position, crd)) = crds
+            .iter()
+            .find(|(_, c)| c.spec.group == group && c.spec.names.kind == kind)
+        else {
+            let known: Vec<String> = crds
+                .iter()
+                .map(|(_, c)| format!("{} ({})", c.spec.names.kind, c.spec.group))
+                .collect();
+            return Err(wrong(format!(
+                "an object of kind {kind} ({api_version}) matches none of the CRDs: {}",
+                known.join(", ")
+            )));
+        };
+        let Some(v) = crd.spec.versions.iter().find(|v| v.name == version) else {
+            return Err(wrong(format!(
+                "the CRD at {position} has no version {version} of {kind}"
+            )));
+        };
+        if !v.served {
+            return Err(wrong(format!("version {version} of {kind} is not served")));
+        }
+        let Some(props) = v
+            .schema
+            .as_ref()
+            .and_then(|s| s.open_api_v3_schema.as_ref())
+        else {
+            return Err(wrong(format!(
+                "version {version} of {kind} has no schema (the CRD at {position})"
+            )));
+        };
+        let problems = crate::crd_check::check_crd(crd);
+        if !problems.is_empty() {
+            return Err(Failure::Input(format!(
+                "{position}: the API server would reject this CRD, so it serves no objects: {}",
+                report::kubectl_invalid(
+                    "CustomResourceDefinition",
+                    crd.metadata.name.as_deref().unwrap_or_default(),
+                    &problems
+                )
+            )));
+        }
+        let structural = Structural::from_props(props)
+            .map_err(|e| Failure::Input(format!("{position}: {e}")))?;
+        let info = ResourceInfo {
+            api_version: api_version.to_owned(),
+            kind: kind.to_owned(),
+            namespaced: None,
+        };
+        Ok(Target {
+            key: Target::key(doc),
+            kind: kind.to_owned(),
+            schema: CompiledSchema::new(&structural).with_resource(info),
+        })
+    }
+}
+
+/// The same object in the old and new files: same kind, namespace and name.
+fn same_object(a: &Document, b: &Document) -> bool {
+    let key = |d: &Document| {
+        [
+            "/apiVersion",
+            "/kind",
+            "/metadata/namespace",
+            "/metadata/name",
+        ]
+        .map(|p| {
+            d.value
+                .pointer(p)
+                .and_then(Json::as_str)
+                .unwrap_or_default()
+                .to_owned()
+        })
+    };
+    key(a) == key(b)
+}
