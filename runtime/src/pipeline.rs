@@ -77,17 +77,21 @@ impl CompiledSchema {
             &PruneOptions::warnings(),
         ));
         prune_non_nullable_nulls_without_defaults(obj, &self.structural);
-        unknown.extend(coerce(
-            &FieldPath::nil(),
-            obj,
-            &self.structural,
-            false,
-            false,
-        )?);
+        if self.has_embedded {
+            unknown.extend(coerce(
+                &FieldPath::nil(),
+                obj,
+                &self.structural,
+                false,
+                false,
+            )?);
+        }
         if let (Some(meta), Value::Object(map)) = (meta, &mut *obj) {
             map.insert("metadata".to_owned(), Value::Object(meta));
         }
-        apply_defaults(obj, &self.structural);
+        if self.has_defaults {
+            apply_defaults(obj, &self.structural);
+        }
         Ok(unknown)
     }
 

@@ -75,25 +75,13 @@ pub fn prune(
 ) -> Vec<String> {
     let mut p = Pruner {
         track: opts.track_unknown_fields,
+        root_embedded: is_resource_root,
         path: String::new(),
         out: Vec::new(),
     };
-    let root;
-    let s = if is_resource_root && !schema.extensions.embedded_resource {
-        root = embedded(schema);
-        &root
-    } else {
-        schema
-    };
-    p.prune(value, Some(s), 0);
+    p.prune(value, Some(schema), 0);
     p.out.sort();
     p.out
-}
-
-fn embedded(schema: &Structural) -> Structural {
-    let mut s = schema.clone();
-    s.extensions.embedded_resource = true;
-    s
 }
 
 /// The schema of values that are not properties: `Some(None)` for `additionalProperties: <bool>`
@@ -108,6 +96,8 @@ pub(crate) fn additional(s: &Structural) -> Option<Option<&Structural>> {
 
 struct Pruner {
     track: bool,
+    /// The root is treated as `x-kubernetes-embedded-resource` (without cloning the schema).
+    root_embedded: bool,
     path: String,
     out: Vec<String>,
 }
@@ -162,8 +152,9 @@ impl Pruner {
                     return;
                 };
                 let mut unknown = Vec::new();
+                let embedded = s.extensions.embedded_resource || (depth == 0 && self.root_embedded);
                 for (k, v) in map.iter_mut() {
-                    if s.extensions.embedded_resource && META_FIELDS.contains(&k.as_str()) {
+                    if embedded && META_FIELDS.contains(&k.as_str()) {
                         continue;
                     }
                     let sub = match s.properties.get(k) {
@@ -205,8 +196,9 @@ impl Pruner {
         }
         match x {
             Value::Object(map) => {
+                let embedded = s.extensions.embedded_resource || (depth == 0 && self.root_embedded);
                 for (k, v) in map.iter_mut() {
-                    if s.extensions.embedded_resource && META_FIELDS.contains(&k.as_str()) {
+                    if embedded && META_FIELDS.contains(&k.as_str()) {
                         continue;
                     }
                     let sub = match s.properties.get(k) {

@@ -141,6 +141,12 @@ fn error_texts() {
             "compilation failed: ERROR: <input>:1:5: expected type 'int' but found 'string'\n | [1, 'a'].size() == 2\n | ....^",
         ),
         (
+            // The homogeneous-literal rule is a validator comparing with the first element: the
+            // checker itself would accept `dyn` (cel-go's `joinTypes`).
+            rule("[1, dyn(2)].size() == 2"),
+            "compilation failed: ERROR: <input>:1:8: expected type 'int' but found 'dyn'\n | [1, dyn(2)].size() == 2\n | .......^",
+        ),
+        (
             rule("duration('1d') > duration('1h')"),
             "compilation failed: ERROR: <input>:1:10: invalid duration argument\n | duration('1d') > duration('1h')\n | .........^",
         ),
@@ -215,4 +221,86 @@ fn old_self_and_reserved_words() {
         "{:?}",
         r[0].error
     );
+}
+
+/// cel-go `ext/formatting_test.go` `TestStringFormat`: the compile-time errors of literal
+/// `format` calls (the cases that need no protobuf message).
+#[test]
+fn string_format_compile_checks() {
+    let cases = [
+        ("%s %s", r#""abc""#, "index 1 out of range"),
+        (
+            "%s %s",
+            r#""abc", "def", "ghi""#,
+            "too many arguments supplied to string.format (expected 2, got 3)",
+        ),
+        ("filler %", "", "unexpected end of string"),
+        (
+            "%j",
+            "123",
+            r#"could not parse formatting clause: unrecognized formatting clause "j""#,
+        ),
+        (
+            "int is %d",
+            "5.2",
+            "error during formatting: decimal clause can only be used on integers",
+        ),
+        (
+            "double is %f",
+            "true",
+            "error during formatting: fixed-point clause can only be used on doubles",
+        ),
+        (
+            "double is %.34",
+            "5.0",
+            "could not parse formatting clause: error while parsing precision: could not find end of precision specifier",
+        ),
+        (
+            "double is %e",
+            "true",
+            "error during formatting: scientific clause can only be used on doubles",
+        ),
+        (
+            "string is %b",
+            r#""a string""#,
+            "error during formatting: only integers and bools can be formatted as binary",
+        ),
+        (
+            "%x is a double",
+            "2.5",
+            "error during formatting: only integers, byte buffers, and strings can be formatted as hex",
+        ),
+        (
+            "%X is a double",
+            "2.5",
+            "error during formatting: only integers, byte buffers, and strings can be formatted as hex",
+        ),
+        (
+            "an octal: %o",
+            "3.14",
+            "error during formatting: octal clause can only be used on integers",
+        ),
+    ];
+    let env = crdkit_runtime::cel::env::CheckEnv::kubernetes((1, 36));
+    for (format, args, want) in cases {
+        let expr = format!("{format:?}.format([{args}])");
+        let err = crdkit_runtime::cel::check::compile(&expr, &env)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(want), "{expr}: {err}");
+    }
+    // Mixed argument types are allowed in `format` lists; the error names the argument.
+    let ok = crdkit_runtime::cel::check::compile("'%s: %d'.format(['a', 1]) == 'a: 1'", &env);
+    assert!(ok.is_ok(), "{}", ok.unwrap_err());
+    let err = crdkit_runtime::cel::check::compile("'%s: %d'.format(['a', 1.5]) == ''", &env)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "ERROR: <input>:1:23: error during formatting: decimal clause can only be used on integers, was given double\n | '%s: %d'.format(['a', 1.5]) == ''\n | ......................^"
+    );
+    // Before 1.29 (strings v0) there is no `format`.
+    let old = crdkit_runtime::cel::env::CheckEnv::kubernetes((1, 28));
+    assert!(crdkit_runtime::cel::check::compile("'%d'.format([1.5]) == ''", &old).is_err());
 }

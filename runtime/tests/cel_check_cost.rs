@@ -424,7 +424,7 @@ fn cost_info_cardinality() {
     ];
     for (chain, want) in cases {
         // The root context has cardinality 1; each schema multiplies its children's.
-        let got = chain.iter().fold(Some(1), |c, s| child_cardinality(s, c));
+        let got = chain.iter().try_fold(1, |c, s| child_cardinality(s, Some(c)));
         assert_eq!(got, want);
     }
 }

@@ -307,12 +307,12 @@ pub struct CheckEnv {
     pub libraries: Vec<Library>,
     /// cel-go container (namespace) for name resolution; empty in Kubernetes.
     pub container: String,
-    /// `HomogeneousAggregateLiterals` (on in Kubernetes).
+    /// `HomogeneousAggregateLiterals`: the validator that list and map literals have elements
+    /// of one type (on in Kubernetes from 1.0; `format` arguments are exempt from 1.29).
     pub homogeneous_aggregate_literals: bool,
     /// `CrossTypeNumericComparisons` (Kubernetes 1.28+).
     pub cross_type_numeric_comparisons: bool,
-    /// The AST validators of Kubernetes 1.29+ (duration, timestamp and regex literals,
-    /// homogeneous aggregate literals).
+    /// The AST validators of Kubernetes 1.29+ (duration, timestamp and regex literals).
     pub ast_validators: bool,
     /// A selected reserved word `x.namespace` also finds the property `__namespace__`
     /// (Kubernetes 1.31+, `SetRecognizeKeywordAsFieldName`).

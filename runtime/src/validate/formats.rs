@@ -186,7 +186,7 @@ fn is_credit_card(s: &str) -> bool {
         }
         sum += d;
     }
-    sum % 10 == 0
+    sum.is_multiple_of(10)
 }
 
 /// govalidator's `[\s-]+` removal (ASCII whitespace as in Go's `\s`).

@@ -281,11 +281,7 @@ fn quoted(s: &str) -> bool {
     let mut chars = inner.chars();
     while let Some(c) = chars.next() {
         match c {
-            '\\' => {
-                if chars.next().is_none() {
-                    return false;
-                }
-            }
+            '\\' if chars.next().is_none() => return false,
             '"' => return false,
             c if c.is_ascii_control() && c != '\t' => return false,
             _ => {}
@@ -316,8 +312,11 @@ pub(crate) fn parse_date(s: &str) -> bool {
     parse_ymd(s.as_bytes()).is_some_and(|(_, rest)| rest.is_empty())
 }
 
+/// A date and the text after it.
+pub(crate) type Ymd<'a> = ((i64, u32, u32), &'a [u8]);
+
 /// Year, month, day and what follows a `YYYY-MM-DD` prefix, with Go's range checks.
-pub(crate) fn parse_ymd(b: &[u8]) -> Option<((i64, u32, u32), &[u8])> {
+pub(crate) fn parse_ymd(b: &[u8]) -> Option<Ymd<'_>> {
     if b.len() < 10 || b[4] != b'-' || b[7] != b'-' {
         return None;
     }

@@ -211,18 +211,16 @@ pub(crate) fn validate_root_meta(
     let path = FieldPath::new("metadata");
     let meta = match obj.get("metadata") {
         None | Some(Value::Null) => Map::new(),
-        Some(Value::Object(m)) => {
-            match get_object_meta(&Value::Object(m.clone()), &FieldPath::nil(), false) {
-                Ok(m) => m.value,
-                Err(e) => {
-                    return errs.push(FieldError::invalid(
-                        &path,
-                        BadValue::from(obj.get("metadata").unwrap_or(&Value::Null)),
-                        e,
-                    ));
-                }
+        Some(m @ Value::Object(_)) => match get_object_meta(m, &FieldPath::nil(), false) {
+            Ok(m) => m.value,
+            Err(e) => {
+                return errs.push(FieldError::invalid(
+                    &path,
+                    BadValue::from(obj.get("metadata").unwrap_or(&Value::Null)),
+                    e,
+                ));
             }
-        }
+        },
         Some(v) => {
             let ty = if v.is_array() {
                 "[]interface {}"

@@ -78,6 +78,8 @@ pub struct CompiledSchema {
     /// Whether any node has an embedded resource or a set/map list (else those passes are skipped).
     pub(crate) has_embedded: bool,
     pub(crate) has_list_types: bool,
+    /// Whether any node has a default (else defaulting is skipped).
+    pub(crate) has_defaults: bool,
 }
 
 impl CompiledSchema {
@@ -86,7 +88,9 @@ impl CompiledSchema {
     pub fn new(schema: &Structural) -> CompiledSchema {
         let mut has_embedded = false;
         let mut has_list_types = false;
+        let mut has_defaults = false;
         visit(schema, &mut |s| {
+            has_defaults |= s.generic.default.as_ref().is_some_and(|d| !d.is_null());
             has_embedded |= s.extensions.embedded_resource;
             has_list_types |= s
                 .extensions
@@ -99,6 +103,7 @@ impl CompiledSchema {
             resource: ResourceInfo::default(),
             has_embedded,
             has_list_types,
+            has_defaults,
         }
     }
 

@@ -65,7 +65,7 @@ pub(crate) fn format_f(f: f64) -> String {
 /// Go's `int64(f)` on amd64: truncation, and `MinInt64` when out of range.
 #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
 pub(crate) fn go_f64_to_i64(f: f64) -> i64 {
-    if f.is_nan() || f >= 9_223_372_036_854_775_808.0 || f < -9_223_372_036_854_775_808.0 {
+    if !(-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f) {
         i64::MIN
     } else {
         f.trunc() as i64
@@ -119,6 +119,25 @@ impl RangeType {
             RangeType::Int32 => rep.parse::<i32>().is_ok(),
             RangeType::Int64 | RangeType::Int64Default => rep.parse::<i64>().is_ok(),
             RangeType::Float => go_parse_f32(rep),
+            _ => true,
+        }
+    }
+
+    /// `accepts` of a value, without formatting it (the same decision).
+    #[allow(clippy::cast_possible_truncation)]
+    fn accepts_num(self, n: Num) -> bool {
+        const I64: f64 = 9_223_372_036_854_775_808.0;
+        match (self, n) {
+            (RangeType::Int32, Num::Int(i)) => i32::try_from(i).is_ok(),
+            (RangeType::Int32, Num::Float(f)) => {
+                f.fract() == 0.0 && (-2_147_483_648.0..2_147_483_648.0).contains(&f)
+            }
+            (RangeType::Int64 | RangeType::Int64Default, Num::Int(_))
+            | (RangeType::Float, Num::Int(_)) => true,
+            (RangeType::Int64 | RangeType::Int64Default, Num::Float(f)) => {
+                f.fract() == 0.0 && (-I64..I64).contains(&f)
+            }
+            (RangeType::Float, Num::Float(f)) => (f as f32).is_finite(),
             _ => true,
         }
     }
@@ -186,7 +205,11 @@ impl NumberRules {
     }
 
     /// `numberValidator.Validate`: range, then multipleOf, minimum, maximum.
-    pub(crate) fn validate(&self, n: Num, path: &str, out: &mut Vec<OpenApiError>) {
+    pub(crate) fn validate(&self, n: Num, path: impl Fn() -> String, out: &mut Vec<OpenApiError>) {
+        if self.fast_ok(n) {
+            return;
+        }
+        let path = &path();
         if let Some(e) = self.range.check(n, "Checked", path) {
             add(out, e);
         }
@@ -214,6 +237,20 @@ impl NumberRules {
                 add(out, e);
             }
         }
+    }
+
+    /// Whether `n` passes without building any message (the common case).
+    fn fast_ok(&self, n: Num) -> bool {
+        if !self.range.accepts_num(n) {
+            return false;
+        }
+        let limit_ok = |m: Option<Limit>, max: bool, excl: bool| {
+            m.is_none_or(|m| m.native && compare(n, m, excl, "", max).is_none())
+        };
+        self.multiple_of
+            .is_none_or(|m| m.native && multiple_of(n, m, "").is_none())
+            && limit_ok(self.minimum, false, self.exclusive_minimum)
+            && limit_ok(self.maximum, true, self.exclusive_maximum)
     }
 
     fn range_error(&self, m: Limit, prefix: &str, path: &str) -> OpenApiError {

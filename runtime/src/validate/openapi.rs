@@ -30,32 +30,68 @@ pub(crate) enum Kind {
     Object,
 }
 
+/// One step of the current path, rendered only when an error needs it.
+#[derive(Clone, Copy)]
+enum Seg<'a> {
+    /// A property: `spec.replicas` (no dot at the start).
+    Property(&'a str),
+    /// A value of `additionalProperties`: always dotted, `.key` at the root (as in Go).
+    Additional(&'a str),
+    /// A list item: `[0]`.
+    Index(usize),
+}
+
 /// One validation run: the accumulated errors and the current path.
-pub(crate) struct OpenApi {
+pub(crate) struct OpenApi<'a> {
     pub(crate) errors: Vec<OpenApiError>,
-    pub(crate) path: String,
+    segs: Vec<Seg<'a>>,
     depth: usize,
 }
 
-impl OpenApi {
-    pub(crate) fn new() -> OpenApi {
+impl<'a> OpenApi<'a> {
+    pub(crate) fn new() -> OpenApi<'a> {
         OpenApi {
             errors: Vec::new(),
-            path: String::new(),
+            segs: Vec::new(),
             depth: 0,
         }
     }
 
+    fn push(&mut self, e: OpenApiError) {
+        add(&mut self.errors, e);
+    }
+
+    /// kube-openapi's path string of the current value (`spec.ports[0].name`).
+    fn path(&self) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        for s in &self.segs {
+            match s {
+                Seg::Property(name) => {
+                    if !out.is_empty() {
+                        out.push('.');
+                    }
+                    out.push_str(name);
+                }
+                Seg::Additional(key) => {
+                    out.push('.');
+                    out.push_str(key);
+                }
+                Seg::Index(i) => {
+                    let _ = write!(out, "[{i}]");
+                }
+            }
+        }
+        out
+    }
+
     /// `SchemaValidator.Validate`: the errors go to `self.errors`; returns the `MatchCount`.
-    pub(crate) fn validate(&mut self, n: &Node, v: &Value) -> usize {
+    pub(crate) fn validate(&mut self, n: &'a Node, v: &'a Value) -> usize {
         if self.depth > MAX_DEPTH {
-            add(
-                &mut self.errors,
-                OpenApiError::Plain(format!(
-                    "{} exceeds the maximum nesting depth of {MAX_DEPTH}",
-                    self.path
-                )),
-            );
+            self.push(OpenApiError::Plain(format!(
+                "{} exceeds the maximum nesting depth of {MAX_DEPTH}",
+                self.path()
+            )));
             return 0;
         }
         if v.is_null() {
@@ -74,17 +110,18 @@ impl OpenApi {
                 count += 1;
                 if let Some(f) = n.format {
                     if !f.validates(s) {
-                        add(
-                            &mut self.errors,
-                            OpenApiError::invalid_type(&self.path, &n.format_name, s),
-                        );
+                        self.push(OpenApiError::invalid_type(&self.path(), &n.format_name, s));
                     }
                     count += 1;
                 }
             }
             Value::Number(x) => {
                 if let Some(rules) = &n.number {
-                    rules.validate(Num::of(x), &self.path, &mut self.errors);
+                    let mut errs = Vec::new();
+                    rules.validate(Num::of(x), || self.path(), &mut errs);
+                    for e in errs {
+                        self.push(e);
+                    }
                 }
                 count += 2;
             }
@@ -101,10 +138,11 @@ impl OpenApi {
 
     pub(crate) fn type_null(&mut self, n: &Node) -> usize {
         if !n.types.is_empty() && !n.nullable {
-            add(
-                &mut self.errors,
-                OpenApiError::invalid_type(&self.path, &n.type_names, "null"),
-            );
+            self.push(OpenApiError::invalid_type(
+                &self.path(),
+                &n.type_names,
+                "null",
+            ));
             0
         } else {
             1
@@ -127,6 +165,8 @@ impl OpenApi {
     }
 
     /// `typeValidator.Validate` for a value of the given kind; 1 if it passes, else 0.
+    // The conditions keep the shape of Go's, to be compared line by line.
+    #[allow(clippy::nonminimal_bool)]
     pub(crate) fn type_check_kind(&mut self, n: &Node, kind: Kind) -> usize {
         let (sch, fmt, float) = match kind {
             Kind::Bool => ("boolean", "", None),
@@ -145,10 +185,7 @@ impl OpenApi {
             && !fmt_name.is_empty()
             && !(contains(sch) || fmt == fmt_name || float_int || int_float)
         {
-            add(
-                &mut self.errors,
-                OpenApiError::invalid_type(&self.path, fmt_name, fmt),
-            );
+            self.push(OpenApiError::invalid_type(&self.path(), fmt_name, fmt));
             return 0;
         }
         if !(n.has_type(Type::Number) || n.has_type(Type::Integer))
@@ -158,17 +195,14 @@ impl OpenApi {
             return 1;
         }
         if !(contains(sch) || float_int || int_float) {
-            add(
-                &mut self.errors,
-                OpenApiError::invalid_type(&self.path, &n.type_names, sch),
-            );
+            self.push(OpenApiError::invalid_type(&self.path(), &n.type_names, sch));
             return 0;
         }
         1
     }
 
     /// Validates `v` against a junctor branch into a fresh result.
-    fn branch(&mut self, n: &Node, v: &Value) -> (Vec<OpenApiError>, usize) {
+    fn branch(&mut self, n: &'a Node, v: &'a Value) -> (Vec<OpenApiError>, usize) {
         let saved = std::mem::take(&mut self.errors);
         let count = self.validate(n, v);
         (std::mem::replace(&mut self.errors, saved), count)
@@ -176,12 +210,12 @@ impl OpenApi {
 
     fn merge(&mut self, errs: Vec<OpenApiError>) {
         for e in errs {
-            add(&mut self.errors, e);
+            self.push(e);
         }
     }
 
     /// `schemaPropsValidator.Validate`; returns the merged branches' `MatchCount`.
-    fn junctors(&mut self, n: &Node, v: &Value) -> usize {
+    fn junctors(&mut self, n: &'a Node, v: &'a Value) -> usize {
         let mut count = 0;
         if !n.any_of.is_empty() {
             let mut best: Option<(Vec<OpenApiError>, usize)> = None;
@@ -198,7 +232,7 @@ impl OpenApi {
                 }
             }
             if success.is_none() {
-                add(&mut self.errors, OpenApiError::any_of(&self.path));
+                self.push(OpenApiError::any_of(&self.path()));
             }
             if let Some((errs, c)) = best {
                 self.merge(errs);
@@ -224,7 +258,7 @@ impl OpenApi {
                 }
             }
             if valid != 1 {
-                add(&mut self.errors, OpenApiError::one_of(&self.path, valid));
+                self.push(OpenApiError::one_of(&self.path(), valid));
                 if let Some((errs, c)) = best {
                     self.merge(errs);
                     count += c;
@@ -244,16 +278,13 @@ impl OpenApi {
                 count += c;
             }
             if valid != n.all_of.len() {
-                add(
-                    &mut self.errors,
-                    OpenApiError::all_of(&self.path, valid == 0),
-                );
+                self.push(OpenApiError::all_of(&self.path(), valid == 0));
             }
         }
         if let Some(not) = &n.not {
             let (errs, _) = self.branch(not, v);
             if errs.is_empty() {
-                add(&mut self.errors, OpenApiError::not(&self.path));
+                self.push(OpenApiError::not(&self.path()));
             }
         }
         count
@@ -268,31 +299,22 @@ impl OpenApi {
         if let Some(max) = n.max_length
             && runes() > max
         {
-            add(&mut self.errors, OpenApiError::too_long(&self.path, max, s));
+            self.push(OpenApiError::too_long(&self.path(), max, s));
             return;
         }
         if let Some(min) = n.min_length
             && runes() < min
         {
-            add(
-                &mut self.errors,
-                OpenApiError::too_short(&self.path, min, s),
-            );
+            self.push(OpenApiError::too_short(&self.path(), min, s));
             return;
         }
         if let Some(p) = &n.pattern {
             match &p.compiled {
                 Ok(re) if re.is_match(s) => {}
-                Ok(_) => add(
-                    &mut self.errors,
-                    OpenApiError::pattern(&self.path, &p.source, s),
-                ),
+                Ok(_) => self.push(OpenApiError::pattern(&self.path(), &p.source, s)),
                 Err(e) => {
                     let shown = format!("{}, but pattern is invalid: {e}", p.source);
-                    add(
-                        &mut self.errors,
-                        OpenApiError::pattern(&self.path, &shown, s),
-                    );
+                    self.push(OpenApiError::pattern(&self.path(), &shown, s));
                 }
             }
         }
@@ -305,20 +327,18 @@ impl OpenApi {
         {
             return;
         }
-        let e = OpenApiError::enum_fail(&self.path, BadValue::from(v), &n.enum_values);
-        add(&mut self.errors, e);
+        let e = OpenApiError::enum_fail(&self.path(), BadValue::from(v), &n.enum_values);
+        self.push(e);
     }
 
-    fn slice(&mut self, n: &Node, items: &[Value]) -> usize {
+    fn slice(&mut self, n: &'a Node, items: &'a [Value]) -> usize {
         let mut count = 0;
         if let Some(item) = &n.items {
-            let len = self.path.len();
             self.depth += 1;
             for (i, v) in items.iter().enumerate() {
-                use std::fmt::Write as _;
-                let _ = write!(self.path, "[{i}]");
+                self.segs.push(Seg::Index(i));
                 count += self.validate(item, v);
-                self.path.truncate(len);
+                self.segs.pop();
             }
             self.depth -= 1;
         }
@@ -326,18 +346,12 @@ impl OpenApi {
         if let Some(min) = n.min_items
             && size < min
         {
-            add(
-                &mut self.errors,
-                OpenApiError::too_few_items(&self.path, min, size),
-            );
+            self.push(OpenApiError::too_few_items(&self.path(), min, size));
         }
         if let Some(max) = n.max_items
             && size > max
         {
-            add(
-                &mut self.errors,
-                OpenApiError::too_many_items(&self.path, max, size),
-            );
+            self.push(OpenApiError::too_many_items(&self.path(), max, size));
         }
         if n.unique_items
             && items
@@ -345,50 +359,39 @@ impl OpenApi {
                 .enumerate()
                 .any(|(i, a)| items[..i].iter().any(|b| deep_equal(a, b)))
         {
-            add(&mut self.errors, OpenApiError::duplicate_items(&self.path));
+            self.push(OpenApiError::duplicate_items(&self.path()));
         }
         count
     }
 
-    fn object(&mut self, n: &Node, map: &Map<String, Value>) -> usize {
+    fn object(&mut self, n: &'a Node, map: &'a Map<String, Value>) -> usize {
         let mut count = 0;
         let size = i64::try_from(map.len()).unwrap_or(i64::MAX);
         if let Some(min) = n.min_properties
             && size < min
         {
-            add(
-                &mut self.errors,
-                OpenApiError::too_few_properties(&self.path, min, size),
-            );
+            self.push(OpenApiError::too_few_properties(&self.path(), min, size));
         }
         if let Some(max) = n.max_properties
             && size > max
         {
-            add(
-                &mut self.errors,
-                OpenApiError::too_many_properties(&self.path, max, size),
-            );
+            self.push(OpenApiError::too_many_properties(&self.path(), max, size));
         }
-        let len = self.path.len();
         self.depth += 1;
         match &n.additional {
             Some(Additional::Bool(false)) => {
                 for k in map.keys() {
                     if n.property(k).is_none() {
-                        add(
-                            &mut self.errors,
-                            OpenApiError::property_not_allowed(&self.path, k),
-                        );
+                        self.push(OpenApiError::property_not_allowed(&self.path(), k));
                     }
                 }
             }
             Some(Additional::Schema(ap)) => {
                 for (k, v) in map {
                     if n.property(k).is_none() {
-                        self.path.push('.');
-                        self.path.push_str(k);
+                        self.segs.push(Seg::Additional(k));
                         count += self.validate(ap, v);
-                        self.path.truncate(len);
+                        self.segs.pop();
                     }
                 }
             }
@@ -396,19 +399,16 @@ impl OpenApi {
         }
         for (name, p) in &n.properties {
             if let Some(v) = map.get(name) {
-                if !self.path.is_empty() {
-                    self.path.push('.');
-                }
-                self.path.push_str(name);
+                self.segs.push(Seg::Property(name));
                 count += self.validate(p, v);
-                self.path.truncate(len);
+                self.segs.pop();
             }
         }
         self.depth -= 1;
         for k in &n.required {
             if !map.contains_key(k) {
-                let name = format!("{}.{k}", self.path);
-                add(&mut self.errors, OpenApiError::required(&name));
+                let name = format!("{}.{k}", self.path());
+                self.push(OpenApiError::required(&name));
             }
         }
         count

@@ -17,7 +17,12 @@ pub(crate) struct Pattern {
 
 impl Pattern {
     pub(crate) fn new(source: &str) -> Pattern {
-        let compiled = Regex::new(&translate(source)).map_err(|_| go_error(source));
+        // Go rejects a repetition of a repetition (`a**`), which the regex crate accepts.
+        let compiled = if classify(source).0 == "invalid nested repetition operator" {
+            Err(go_error(source))
+        } else {
+            Regex::new(&translate(source)).map_err(|_| go_error(source))
+        };
         Pattern {
             source: source.to_owned(),
             compiled,

@@ -200,7 +200,7 @@ impl Check<'_, '_> {
         }
         let mut errs = Vec::new();
         if let Some(rules) = &n.number {
-            rules.validate(x, "", &mut errs);
+            rules.validate(x, String::new, &mut errs);
         }
         ok(errs.is_empty())
     }

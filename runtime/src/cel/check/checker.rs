@@ -309,19 +309,17 @@ impl<'a> Checker<'a> {
         None
     }
 
-    /// The most general common type of aggregate literal elements (cel-go `joinTypes`).
-    fn join_types(&mut self, e: ExprId, previous: Option<Type>, current: Type) -> Type {
+    /// The most general common type of aggregate literal elements, or `dyn` (cel-go
+    /// `joinTypes`; `cel.Env` never sets the checker's homogeneous mode, Kubernetes' rule is the
+    /// `ValidateHomogeneousAggregateLiterals` validator).
+    fn join_types(&mut self, previous: Option<Type>, current: Type) -> Type {
         let Some(previous) = previous else {
             return current;
         };
         if self.is_assignable(&previous, &current) {
             return unify::most_general(&previous, &current);
         }
-        if !self.env.homogeneous_aggregate_literals {
-            return Type::Dyn;
-        }
-        self.type_mismatch(e, &previous, &current);
-        Type::Error
+        Type::Dyn
     }
 
     /// For `?e` entries: the type inside the optional.
@@ -341,7 +339,7 @@ impl<'a> Checker<'a> {
             if optional_indices.contains(&(i as u32)) {
                 t = self.unwrap_optional_entry(e, t);
             }
-            elems_type = Some(self.join_types(e, elems_type, t));
+            elems_type = Some(self.join_types(elems_type, t));
         }
         let elem = elems_type.unwrap_or_else(|| self.new_type_var());
         self.set_type(id, Type::list(elem));
@@ -352,13 +350,13 @@ impl<'a> Checker<'a> {
         for entry in entries {
             self.check(entry.key);
             let kt = self.get_type(entry.key);
-            key_type = Some(self.join_types(entry.key, key_type, kt));
+            key_type = Some(self.join_types(key_type, kt));
             self.check(entry.value);
             let mut vt = self.get_type(entry.value);
             if entry.optional {
                 vt = self.unwrap_optional_entry(entry.value, vt);
             }
-            value_type = Some(self.join_types(entry.value, value_type, vt));
+            value_type = Some(self.join_types(value_type, vt));
         }
         let (k, v) = match (key_type, value_type) {
             (Some(k), Some(v)) => (k, v),

@@ -25,6 +25,7 @@ mod checker;
 pub mod compile;
 pub mod crd;
 mod debug;
+mod format;
 mod unify;
 mod validate;
 pub(crate) mod walk;

@@ -1,7 +1,9 @@
-//! The AST validators Kubernetes enables from 1.29 (apiserver `environment/base.go`): cel-go
-//! `cel/validator.go` `ValidateDurationLiterals`, `ValidateTimestampLiterals`,
-//! `ValidateRegexLiterals` and `ValidateHomogeneousAggregateLiterals` (which skips list and
-//! map literals inside `format` calls, as the strings extension configures it).
+//! The AST validators of the Kubernetes environment (apiserver `environment/base.go`), run
+//! after a successful check: cel-go `cel/validator.go` `ValidateHomogeneousAggregateLiterals`
+//! (from 1.0, through `cel.HomogeneousAggregateLiterals()`; it skips list and map literals
+//! inside `format` calls, as the strings extension configures it), `ValidateDurationLiterals`,
+//! `ValidateTimestampLiterals` and `ValidateRegexLiterals` (from 1.29), and the strings
+//! extension's check of literal `format` calls (from 1.29, `format.rs`).
 //!
 //! cel-go validates a literal by evaluating the call; here Go's `time.ParseDuration`,
 //! `time.Parse(time.RFC3339, _)` with CEL's timestamp range, and RE2 syntax (through the
@@ -15,7 +17,10 @@ use crate::cel::{ExprId, ExprKind, Issue, Literal};
 
 pub(super) fn validate(checked: &CheckedAst, env: &CheckEnv) -> Vec<Issue> {
     let mut issues = Vec::new();
-    if !env.ast_validators {
+    // The strings extension from version 1 (Kubernetes 1.29) checks literal `format` calls
+    // and exempts their arguments from the homogeneous-literal rule.
+    let strings_v1 = env.libraries.contains(&Library::Strings) && env.version >= (1, 29);
+    if !env.ast_validators && !strings_v1 && !env.homogeneous_aggregate_literals {
         return issues;
     }
     let nodes = reachable(checked);
@@ -29,12 +34,31 @@ pub(super) fn validate(checked: &CheckedAst, env: &CheckEnv) -> Vec<Issue> {
             message,
         });
     };
+    // cel-go runs the validators in the order they were added; errors are sorted by position.
+    if env.homogeneous_aggregate_literals {
+        homogeneous(checked, &nodes, strings_v1, &mut report);
+    }
+    if env.ast_validators {
+        literals(checked, &nodes, &mut report);
+    }
+    if strings_v1 {
+        report_format_errors(checked, &nodes, &mut report);
+    }
+    issues
+}
+
+/// `ValidateDurationLiterals`, `ValidateTimestampLiterals` and `ValidateRegexLiterals`.
+fn literals(
+    checked: &CheckedAst,
+    nodes: &[(ExprId, bool)],
+    report: &mut impl FnMut(ExprId, String),
+) {
     for (function, valid) in [
         ("duration", valid_duration_arg as fn(&Literal) -> bool),
         ("timestamp", valid_timestamp_arg),
         ("matches", valid_regex_arg),
     ] {
-        for &(id, _) in &nodes {
+        for &(id, _) in nodes {
             let ExprKind::Call {
                 function: f, args, ..
             } = &checked.ast.expr(id).kind
@@ -52,8 +76,16 @@ pub(super) fn validate(checked: &CheckedAst, env: &CheckEnv) -> Vec<Issue> {
             }
         }
     }
-    let format_exempt = env.libraries.contains(&Library::Strings) && env.version >= (1, 29);
-    for &(id, exempt) in &nodes {
+}
+
+/// `ValidateHomogeneousAggregateLiterals`.
+fn homogeneous(
+    checked: &CheckedAst,
+    nodes: &[(ExprId, bool)],
+    format_exempt: bool,
+    report: &mut impl FnMut(ExprId, String),
+) {
+    for &(id, exempt) in nodes {
         if exempt && format_exempt {
             continue;
         }
@@ -106,7 +138,18 @@ pub(super) fn validate(checked: &CheckedAst, env: &CheckEnv) -> Vec<Issue> {
             _ => {}
         }
     }
-    issues
+}
+
+fn report_format_errors(
+    checked: &CheckedAst,
+    nodes: &[(ExprId, bool)],
+    report: &mut impl FnMut(ExprId, String),
+) {
+    for &(id, _) in nodes {
+        if let Some((at, message)) = super::format::check_call(checked, id) {
+            report(at, message);
+        }
+    }
 }
 
 /// The nodes of the checked expression (without the operands of qualified names and the
