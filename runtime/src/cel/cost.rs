@@ -20,6 +20,7 @@
 //! assert!(est.max > cost::STATIC_ESTIMATED_COST_LIMIT);
 //! ```
 
+mod call;
 mod coster;
 mod ext;
 mod k8s;

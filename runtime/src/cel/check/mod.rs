@@ -20,12 +20,14 @@
 //! assert_eq!(checked.output_type(), &Type::Bool);
 //! ```
 
+mod aggregate;
 mod call;
 mod checker;
 pub mod compile;
 pub mod crd;
 mod debug;
 mod format;
+mod time;
 mod unify;
 mod validate;
 pub(crate) mod walk;
