@@ -159,6 +159,10 @@ fn error_texts() {
             "compilation failed: ERROR: <input>:1:34: expected type 'bool' but found 'selfType0.spec'\n | self.spec == oldSelf.spec && self.spec\n | .................................^",
         ),
         (
+            rule("quantity('1Gi').value > 0"),
+            "compilation failed: ERROR: <input>:1:16: unexpected failed resolution of 'kubernetes.Quantity'\n | quantity('1Gi').value > 0\n | ...............^",
+        ),
+        (
             ValidationRule {
                 message_expression: "self.spec.replicas".into(),
                 ..rule("true")

@@ -212,7 +212,13 @@ impl Type {
             TypeSpec::Opaque(n, ps) => {
                 Type::Opaque(n.into(), ps.iter().map(Type::from_spec).collect())
             }
-            TypeSpec::Object(n) => Type::opaque_object(n),
+            // Library object types are not registered with the type provider, so selecting a
+            // field reports `unexpected failed resolution of 'kubernetes.Quantity'` as in Go.
+            TypeSpec::Object(n) => Type::Object(Arc::new(ObjectType {
+                name: n.to_string(),
+                fields: BTreeMap::new(),
+                known: false,
+            })),
         }
     }
 }
