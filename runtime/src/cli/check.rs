@@ -8,7 +8,7 @@ use super::load::{self, Document};
 use super::report::{self, Output};
 use super::{Failure, INVALID, OK};
 use crate::crd::CustomResourceDefinition;
-use crate::crd_check::{CheckOptions, check_crd_with};
+use crate::crd_check::check_crd_full;
 
 /// Runs `crdgen check [--output text|json] CRD.yaml...`; without files, checks `builtin`.
 pub fn run(
@@ -42,10 +42,9 @@ pub fn run(
             crds.push((doc.position(), read_crd(&doc)?));
         }
     }
-    let opts = CheckOptions::default();
     let mut code = OK;
     for (position, crd) in &crds {
-        let errors = check_crd_with(crd, &opts);
+        let errors = check_crd_full(crd);
         if !errors.is_empty() {
             code = INVALID;
         }

@@ -202,7 +202,7 @@ impl Target {
                 "version {version} of {kind} has no schema (the CRD at {position})"
             )));
         };
-        let problems = crate::crd_check::check_crd(crd);
+        let problems = crate::crd_check::check_crd_full(crd);
         if !problems.is_empty() {
             return Err(Failure::Input(format!(
                 "{position}: the API server would reject this CRD, so it serves no objects: {}",

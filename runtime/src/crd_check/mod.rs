@@ -38,6 +38,8 @@ mod parts;
 mod status;
 #[cfg(test)]
 mod tests;
+mod hooks;
+pub use hooks::{ValueDefaultValidator, check_crd_full};
 
 use serde_json::Value;
 
