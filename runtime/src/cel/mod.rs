@@ -58,7 +58,10 @@ pub mod check;
 pub mod cost;
 pub mod decl;
 pub mod env;
+pub mod eval;
+pub mod lib;
 pub mod types;
+pub mod value;
 
 pub use ast::{
     Ast, Comprehension, Expr, ExprId, ExprKind, Literal, MacroCall, MapEntry, Span, StructField,

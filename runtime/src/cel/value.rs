@@ -179,6 +179,22 @@ impl<'a> Value<'a> {
         }
     }
 
+    /// Clones, with the scalar cases inlined (the derived `clone` is an out-of-line match).
+    #[inline]
+    #[must_use]
+    pub fn fast_clone(&self) -> Value<'a> {
+        match self {
+            Value::Null => Value::Null,
+            Value::Bool(b) => Value::Bool(*b),
+            Value::Int(i) => Value::Int(*i),
+            Value::Uint(u) => Value::Uint(*u),
+            Value::Double(d) => Value::Double(*d),
+            Value::String(Str::Borrowed(s)) => Value::String(Str::Borrowed(s)),
+            Value::Map(Map::Json(j)) => Value::Map(Map::Json(*j)),
+            other => other.clone(),
+        }
+    }
+
     /// A string value that owns its text.
     #[must_use]
     pub fn string(s: impl Into<Arc<str>>) -> Value<'a> {

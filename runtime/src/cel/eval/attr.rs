@@ -41,33 +41,45 @@ impl Attr {
 
     /// Resolves without the attribute's own charge (qualifiers are charged).
     pub(crate) fn resolve<'a>(&'a self, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
-        let base = match &self.base {
-            Base::Var(i) => match cx.vars.get(*i) {
-                Some(Some(v)) => v.clone(),
+        let vars = cx.vars;
+        let owned;
+        let base: &Value<'a> = match &self.base {
+            Base::Var(i) => match vars.get(*i) {
+                Some(Some(v)) => v,
                 _ => {
                     let name = cx.names.get(*i).map_or("", String::as_str);
                     return Err(missing_attr(name));
                 }
             },
-            Base::Local(i) => cx.locals[*i].clone()?,
-            Base::Expr(n) => n.eval(cx)?,
+            Base::Local(i) => match &cx.locals[*i] {
+                Ok(v) if self.quals.is_empty() => return Ok(v.fast_clone()),
+                Ok(v) => {
+                    owned = v.fast_clone();
+                    &owned
+                }
+                Err(e) => return Err(e.clone()),
+            },
+            Base::Expr(n) => {
+                owned = n.eval(cx)?;
+                &owned
+            }
             Base::Missing(name) => return Err(missing_attr(name)),
         };
         if self.quals.is_empty() {
-            return Ok(base);
+            return Ok(base.fast_clone());
         }
-        let mut obj = base;
         let mut is_opt = false;
-        if let Value::Optional(o) = &obj {
-            match o {
-                None => return Ok(obj),
-                Some(v) => {
-                    let v = (**v).clone();
-                    obj = v;
-                    is_opt = true;
-                }
+        let unwrapped;
+        let base = match base {
+            Value::Optional(None) => return Ok(Value::Optional(None)),
+            Value::Optional(Some(v)) => {
+                is_opt = true;
+                unwrapped = (**v).clone();
+                &unwrapped
             }
-        }
+            other => other,
+        };
+        let mut cur: Option<Value<'a>> = None;
         let last = self.quals.len() - 1;
         for (i, q) in self.quals.iter().enumerate() {
             is_opt |= q.optional;
@@ -93,30 +105,31 @@ impl Attr {
             };
             if self.test_only && i == last {
                 if is_opt {
-                    let p = present(&obj, &key, cx.error_on_bad_presence_test)?;
+                    let p = present(cur.as_ref().unwrap_or(base), &key, cx.error_on_bad_presence_test)?;
                     if p {
                         cx.charge(1)?;
                     }
                     return Ok(Value::Bool(p));
                 }
-                let p = present(&obj, &key, cx.error_on_bad_presence_test);
+                let p = present(cur.as_ref().unwrap_or(base), &key, cx.error_on_bad_presence_test);
                 cx.charge(1)?;
                 return p.map(Value::Bool);
             }
             if is_opt {
-                match qualify_if_present(&obj, &key, cx.error_on_bad_presence_test)? {
+                match qualify_if_present(cur.as_ref().unwrap_or(base), &key, cx.error_on_bad_presence_test)? {
                     Some(v) => {
                         cx.charge(1)?;
-                        obj = v;
+                        cur = Some(v);
                     }
                     None => return Ok(Value::Optional(None)),
                 }
             } else {
-                let r = qualify(&obj, &key);
+                let r = qualify(cur.as_ref().unwrap_or(base), &key);
                 cx.charge(1)?;
-                obj = r?;
+                cur = Some(r?);
             }
         }
+        let obj = cur.unwrap_or_else(|| base.clone());
         Ok(if is_opt { Value::optional_of(obj) } else { obj })
     }
 }

@@ -8,7 +8,9 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::error::CompileError;
-use super::node::{Attr, Base, Call, Fold, Node, Qual, QualKind, RegexCall, RegexKind, Step};
+use super::node::{
+    Attr, Base, Call, Fold, IntOp, Node, Qual, QualKind, RegexCall, RegexKind, Step,
+};
 use crate::cel::ast::{Ast, ExprId, ExprKind, Literal};
 use crate::cel::lib;
 use crate::cel::value::{List, ListKind, Map, Type, Value};
@@ -340,10 +342,23 @@ impl<'p> Planner<'p> {
                 kind,
             })));
         }
-        Ok(Node::Call(Box::new(Call {
+        let op = match name {
+            "_<_" => Some(IntOp::Lt),
+            "_<=_" => Some(IntOp::Le),
+            "_>_" => Some(IntOp::Gt),
+            "_>=_" => Some(IntOp::Ge),
+            "_+_" => Some(IntOp::Add),
+            "_-_" => Some(IntOp::Sub),
+            _ => None,
+        };
+        let call = Box::new(Call {
             def,
             args: nodes.into_boxed_slice(),
-        })))
+        });
+        Ok(match op {
+            Some(op) if call.args.len() == 2 => Node::IntOp(call, op),
+            _ => Node::Call(call),
+        })
     }
 }
 

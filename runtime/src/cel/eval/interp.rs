@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::error::{EvalError, EvalResult};
-use super::node::{Call, Fold, Node, RegexCall, RegexKind, Step};
+use super::node::{Call, Fold, IntOp, Node, RegexCall, RegexKind, Step};
 use crate::cel::lib::{Env, TRAVERSAL, actual_size, ceil_factor};
 use crate::cel::value::{Bytes, List, ListKind, Map, Str, Value};
 
@@ -47,7 +47,34 @@ impl Node {
             Node::Str(s) => Ok(Value::String(Str::Borrowed(s))),
             Node::Bytes(b) => Ok(Value::Bytes(Bytes::Borrowed(b))),
             Node::Attr(a) => a.eval(cx),
+            Node::Local(i) => {
+                cx.charge(1)?;
+                match &cx.locals[*i] {
+                    Ok(v) => Ok(v.fast_clone()),
+                    Err(e) => Err(e.clone()),
+                }
+            }
             Node::Call(c) => call(c, cx),
+            Node::IntOp(c, op) => {
+                if let (Some(x), Some(y)) = (peek_int(&c.args[0], cx), peek_int(&c.args[1], cx)) {
+                    cx.charge(local_cost(&c.args[0]) + local_cost(&c.args[1]) + 1)?;
+                    return int_op(*op, x, y);
+                }
+                let a = c.args[0].eval(cx);
+                cancelled(&a)?;
+                if let Ok(Value::Int(x)) = a {
+                    let b = c.args[1].eval(cx);
+                    cancelled(&b)?;
+                    if let Ok(Value::Int(y)) = b {
+                        cx.charge(1)?;
+                        return int_op(*op, x, y);
+                    }
+                    return call_with(c, Ok(Value::Int(x)), b, cx);
+                }
+                let b = c.args[1].eval(cx);
+                cancelled(&b)?;
+                call_with(c, a, b, cx)
+            }
             Node::Regex(r) => regex_call(r, cx),
             Node::Eq(p, negate) => {
                 let l = p.0.eval(cx);
@@ -137,6 +164,36 @@ impl Node {
     }
 }
 
+#[inline]
+fn int_op<'a>(op: IntOp, x: i64, y: i64) -> EvalResult<'a> {
+    match op {
+        IntOp::Lt => Ok(Value::Bool(x < y)),
+        IntOp::Le => Ok(Value::Bool(x <= y)),
+        IntOp::Gt => Ok(Value::Bool(x > y)),
+        IntOp::Ge => Ok(Value::Bool(x >= y)),
+        IntOp::Add => x.checked_add(y).map(Value::Int).ok_or_else(EvalError::int_overflow),
+        IntOp::Sub => x.checked_sub(y).map(Value::Int).ok_or_else(EvalError::int_overflow),
+    }
+}
+
+/// An int operand readable without evaluation: a constant or a comprehension variable.
+#[inline]
+fn peek_int(n: &Node, cx: &Cx<'_, '_>) -> Option<i64> {
+    match n {
+        Node::Const(Value::Int(i)) => Some(*i),
+        Node::Local(s) => match cx.locals[*s] {
+            Ok(Value::Int(i)) => Some(i),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+#[inline]
+fn local_cost(n: &Node) -> u64 {
+    u64::from(matches!(n, Node::Local(_)))
+}
+
 /// Propagates a cancellation found in a result that would otherwise be absorbed or deferred.
 #[inline]
 pub(crate) fn cancelled(r: &EvalResult<'_>) -> Result<(), EvalError> {
@@ -219,17 +276,7 @@ fn call<'a>(c: &'a Call, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
             cancelled(&a)?;
             let b = b.eval(cx);
             cancelled(&b)?;
-            match (a, b) {
-                (Ok(a), Ok(b)) => finish(c, &[a, b], cx),
-                (a, b) => {
-                    let args = [
-                        a.as_ref().map_or(Value::Null, Clone::clone),
-                        b.as_ref().map_or(Value::Null, Clone::clone),
-                    ];
-                    cx.charge((c.def.cost)(&args, &Value::Null))?;
-                    Err(a.err().or(b.err()).unwrap_or_else(EvalError::no_such_overload))
-                }
-            }
+            call_with(c, a, b, cx)
         }
         args => {
             let mut vals = Vec::with_capacity(args.len());
@@ -237,6 +284,26 @@ fn call<'a>(c: &'a Call, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
                 vals.push(a.eval(cx)?);
             }
             finish(c, &vals, cx)
+        }
+    }
+}
+
+/// A binary call whose arguments are evaluated.
+fn call_with<'a>(
+    c: &'a Call,
+    a: EvalResult<'a>,
+    b: EvalResult<'a>,
+    cx: &mut Cx<'a, '_>,
+) -> EvalResult<'a> {
+    match (a, b) {
+        (Ok(a), Ok(b)) => finish(c, &[a, b], cx),
+        (a, b) => {
+            let args = [
+                a.as_ref().map_or(Value::Null, Clone::clone),
+                b.as_ref().map_or(Value::Null, Clone::clone),
+            ];
+            cx.charge((c.def.cost)(&args, &Value::Null))?;
+            Err(a.err().or(b.err()).unwrap_or_else(EvalError::no_such_overload))
         }
     }
 }

@@ -172,6 +172,17 @@ fn string_with_format<'a>(s: &'a str, schema: &'a Structural) -> EvalResult<'a> 
     }
 }
 
+/// Up to this many keys, a linear scan (length first) beats the B-tree's ordered compares.
+const SMALL: usize = 12;
+
+fn small_get<'m, V>(m: &'m std::collections::BTreeMap<String, V>, key: &str) -> Option<&'m V> {
+    if m.len() <= SMALL {
+        m.iter().find_map(|(k, v)| (k.as_str() == key).then_some(v))
+    } else {
+        m.get(key)
+    }
+}
+
 impl<'a> JsonObject<'a> {
     /// The schema of a property (after unescaping), if accessible.
     fn prop_schema(&self, key: &str) -> Option<&'a Structural> {
@@ -184,7 +195,7 @@ impl<'a> JsonObject<'a> {
                         _ => {}
                     }
                 }
-                self.schema.properties.get(key)
+                small_get(&self.schema.properties, key)
             }
             ObjectKind::Map => self.schema.additional_properties_schema(),
             ObjectKind::Opaque => None,
@@ -198,7 +209,11 @@ impl<'a> JsonObject<'a> {
             ObjectKind::Object { .. } => unescaped?,
             _ => escaped,
         };
-        let (k, v) = self.map.get_key_value(key)?;
+        let (k, v) = if self.map.len() <= SMALL {
+            self.map.iter().find(|(k, _)| k.as_str() == key)?
+        } else {
+            self.map.get_key_value(key)?
+        };
         if matches!(self.kind, ObjectKind::Object { .. }) && v.is_null() {
             return None;
         }

@@ -43,6 +43,8 @@ pub use error::{COST_LIMIT_MESSAGE, CompileError, EvalError, EvalErrorKind, Eval
 pub use json::{escape, unescape};
 
 pub use crate::cel::value::Value;
+use std::borrow::Cow;
+
 use crate::cel::ast::Ast;
 use crate::cel::lib::Env;
 use crate::schema::Structural;
@@ -119,7 +121,8 @@ impl Program {
                 opts.optimize,
                 &env,
             );
-            let root = p.plan(ast.root)?;
+            let mut root = p.plan(ast.root)?;
+            root.simplify();
             (root, p.max_locals)
         };
         let depth = root.depth();
@@ -151,17 +154,27 @@ impl Program {
         activation: &Activation<'a>,
         cost: &mut CostTracker,
     ) -> Result<Value<'a>, EvalError> {
-        let vars: Vec<Option<Value<'a>>> = self
-            .variables
-            .iter()
-            .map(|n| activation.get(n).cloned())
-            .collect();
+        let mut small: [Option<Value<'a>>; 4] = [const { None }; 4];
+        let mut large = Vec::new();
+        let vars: &[Option<Value<'a>>] = if self.variables.len() <= small.len() {
+            for (slot, n) in small.iter_mut().zip(&self.variables) {
+                *slot = activation.get(n).cloned();
+            }
+            &small[..self.variables.len()]
+        } else {
+            large.extend(self.variables.iter().map(|n| activation.get(n).cloned()));
+            &large
+        };
         let limit = cost.limit();
         let run = |vars: &[Option<Value<'a>>]| {
             let mut cx = interp::Cx {
                 vars,
                 names: &self.variables,
-                locals: vec![Ok(Value::Null); self.max_locals],
+                locals: if self.max_locals == 0 {
+                    Vec::new()
+                } else {
+                    vec![Ok(Value::Null); self.max_locals]
+                },
                 env: &self.env,
                 cost: 0,
                 limit,
@@ -172,12 +185,12 @@ impl Program {
             (r, cx.cost)
         };
         let (r, actual) = if self.depth <= INLINE_DEPTH {
-            run(&vars)
+            run(vars)
         } else {
             std::thread::scope(|s| {
                 let spawned = std::thread::Builder::new()
                     .stack_size(DEEP_STACK)
-                    .spawn_scoped(s, || run(&vars));
+                    .spawn_scoped(s, || run(vars));
                 match spawned {
                     Ok(h) => h.join().unwrap_or_else(|_| {
                         (Err(EvalError::other("internal error: evaluation panicked")), 0)
@@ -197,10 +210,12 @@ impl Program {
     }
 }
 
-/// The variables of one evaluation.
+/// The variables of one evaluation (two are stored inline: `self` and `oldSelf` cost no
+/// allocation).
 #[derive(Clone, Debug, Default)]
 pub struct Activation<'a> {
-    bindings: Vec<(String, Value<'a>)>,
+    inline: [Option<(Cow<'a, str>, Value<'a>)>; 2],
+    rest: Vec<(Cow<'a, str>, Value<'a>)>,
 }
 
 impl<'a> Activation<'a> {
@@ -212,10 +227,22 @@ impl<'a> Activation<'a> {
 
     /// Binds a variable to a value.
     #[must_use]
-    pub fn bind(mut self, name: impl Into<String>, value: Value<'a>) -> Activation<'a> {
+    pub fn bind(mut self, name: impl Into<Cow<'a, str>>, value: Value<'a>) -> Activation<'a> {
         let name = name.into();
-        self.bindings.retain(|(n, _)| *n != name);
-        self.bindings.push((name, value));
+        for slot in self.inline.iter_mut().flatten() {
+            if slot.0 == name {
+                slot.1 = value;
+                return self;
+            }
+        }
+        if let Some(slot) = self.rest.iter_mut().find(|(n, _)| *n == name) {
+            slot.1 = value;
+            return self;
+        }
+        match self.inline.iter_mut().find(|s| s.is_none()) {
+            Some(slot) => *slot = Some((name, value)),
+            None => self.rest.push((name, value)),
+        }
         self
     }
 
@@ -224,7 +251,7 @@ impl<'a> Activation<'a> {
     #[must_use]
     pub fn bind_json(
         self,
-        name: impl Into<String>,
+        name: impl Into<Cow<'a, str>>,
         json: &'a serde_json::Value,
         schema: &'a Structural,
     ) -> Activation<'a> {
@@ -238,7 +265,7 @@ impl<'a> Activation<'a> {
     #[must_use]
     pub fn bind_resource(
         self,
-        name: impl Into<String>,
+        name: impl Into<Cow<'a, str>>,
         json: &'a serde_json::Value,
         schema: &'a Structural,
     ) -> Activation<'a> {
@@ -249,8 +276,10 @@ impl<'a> Activation<'a> {
     /// The value bound to a name.
     #[must_use]
     pub fn get(&self, name: &str) -> Option<&Value<'a>> {
-        self.bindings
+        self.inline
             .iter()
+            .flatten()
+            .chain(&self.rest)
             .find_map(|(n, v)| (n == name).then_some(v))
     }
 }

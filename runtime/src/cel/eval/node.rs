@@ -19,8 +19,13 @@ pub(crate) enum Node {
     Bytes(Box<[u8]>),
     /// Identifiers, selections, index operations and presence tests (cel-go attributes).
     Attr(Box<Attr>),
+    /// A comprehension variable read as a whole (an attribute without qualifiers: cost 1).
+    Local(usize),
     /// A function or operator call.
     Call(Box<Call>),
+    /// A relational or arithmetic operator with a fast path for two ints (same semantics
+    /// and cost as the call).
+    IntOp(Box<Call>, IntOp),
     /// `==` / `!=` (`negate`).
     Eq(Box<(Node, Node)>, bool),
     /// `&&` (`true`) or `||` (`false`), with cel-go's commutative error absorption.
@@ -46,6 +51,17 @@ pub(crate) enum Node {
     /// An error known when compiling (an unbound identifier) raised at evaluation, as cel-go
     /// does for parsed-only expressions.
     Error(EvalError),
+}
+
+/// Operators with an int fast path.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum IntOp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Add,
+    Sub,
 }
 
 /// A call: the function found at compile time and the argument nodes (receiver first).
@@ -153,9 +169,9 @@ impl Node {
     /// Nesting depth (to choose the stack evaluation runs on).
     pub(crate) fn depth(&self) -> usize {
         1 + match self {
-            Node::Const(_) | Node::Str(_) | Node::Bytes(_) | Node::Error(_) => 0,
+            Node::Const(_) | Node::Str(_) | Node::Bytes(_) | Node::Error(_) | Node::Local(_) => 0,
             Node::Attr(a) => a.depth(),
-            Node::Call(c) => c.args.iter().map(Node::depth).max().unwrap_or(0),
+            Node::Call(c) | Node::IntOp(c, _) => c.args.iter().map(Node::depth).max().unwrap_or(0),
             Node::Regex(r) => r.call.args.iter().map(Node::depth).max().unwrap_or(0),
             Node::Eq(p, _) => p.0.depth().max(p.1.depth()),
             Node::Logic(ts, _) => ts.iter().map(Node::depth).max().unwrap_or(0),
@@ -199,5 +215,62 @@ impl Attr {
             })
             .fold(base, usize::max)
             + 1
+    }
+}
+
+impl Node {
+    /// Replaces plain reads of comprehension variables by [`Node::Local`] (after planning, since
+    /// the planner extends attributes).
+    pub(crate) fn simplify(&mut self) {
+        match self {
+            Node::Attr(a) => {
+                if let (Base::Local(i), true, true, false) =
+                    (&a.base, a.quals.is_empty(), a.charge, a.test_only)
+                {
+                    *self = Node::Local(*i);
+                    return;
+                }
+                if let Base::Expr(n) = &mut a.base {
+                    n.simplify();
+                }
+                for q in &mut a.quals {
+                    if let QualKind::Expr(n) = &mut q.kind {
+                        n.simplify();
+                    }
+                }
+            }
+            Node::Call(c) | Node::IntOp(c, _) => c.args.iter_mut().for_each(Node::simplify),
+            Node::Regex(r) => r.call.args.iter_mut().for_each(Node::simplify),
+            Node::Eq(p, _) | Node::OptOr(p, _) => {
+                p.0.simplify();
+                p.1.simplify();
+            }
+            Node::Logic(ts, _) => ts.iter_mut().for_each(Node::simplify),
+            Node::Cond(p) => {
+                p.0.simplify();
+                p.1.simplify();
+                p.2.simplify();
+            }
+            Node::List(es) => es.iter_mut().for_each(|e| e.0.simplify()),
+            Node::Map(es) => es.iter_mut().for_each(|e| {
+                e.0.simplify();
+                e.1.simplify();
+            }),
+            Node::Fold(f) => {
+                f.range.simplify();
+                f.init.simplify();
+                f.cond.simplify();
+                match &mut f.step {
+                    Step::Expr(n) | Step::Append(n) => n.simplify(),
+                    Step::AppendIf(c, n) => {
+                        c.simplify();
+                        n.simplify();
+                    }
+                }
+                f.result.simplify();
+            }
+            Node::NotStrictlyFalse(n) | Node::InSet(n, _) => n.simplify(),
+            Node::Const(_) | Node::Str(_) | Node::Bytes(_) | Node::Local(_) | Node::Error(_) => {}
+        }
     }
 }
