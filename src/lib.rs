@@ -51,6 +51,21 @@
 //! let json = serde_json::to_value(&ct).unwrap();
 //! assert_eq!(json["apiVersion"], "stable.example.com/v1");
 //! assert_eq!(json["kind"], "CronTab");
+//!
+//! // Validation as the API server does it, on the typed value.
+//! assert!(ct.validate().is_ok());
+//! let mut bad = ct.clone();
+//! bad.spec.replicas = 15;
+//! assert_eq!(
+//!     bad.validate().unwrap_err().errors[0].to_string(),
+//!     "spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10"
+//! );
+//!
+//! // Pruning and defaulting of what a client sent.
+//! let sent = serde_json::json!({"apiVersion": "stable.example.com/v1", "kind": "CronTab",
+//!     "metadata": {"name": "x"}, "spec": {"image": "busybox", "someRandomField": 1}});
+//! let received = CronTab::prune_and_default(sent).unwrap();
+//! assert_eq!((received.spec.cron_spec.as_str(), received.spec.replicas), ("5 0 * * *", 1));
 //! ```
 //!
 //! A wrong CRD does not compile:
@@ -81,7 +96,9 @@ pub mod attributes {}
 
 pub use crdkit_macros::{CustomResource, Schema};
 pub use crdkit_runtime::crd::CustomResourceDefinition;
-pub use crdkit_runtime::resource::{CrdError, CustomResource, MergeError, merge_crds};
+pub use crdkit_runtime::resource::{
+    CrdError, CustomResource, DecodeError, Invalid, MergeError, merge_crds,
+};
 pub use crdkit_runtime::shape::Schema;
 pub use crdkit_runtime::{cli, crd, crd_check, field, names, schema, shape, yaml};
 
@@ -107,7 +124,7 @@ pub mod __private {
     pub use crate::ObjectMeta;
     pub use crdkit_runtime::crd::CustomResourceDefinition;
     pub use crdkit_runtime::resource::{
-        CrdError, CustomResource, PrinterColumn, ResourceDecl, Scale,
+        CrdError, CustomResource, DecodeError, Invalid, PrinterColumn, ResourceDecl, Scale,
     };
     pub use crdkit_runtime::schema::{ListType, MapType};
     pub use crdkit_runtime::shape::check;
@@ -115,6 +132,7 @@ pub mod __private {
         DefaultValue, Enum, Field, Json, Kind, Msg, Repr, Rule, Rules, Schema, Shape, Variant,
         VariantKind,
     };
+    pub use crdkit_runtime::validate::CompiledSchema;
     #[cfg(feature = "kube")]
     pub use k8s_openapi;
     #[cfg(feature = "kube")]
