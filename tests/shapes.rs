@@ -9,6 +9,31 @@ use crdkit::Schema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+/// A serde value of `T` survives the API server's pipeline under `T`'s schema: nothing is pruned,
+/// nothing is invalid, and it reads back as the same value.
+fn round_trip<T>(value: &T)
+where
+    T: Schema + Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+{
+    let s = crdkit::shape::build(&T::SHAPE).expect("structural");
+    let mut root = crdkit::schema::Structural::of_type(crdkit::schema::Type::Object);
+    root.properties.insert("x".to_owned(), s);
+    let schema = crdkit::__private::CompiledSchema::new(&root);
+    let written = serde_json::to_value(value).unwrap();
+    let mut obj = json!({"apiVersion": "v1", "kind": "T", "metadata": {"name": "t"}, "x": written});
+    let unknown = schema.prune_and_default(&mut obj).expect("decodes");
+    assert!(unknown.is_empty(), "pruned {unknown:?} from {written}");
+    assert_eq!(obj["x"], written, "pruning or defaulting changed the value");
+    let errors = schema.validate(&obj);
+    assert!(
+        errors.is_empty(),
+        "{written} is invalid: {}",
+        crdkit::field::aggregate(&errors)
+    );
+    let back: T = serde_json::from_value(obj["x"].clone()).unwrap();
+    assert_eq!(&back, value);
+}
+
 /// The schema of `T`, after checking that the API server deems it structural.
 fn schema_of<T: Schema>() -> Value {
     let s = crdkit::shape::build(&T::SHAPE).expect("structural");
@@ -26,7 +51,7 @@ fn schema_of<T: Schema>() -> Value {
     serde_json::to_value(s.to_props()).unwrap()
 }
 
-#[derive(Schema, Serialize, Deserialize)]
+#[derive(Schema, Serialize, Deserialize, PartialEq, Debug)]
 #[serde(rename_all = "camelCase")]
 struct Plain {
     /// The name.
@@ -48,6 +73,18 @@ struct Plain {
 
 #[test]
 fn structs_options_collections() {
+    round_trip(&Plain {
+        name: "n".into(),
+        maybe: Some(3),
+        nullable: None,
+        list: vec!["a".into()],
+        map: BTreeMap::from([("k".into(), 200)]),
+        hash: HashMap::from([("h".into(), 1.5)]),
+        set: BTreeSet::from(["s".into()]),
+        any: json!({"free": [1, {"form": null}]}),
+        skipped: 0,
+        renamed: 0.5,
+    });
     assert_eq!(
         schema_of::<Plain>(),
         json!({
@@ -68,15 +105,17 @@ fn structs_options_collections() {
     );
 }
 
-#[derive(Schema, Serialize, Deserialize)]
+#[derive(Schema, Serialize, Deserialize, PartialEq, Debug)]
 struct Newtype(#[crd(max_length = 5)] String);
 
-#[derive(Schema, Serialize, Deserialize)]
+#[derive(Schema, Serialize, Deserialize, PartialEq, Debug)]
 #[crd(pattern = "^a")]
 struct NewtypeOnType(String);
 
 #[test]
 fn newtypes_are_transparent() {
+    round_trip(&Newtype("abc".into()));
+    round_trip(&NewtypeOnType("abc".into()));
     assert_eq!(
         schema_of::<Newtype>(),
         json!({"type": "string", "maxLength": 5})
@@ -87,7 +126,7 @@ fn newtypes_are_transparent() {
     );
 }
 
-#[derive(Schema, Serialize, Deserialize)]
+#[derive(Schema, Serialize, Deserialize, PartialEq, Debug)]
 #[serde(rename_all = "snake_case")]
 enum Unit {
     VeryFast,
@@ -96,13 +135,14 @@ enum Unit {
 
 #[test]
 fn unit_enums_are_string_enums() {
+    round_trip(&Unit::VeryFast);
     assert_eq!(
         schema_of::<Unit>(),
         json!({"type": "string", "enum": ["very_fast", "slow"]})
     );
 }
 
-#[derive(Schema, Serialize, Deserialize)]
+#[derive(Schema, Serialize, Deserialize, PartialEq, Debug)]
 enum External {
     A(String),
     B { x: i64 },
@@ -110,6 +150,8 @@ enum External {
 
 #[test]
 fn external_enums_are_one_of_properties() {
+    round_trip(&External::A("a".into()));
+    round_trip(&External::B { x: 1 });
     assert_eq!(
         schema_of::<External>(),
         json!({
@@ -123,12 +165,12 @@ fn external_enums_are_one_of_properties() {
     );
 }
 
-#[derive(Schema, Serialize, Deserialize)]
+#[derive(Schema, Serialize, Deserialize, PartialEq, Debug)]
 struct Inner {
     y: String,
 }
 
-#[derive(Schema, Serialize, Deserialize)]
+#[derive(Schema, Serialize, Deserialize, PartialEq, Debug)]
 #[serde(tag = "kind")]
 enum Internal {
     A { x: i64 },
@@ -138,6 +180,9 @@ enum Internal {
 
 #[test]
 fn internal_enums_merge_fields_and_key_required_by_tag() {
+    round_trip(&Internal::A { x: 1 });
+    round_trip(&Internal::B(Inner { y: "y".into() }));
+    round_trip(&Internal::C);
     assert_eq!(
         schema_of::<Internal>(),
         json!({
@@ -157,7 +202,7 @@ fn internal_enums_merge_fields_and_key_required_by_tag() {
     );
 }
 
-#[derive(Schema, Serialize, Deserialize)]
+#[derive(Schema, Serialize, Deserialize, PartialEq, Debug)]
 #[serde(tag = "t", content = "c")]
 enum Adjacent {
     A { x: i64 },
@@ -167,6 +212,9 @@ enum Adjacent {
 
 #[test]
 fn adjacent_enums_have_tag_and_content() {
+    round_trip(&Adjacent::A { x: 1 });
+    round_trip(&Adjacent::B { y: "y".into() });
+    round_trip(&Adjacent::C);
     assert_eq!(
         schema_of::<Adjacent>(),
         json!({
@@ -185,14 +233,14 @@ fn adjacent_enums_have_tag_and_content() {
     );
 }
 
-#[derive(Schema, Serialize, Deserialize)]
+#[derive(Schema, Serialize, Deserialize, PartialEq, Debug)]
 #[serde(untagged)]
 enum IntOrString {
     Int(i32),
     Str(String),
 }
 
-#[derive(Schema, Serialize, Deserialize)]
+#[derive(Schema, Serialize, Deserialize, PartialEq, Debug)]
 #[serde(untagged)]
 enum Untagged {
     A { a: String },
@@ -201,6 +249,10 @@ enum Untagged {
 
 #[test]
 fn untagged_enums_are_unions() {
+    round_trip(&IntOrString::Int(8080));
+    round_trip(&IntOrString::Str("http".into()));
+    round_trip(&Untagged::A { a: "a".into() });
+    round_trip(&Untagged::B { b: 2 });
     assert_eq!(
         schema_of::<IntOrString>(),
         json!({"x-kubernetes-int-or-string": true})
@@ -215,7 +267,7 @@ fn untagged_enums_are_unions() {
     );
 }
 
-#[derive(Schema, Serialize, Deserialize)]
+#[derive(Schema, Serialize, Deserialize, PartialEq, Debug)]
 struct Flattened {
     own: String,
     #[serde(flatten)]
@@ -224,7 +276,7 @@ struct Flattened {
     extra: BTreeMap<String, Value>,
 }
 
-#[derive(Schema, Serialize, Deserialize)]
+#[derive(Schema, Serialize, Deserialize, PartialEq, Debug)]
 struct FlattenMapOnly {
     #[serde(flatten)]
     labels: BTreeMap<String, String>,
@@ -232,6 +284,14 @@ struct FlattenMapOnly {
 
 #[test]
 fn flatten_merges_structs_and_keeps_map_entries() {
+    round_trip(&Flattened {
+        own: "o".into(),
+        inner: Inner { y: "y".into() },
+        extra: BTreeMap::from([("z".into(), json!([1]))]),
+    });
+    round_trip(&FlattenMapOnly {
+        labels: BTreeMap::from([("app".into(), "web".into())]),
+    });
     assert_eq!(
         schema_of::<Flattened>(),
         json!({
@@ -247,13 +307,13 @@ fn flatten_merges_structs_and_keeps_map_entries() {
     );
 }
 
-#[derive(Schema, Serialize, Deserialize)]
+#[derive(Schema, Serialize, Deserialize, PartialEq, Debug)]
 struct Generic<T> {
     value: T,
     values: Vec<T>,
 }
 
-#[derive(Schema, Serialize, Deserialize)]
+#[derive(Schema, Serialize, Deserialize, PartialEq, Debug)]
 struct UsesGeneric {
     #[crd(items(max_length = 3))]
     names: Vec<String>,
@@ -262,6 +322,13 @@ struct UsesGeneric {
 
 #[test]
 fn generics_and_item_keywords() {
+    round_trip(&UsesGeneric {
+        names: vec!["abc".into()],
+        g: Generic {
+            value: Unit::Slow,
+            values: vec![Unit::VeryFast],
+        },
+    });
     assert_eq!(
         schema_of::<UsesGeneric>(),
         json!({
