@@ -18,9 +18,12 @@ pub struct CustomResourceDefinition {
     /// `CustomResourceDefinition`
     #[serde(default)]
     pub kind: String,
+    /// `metadata`
     #[serde(default)]
     pub metadata: ObjectMeta,
+    /// `spec`
     pub spec: CustomResourceDefinitionSpec,
+    /// `status`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<serde_json::Value>,
 }
@@ -70,13 +73,18 @@ impl CustomResourceDefinition {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CustomResourceDefinitionSpec {
+    /// `group`
     pub group: String,
+    /// `names`
     pub names: CustomResourceDefinitionNames,
     /// `Namespaced` or `Cluster`.
     pub scope: String,
+    /// `versions`
     pub versions: Vec<CustomResourceDefinitionVersion>,
+    /// `conversion`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conversion: Option<CustomResourceConversion>,
+    /// `preserveUnknownFields`
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub preserve_unknown_fields: bool,
 }
@@ -85,14 +93,20 @@ pub struct CustomResourceDefinitionSpec {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CustomResourceDefinitionNames {
+    /// `plural`
     pub plural: String,
+    /// `singular`
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub singular: String,
+    /// `shortNames`
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub short_names: Vec<String>,
+    /// `kind`
     pub kind: String,
+    /// `listKind`
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub list_kind: String,
+    /// `categories`
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub categories: Vec<String>,
 }
@@ -101,19 +115,28 @@ pub struct CustomResourceDefinitionNames {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CustomResourceDefinitionVersion {
+    /// `name`
     pub name: String,
+    /// `served`
     pub served: bool,
+    /// `storage`
     pub storage: bool,
+    /// `deprecated`
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub deprecated: bool,
+    /// `deprecationWarning`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deprecation_warning: Option<String>,
+    /// `schema`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schema: Option<CustomResourceValidation>,
+    /// `subresources`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subresources: Option<CustomResourceSubresources>,
+    /// `additionalPrinterColumns`
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub additional_printer_columns: Vec<CustomResourceColumnDefinition>,
+    /// `selectableFields`
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub selectable_fields: Vec<SelectableField>,
 }
@@ -126,6 +149,7 @@ pub struct CustomResourceValidation {
         default,
         skip_serializing_if = "Option::is_none"
     )]
+    /// `openApiV3Schema`
     pub open_api_v3_schema: Option<JsonSchemaProps>,
 }
 
@@ -135,6 +159,7 @@ pub struct CustomResourceSubresources {
     /// `status: {}` enables the status subresource.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<serde_json::Map<String, serde_json::Value>>,
+    /// `scale`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scale: Option<CustomResourceSubresourceScale>,
 }
@@ -143,8 +168,11 @@ pub struct CustomResourceSubresources {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CustomResourceSubresourceScale {
+    /// `specReplicasPath`
     pub spec_replicas_path: String,
+    /// `statusReplicasPath`
     pub status_replicas_path: String,
+    /// `labelSelectorPath`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label_selector_path: Option<String>,
 }
@@ -153,16 +181,21 @@ pub struct CustomResourceSubresourceScale {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CustomResourceColumnDefinition {
+    /// `name`
     pub name: String,
     /// `integer`, `number`, `string`, `boolean` or `date`.
     #[serde(rename = "type")]
     pub ty: String,
+    /// `format`
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub format: String,
+    /// `description`
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
+    /// `priority`
     #[serde(default, skip_serializing_if = "is_zero")]
     pub priority: i32,
+    /// `jsonPath`
     pub json_path: String,
 }
 
@@ -170,6 +203,7 @@ pub struct CustomResourceColumnDefinition {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SelectableField {
+    /// `jsonPath`
     pub json_path: String,
 }
 
@@ -179,6 +213,7 @@ pub struct SelectableField {
 pub struct CustomResourceConversion {
     /// `None` or `Webhook`.
     pub strategy: String,
+    /// `webhook`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub webhook: Option<WebhookConversion>,
 }
@@ -187,8 +222,10 @@ pub struct CustomResourceConversion {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WebhookConversion {
+    /// `clientConfig`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client_config: Option<WebhookClientConfig>,
+    /// `conversionReviewVersions`
     #[serde(default)]
     pub conversion_review_versions: Vec<String>,
 }
@@ -197,8 +234,10 @@ pub struct WebhookConversion {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WebhookClientConfig {
+    /// `url`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
+    /// `service`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service: Option<ServiceReference>,
     /// Base64 of the PEM bundle.
@@ -209,10 +248,14 @@ pub struct WebhookClientConfig {
 /// `spec.conversion.webhook.clientConfig.service`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ServiceReference {
+    /// `namespace`
     pub namespace: String,
+    /// `name`
     pub name: String,
+    /// `path`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
+    /// `port`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub port: Option<i32>,
 }

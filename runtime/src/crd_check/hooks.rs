@@ -2,8 +2,8 @@
 //! rules compiled and costed by the CEL checker. [`check_crd_full`] is what `crdgen check` runs.
 
 use super::{CheckOptions, DefaultNode, DefaultValidator, check_crd_with};
-use crate::cel::check::crd::CrdRuleChecker;
 use crate::cel::check::compile::RuleOptions;
+use crate::cel::check::crd::CrdRuleChecker;
 use crate::crd::CustomResourceDefinition;
 use crate::field::FieldError;
 use crate::validate::CompiledSchema;
@@ -26,5 +26,11 @@ impl DefaultValidator for ValueDefaultValidator {
 #[must_use]
 pub fn check_crd_full(crd: &CustomResourceDefinition) -> Vec<FieldError> {
     let cel = CrdRuleChecker::new(RuleOptions::default());
-    check_crd_with(crd, &CheckOptions { default_validator: Some(&ValueDefaultValidator), cel: Some(&cel) })
+    check_crd_with(
+        crd,
+        &CheckOptions {
+            default_validator: Some(&ValueDefaultValidator),
+            cel: Some(&cel),
+        },
+    )
 }

@@ -31,6 +31,7 @@
 
 mod defaults;
 mod extensions;
+mod hooks;
 mod internal;
 mod meta;
 mod openapi;
@@ -38,7 +39,6 @@ mod parts;
 mod status;
 #[cfg(test)]
 mod tests;
-mod hooks;
 pub use hooks::{ValueDefaultValidator, check_crd_full};
 
 use serde_json::Value;

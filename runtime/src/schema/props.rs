@@ -16,18 +16,25 @@ use super::structural::ValidationRule;
 #[serde(rename_all = "camelCase")]
 #[allow(clippy::struct_excessive_bools)]
 pub struct JsonSchemaProps {
+    /// `id`
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub id: String,
+    /// `$schema`
     #[serde(rename = "$schema", default, skip_serializing_if = "String::is_empty")]
     pub schema: String,
+    /// `$ref`
     #[serde(rename = "$ref", default, skip_serializing_if = "Option::is_none")]
     pub reference: Option<String>,
+    /// `description`
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
+    /// `type`
     #[serde(rename = "type", default, skip_serializing_if = "String::is_empty")]
     pub ty: String,
+    /// `format`
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub format: String,
+    /// `title`
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub title: String,
     #[serde(
@@ -35,13 +42,16 @@ pub struct JsonSchemaProps {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "some_value"
     )]
+    /// `default`
     pub default: Option<Value>,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         serialize_with = "go_float"
     )]
+    /// `maximum`
     pub maximum: Option<f64>,
+    /// `exclusiveMaximum`
     #[serde(default, skip_serializing_if = "is_false")]
     pub exclusive_maximum: bool,
     #[serde(
@@ -49,19 +59,27 @@ pub struct JsonSchemaProps {
         skip_serializing_if = "Option::is_none",
         serialize_with = "go_float"
     )]
+    /// `minimum`
     pub minimum: Option<f64>,
+    /// `exclusiveMinimum`
     #[serde(default, skip_serializing_if = "is_false")]
     pub exclusive_minimum: bool,
+    /// `maxLength`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_length: Option<i64>,
+    /// `minLength`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_length: Option<i64>,
+    /// `pattern`
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub pattern: String,
+    /// `maxItems`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_items: Option<i64>,
+    /// `minItems`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_items: Option<i64>,
+    /// `uniqueItems`
     #[serde(default, skip_serializing_if = "is_false")]
     pub unique_items: bool,
     #[serde(
@@ -69,37 +87,54 @@ pub struct JsonSchemaProps {
         skip_serializing_if = "Option::is_none",
         serialize_with = "go_float"
     )]
+    /// `multipleOf`
     pub multiple_of: Option<f64>,
+    /// `enum`
     #[serde(rename = "enum", default, skip_serializing_if = "Vec::is_empty")]
     pub enum_values: Vec<Value>,
+    /// `maxProperties`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_properties: Option<i64>,
+    /// `minProperties`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_properties: Option<i64>,
+    /// `required`
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub required: Vec<String>,
+    /// `items`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub items: Option<SchemaOrArray>,
+    /// `allOf`
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub all_of: Vec<JsonSchemaProps>,
+    /// `oneOf`
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub one_of: Vec<JsonSchemaProps>,
+    /// `anyOf`
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub any_of: Vec<JsonSchemaProps>,
+    /// `not`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not: Option<Box<JsonSchemaProps>>,
+    /// `properties`
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub properties: BTreeMap<String, JsonSchemaProps>,
+    /// `additionalProperties`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub additional_properties: Option<SchemaOrBool>,
+    /// `patternProperties`
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub pattern_properties: BTreeMap<String, JsonSchemaProps>,
+    /// `dependencies`
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub dependencies: BTreeMap<String, SchemaOrStringArray>,
+    /// `additionalItems`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub additional_items: Option<SchemaOrBool>,
+    /// `definitions`
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub definitions: BTreeMap<String, JsonSchemaProps>,
+    /// `externalDocs`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external_docs: Option<ExternalDocumentation>,
     #[serde(
@@ -107,7 +142,9 @@ pub struct JsonSchemaProps {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "some_value"
     )]
+    /// `example`
     pub example: Option<Value>,
+    /// `nullable`
     #[serde(default, skip_serializing_if = "is_false")]
     pub nullable: bool,
     /// `x-kubernetes-preserve-unknown-fields`; `false` is kept apart from unset.
@@ -116,42 +153,49 @@ pub struct JsonSchemaProps {
         default,
         skip_serializing_if = "Option::is_none"
     )]
+    /// `xPreserveUnknownFields`
     pub x_preserve_unknown_fields: Option<bool>,
     #[serde(
         rename = "x-kubernetes-embedded-resource",
         default,
         skip_serializing_if = "is_false"
     )]
+    /// `xEmbeddedResource`
     pub x_embedded_resource: bool,
     #[serde(
         rename = "x-kubernetes-int-or-string",
         default,
         skip_serializing_if = "is_false"
     )]
+    /// `xIntOrString`
     pub x_int_or_string: bool,
     #[serde(
         rename = "x-kubernetes-list-map-keys",
         default,
         skip_serializing_if = "Vec::is_empty"
     )]
+    /// `xListMapKeys`
     pub x_list_map_keys: Vec<String>,
     #[serde(
         rename = "x-kubernetes-list-type",
         default,
         skip_serializing_if = "Option::is_none"
     )]
+    /// `xListType`
     pub x_list_type: Option<String>,
     #[serde(
         rename = "x-kubernetes-map-type",
         default,
         skip_serializing_if = "Option::is_none"
     )]
+    /// `xMapType`
     pub x_map_type: Option<String>,
     #[serde(
         rename = "x-kubernetes-validations",
         default,
         skip_serializing_if = "Vec::is_empty"
     )]
+    /// `xValidations`
     pub x_validations: Vec<ValidationRule>,
 }
 
@@ -182,8 +226,10 @@ pub enum SchemaOrStringArray {
 /// `externalDocs`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ExternalDocumentation {
+    /// `description`
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
+    /// `url`
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub url: String,
 }

@@ -116,15 +116,19 @@ impl MapType {
 pub struct ValidationRule {
     /// The CEL expression; `self` is the value at this node.
     pub rule: String,
+    /// `message`
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub message: String,
+    /// `messageExpression`
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub message_expression: String,
     /// `FieldValueInvalid`, `FieldValueForbidden`, `FieldValueRequired` or `FieldValueDuplicate`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// `fieldPath`
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub field_path: String,
+    /// `optionalOldSelf`
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub optional_old_self: Option<bool>,
 }
@@ -132,10 +136,15 @@ pub struct ValidationRule {
 /// The generic keywords: allowed outside junctors only.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Generic {
+    /// `description`
     pub description: Option<String>,
+    /// `ty`
     pub ty: Option<Type>,
+    /// `title`
     pub title: Option<String>,
+    /// `default`
     pub default: Option<Value>,
+    /// `nullable`
     pub nullable: bool,
 }
 
@@ -175,25 +184,45 @@ impl Extensions {
 /// Value validations: restrictions that never change the shape of a value.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ValueValidation {
+    /// `format`
     pub format: Option<String>,
+    /// `maximum`
     pub maximum: Option<f64>,
+    /// `exclusiveMaximum`
     pub exclusive_maximum: bool,
+    /// `minimum`
     pub minimum: Option<f64>,
+    /// `exclusiveMinimum`
     pub exclusive_minimum: bool,
+    /// `maxLength`
     pub max_length: Option<i64>,
+    /// `minLength`
     pub min_length: Option<i64>,
+    /// `pattern`
     pub pattern: Option<String>,
+    /// `maxItems`
     pub max_items: Option<i64>,
+    /// `minItems`
     pub min_items: Option<i64>,
+    /// `uniqueItems`
     pub unique_items: bool,
+    /// `multipleOf`
     pub multiple_of: Option<f64>,
+    /// `enumValues`
     pub enum_values: Vec<Value>,
+    /// `maxProperties`
     pub max_properties: Option<i64>,
+    /// `minProperties`
     pub min_properties: Option<i64>,
+    /// `required`
     pub required: Vec<String>,
+    /// `allOf`
     pub all_of: Vec<NestedValueValidation>,
+    /// `oneOf`
     pub one_of: Vec<NestedValueValidation>,
+    /// `anyOf`
     pub any_of: Vec<NestedValueValidation>,
+    /// `not`
     pub not: Option<Box<NestedValueValidation>>,
 }
 
@@ -208,14 +237,20 @@ impl ValueValidation {
 /// extensions is kept only to be reported: structural schemas forbid them there (rule 3).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct NestedValueValidation {
+    /// `valueValidation`
     pub value_validation: ValueValidation,
+    /// `items`
     pub items: Option<Box<NestedValueValidation>>,
+    /// `properties`
     pub properties: BTreeMap<String, NestedValueValidation>,
     /// `additionalProperties` with a schema; `additionalProperties: <bool>` inside a junctor is
     /// a rule-3 violation recorded in `forbidden_additional_properties`.
     pub additional_properties: Option<Box<NestedValueValidation>>,
+    /// `forbiddenAdditionalProperties`
     pub forbidden_additional_properties: Option<bool>,
+    /// `forbiddenGenerics`
     pub forbidden_generics: Generic,
+    /// `forbiddenExtensions`
     pub forbidden_extensions: Extensions,
 }
 
@@ -229,11 +264,17 @@ pub enum AdditionalProperties {
 /// A structural schema node.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Structural {
+    /// `generic`
     pub generic: Generic,
+    /// `extensions`
     pub extensions: Extensions,
+    /// `valueValidation`
     pub value_validation: ValueValidation,
+    /// `items`
     pub items: Option<Box<Structural>>,
+    /// `properties`
     pub properties: BTreeMap<String, Structural>,
+    /// `additionalProperties`
     pub additional_properties: Option<AdditionalProperties>,
 }
 
