@@ -642,7 +642,7 @@ fn cost_limits() {
     let p = compile("true || [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(a, lists.range(1000000).all(d, true))");
     let mut cost = CostTracker::kubernetes();
     assert!(p.eval(&Activation::new(), &mut cost).is_ok());
-    let p = compile("lists.range(100000).all(d, true) || true");
+    let p = compile("lists.range(400000).all(d, true) || true");
     let mut cost = CostTracker::kubernetes();
     assert!(p.eval(&Activation::new(), &mut cost).unwrap_err().is_cancelled());
     // The remaining budget stops evaluation too.
