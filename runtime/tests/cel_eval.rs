@@ -73,7 +73,10 @@ fn costs(name: &str, obj: J, schema: Structural, cases: &[(&str, u64)]) {
         let mut cost = CostTracker::kubernetes();
         match eval_with(&p, &obj, &schema, &mut cost) {
             Ok(Value::Bool(true)) if cost.actual_cost() == *want => {}
-            Ok(v) => bad.push(format!("{rule}: {v}, cost {} (want {want})", cost.actual_cost())),
+            Ok(v) => bad.push(format!(
+                "{rule}: {v}, cost {} (want {want})",
+                cost.actual_cost()
+            )),
             Err(e) => bad.push(format!("{rule}: error {e}")),
         }
     }
@@ -89,10 +92,27 @@ fn cost_stability_scalars() {
     let int = || prim(Type::Integer, "");
     costs(
         "integers",
-        objs(vec![json!(i64::MAX), json!(i64::MAX), json!(i32::MAX), json!(i32::MAX), json!(i64::MAX), json!(i64::MAX)]),
-        vals(vec![int(), int(), prim(Type::Integer, "int32"), prim(Type::Integer, "int32"), prim(Type::Integer, "int64"), prim(Type::Integer, "int64")]),
+        objs(vec![
+            json!(i64::MAX),
+            json!(i64::MAX),
+            json!(i32::MAX),
+            json!(i32::MAX),
+            json!(i64::MAX),
+            json!(i64::MAX),
+        ]),
+        vals(vec![
+            int(),
+            int(),
+            prim(Type::Integer, "int32"),
+            prim(Type::Integer, "int32"),
+            prim(Type::Integer, "int64"),
+            prim(Type::Integer, "int64"),
+        ]),
         &[
-            (&vals_equal("self.val1", "self.val2", &i64::MAX.to_string()), 11),
+            (
+                &vals_equal("self.val1", "self.val2", &i64::MAX.to_string()),
+                11,
+            ),
             ("self.val1 == self.val6", 5),
             ("type(self.val1) == int", 4),
             (&format!("self.val3 + 1 == {} + 1", i32::MAX), 5),
@@ -100,7 +120,15 @@ fn cost_stability_scalars() {
     );
     costs(
         "numbers",
-        objs(vec![json!(f64::MAX), json!(f64::MAX), json!(f32::MAX), json!(f32::MAX), json!(f64::MAX), json!(f64::MAX), json!(1)]),
+        objs(vec![
+            json!(f64::MAX),
+            json!(f64::MAX),
+            json!(f32::MAX),
+            json!(f32::MAX),
+            json!(f64::MAX),
+            json!(f64::MAX),
+            json!(1),
+        ]),
         vals((0..7).map(|_| prim(Type::Number, "")).collect()),
         &[
             ("self.val1 == self.val6", 5),
@@ -111,8 +139,24 @@ fn cost_stability_scalars() {
     );
     costs(
         "numeric comparisons",
-        objs(vec![json!(5), json!(10.0), json!(10.0), json!(10.0), json!(10), json!(10), json!(10)]),
-        vals(vec![int(), prim(Type::Number, ""), prim(Type::Number, "float"), prim(Type::Number, "double"), prim(Type::Number, ""), prim(Type::Number, "float"), prim(Type::Number, "double")]),
+        objs(vec![
+            json!(5),
+            json!(10.0),
+            json!(10.0),
+            json!(10.0),
+            json!(10),
+            json!(10),
+            json!(10),
+        ]),
+        vals(vec![
+            int(),
+            prim(Type::Number, ""),
+            prim(Type::Number, "float"),
+            prim(Type::Number, "double"),
+            prim(Type::Number, ""),
+            prim(Type::Number, "float"),
+            prim(Type::Number, "double"),
+        ]),
         &[
             ("double(self.val1) < self.val4", 6),
             ("self.val1 < int(self.val4)", 6),
@@ -151,7 +195,10 @@ fn cost_stability_strings() {
             ("self.val1.upperAscii() == 'ROOK TAKES 👑'", 6),
             ("self.val1.lowerAscii() == 'rook takes 👑'", 6),
             ("self.val1.lowerAscii() == self.val1.lowerAscii()", 10),
-            ("'%d %s %f %s %s'.format([1, 'abc', 1.0, duration('1m'), timestamp('2000-01-01T00:00:00.000Z')]) == '1 abc 1.000000 60s 2000-01-01T00:00:00Z'", 6),
+            (
+                "'%d %s %f %s %s'.format([1, 'abc', 1.0, duration('1m'), timestamp('2000-01-01T00:00:00.000Z')]) == '1 abc 1.000000 60s 2000-01-01T00:00:00Z'",
+                6,
+            ),
             ("'%e'.format([3.14]) == '3.140000×10⁰⁰'", 3),
             ("'%o %o %o'.format([7, 8, 9]) == '7 10 11'", 2),
             ("'%b %b %b'.format([7, 8, 9]) == '111 1000 1001'", 3),
@@ -197,7 +244,10 @@ fn cost_stability_time_and_conversions() {
         objs(vec![json!("1h2m3s4ms"), json!("1h2m3s4ms")]),
         vals(vec![d(), d()]),
         &[
-            (&vals_equal("self.val1", "self.val2", "duration('1h2m3s4ms')"), 11),
+            (
+                &vals_equal("self.val1", "self.val2", "duration('1h2m3s4ms')"),
+                11,
+            ),
             ("self.val1 == duration('1h2m') + duration('3s4ms')", 4),
             ("self.val1.getHours() == 1", 4),
             ("type(self.val1) == google.protobuf.Duration", 4),
@@ -208,18 +258,41 @@ fn cost_stability_time_and_conversions() {
         objs(vec![json!("1997-07-16"), json!("1997-07-16")]),
         vals(vec![prim(Type::String, "date"), prim(Type::String, "date")]),
         &[
-            (&vals_equal("self.val1", "self.val2", "timestamp('1997-07-16T00:00:00.000Z')"), 11),
+            (
+                &vals_equal(
+                    "self.val1",
+                    "self.val2",
+                    "timestamp('1997-07-16T00:00:00.000Z')",
+                ),
+                11,
+            ),
             ("self.val1.getDate() == 16", 4),
             ("type(self.val1) == google.protobuf.Timestamp", 4),
         ],
     );
     costs(
         "date-time format",
-        objs(vec![json!("2011-08-18T19:03:37.010000000+01:00"), json!("2011-08-18T19:03:37.010000000+01:00")]),
-        vals(vec![prim(Type::String, "date-time"), prim(Type::String, "date-time")]),
+        objs(vec![
+            json!("2011-08-18T19:03:37.010000000+01:00"),
+            json!("2011-08-18T19:03:37.010000000+01:00"),
+        ]),
+        vals(vec![
+            prim(Type::String, "date-time"),
+            prim(Type::String, "date-time"),
+        ]),
         &[
-            (&vals_equal("self.val1", "self.val2", "timestamp('2011-08-18T19:03:37.010+01:00')"), 11),
-            ("self.val1 == timestamp('2011-08-18T00:00:00.000+01:00') + duration('19h3m37s10ms')", 4),
+            (
+                &vals_equal(
+                    "self.val1",
+                    "self.val2",
+                    "timestamp('2011-08-18T19:03:37.010+01:00')",
+                ),
+                11,
+            ),
+            (
+                "self.val1 == timestamp('2011-08-18T00:00:00.000+01:00') + duration('19h3m37s10ms')",
+                4,
+            ),
             ("self.val1.getDate('01:00') == 18", 4),
             ("type(self.val1) == google.protobuf.Timestamp", 4),
         ],
@@ -232,13 +305,49 @@ fn cost_stability_time_and_conversions() {
         "enums",
         json!({"enumStr": "Pending"}),
         schema,
-        &[("self.enumStr == 'Pending'", 3), ("self.enumStr in ['Pending', 'Available']", 2)],
+        &[
+            ("self.enumStr == 'Pending'", 3),
+            ("self.enumStr in ['Pending', 'Available']", 2),
+        ],
     );
-    let (i, n, b, s) = (prim(Type::Integer, ""), prim(Type::Number, ""), prim(Type::Boolean, ""), prim(Type::String, ""));
+    let (i, n, b, s) = (
+        prim(Type::Integer, ""),
+        prim(Type::Number, ""),
+        prim(Type::Boolean, ""),
+        prim(Type::String, ""),
+    );
     costs(
         "conversions",
-        objs(vec![json!(10), json!(10.0), json!(10.49), json!(10.5), json!(true), json!("10"), json!("MTA="), json!("3723.004s"), json!("1h2m3s4ms"), json!("2011-08-18T19:03:37.01+01:00"), json!("2011-08-18T19:03:37.01+01:00"), json!("2011-08-18T00:00:00Z"), json!("2011-08-18")]),
-        vals(vec![i, n.clone(), n.clone(), n, b, s.clone(), prim(Type::String, "byte"), s.clone(), prim(Type::String, "duration"), s.clone(), prim(Type::String, "date-time"), s, prim(Type::String, "date")]),
+        objs(vec![
+            json!(10),
+            json!(10.0),
+            json!(10.49),
+            json!(10.5),
+            json!(true),
+            json!("10"),
+            json!("MTA="),
+            json!("3723.004s"),
+            json!("1h2m3s4ms"),
+            json!("2011-08-18T19:03:37.01+01:00"),
+            json!("2011-08-18T19:03:37.01+01:00"),
+            json!("2011-08-18T00:00:00Z"),
+            json!("2011-08-18"),
+        ]),
+        vals(vec![
+            i,
+            n.clone(),
+            n.clone(),
+            n,
+            b,
+            s.clone(),
+            prim(Type::String, "byte"),
+            s.clone(),
+            prim(Type::String, "duration"),
+            s.clone(),
+            prim(Type::String, "date-time"),
+            s,
+            prim(Type::String, "date"),
+        ]),
         &[
             ("int(self.val2) == self.val1", 6),
             ("double(self.val1) == self.val2", 6),
@@ -262,7 +371,10 @@ fn cost_stability_lists() {
     costs(
         "lists",
         objs(vec![json!([1, 2, 3]), json!([1, 2, 3])]),
-        vals(vec![list(ListType::Atomic, int()), list(ListType::Atomic, int())]),
+        vals(vec![
+            list(ListType::Atomic, int()),
+            list(ListType::Atomic, int()),
+        ]),
         &[
             (&vals_equal("self.val1", "self.val2", "[1, 2, 3]"), 11),
             ("1 in self.val1", 5),
@@ -277,8 +389,16 @@ fn cost_stability_lists() {
     let big: Vec<i64> = (0..1000).collect();
     costs(
         "listSets",
-        objs(vec![json!(["a", "b", "c"]), json!(["a", "c", "b"]), json!(big)]),
-        vals(vec![list(ListType::Set, s()), list(ListType::Set, s()), list(ListType::Set, int())]),
+        objs(vec![
+            json!(["a", "b", "c"]),
+            json!(["a", "c", "b"]),
+            json!(big),
+        ]),
+        vals(vec![
+            list(ListType::Set, s()),
+            list(ListType::Set, s()),
+            list(ListType::Set, int()),
+        ]),
         &[
             ("self.val1 == ['c', 'b', 'a']", 3),
             ("self.val1 == self.val2", 5),
@@ -298,15 +418,24 @@ fn cost_stability_lists() {
     costs(
         "ext lists version 3",
         objs(vec![json!([1, 2, 3]), json!([1, 2, 3])]),
-        vals(vec![list(ListType::Atomic, int()), list(ListType::Atomic, int())]),
+        vals(vec![
+            list(ListType::Atomic, int()),
+            list(ListType::Atomic, int()),
+        ]),
         &[
             ("lists.range(4) == [0,1,2,3]", 16),
             ("lists.range(0) == []", 11),
             ("[5,1,2,3].reverse() == [3,2,1,5]", 16),
             ("[].reverse() == []", 11),
             ("[1].reverse() == [1]", 13),
-            ("['are', 'you', 'as', 'bored', 'as', 'I', 'am'].reverse() == ['am', 'I', 'as', 'bored', 'as', 'you', 'are']", 19),
-            ("[false, true, true].reverse().reverse() == [false, true, true]", 29),
+            (
+                "['are', 'you', 'as', 'bored', 'as', 'I', 'am'].reverse() == ['am', 'I', 'as', 'bored', 'as', 'you', 'are']",
+                19,
+            ),
+            (
+                "[false, true, true].reverse().reverse() == [false, true, true]",
+                29,
+            ),
             ("[1,2,3,4].slice(0, 4) == [1,2,3,4]", 16),
             ("[1,2,3,4].slice(0, 0) == []", 11),
             ("[1,2,3,4].slice(1, 3) == [2, 3]", 14),
@@ -315,20 +444,41 @@ fn cost_stability_lists() {
             ("[].sort() == []", 11),
             ("[1].sort() == [1]", 14),
             ("[4, 3, 2, 1].sort() == [1, 2, 3, 4]", 44),
-            ("[\"d\", \"a\", \"b\", \"c\"].sort() == [\"a\", \"b\", \"c\", \"d\"]", 45),
+            (
+                "[\"d\", \"a\", \"b\", \"c\"].sort() == [\"a\", \"b\", \"c\", \"d\"]",
+                45,
+            ),
             ("[].sortBy(e, e) == []", 14),
             ("[\"a\"].sortBy(e, e) == [\"a\"]", 30),
-            ("[-3, 1, -5, -2, 4].sortBy(e, -(e * e)) == [-5, 4, -3, -2, 1]", 145),
-            ("[-3, 1, -5, -2, 4].map(e, e * 2).sortBy(e, -(e * e)) == [-10, 8, -6, -4, 2]", 216),
+            (
+                "[-3, 1, -5, -2, 4].sortBy(e, -(e * e)) == [-5, 4, -3, -2, 1]",
+                145,
+            ),
+            (
+                "[-3, 1, -5, -2, 4].map(e, e * 2).sortBy(e, -(e * e)) == [-10, 8, -6, -4, 2]",
+                216,
+            ),
             ("lists.range(3).sortBy(e, -e) == [2, 1, 0]", 89),
-            ("[\"a\", \"c\", \"b\", \"first\"].sortBy(e, e == \"first\" ? \"\" : e) == [\"first\", \"a\", \"b\", \"c\"]", 104),
-            ("[{'name': 'foo'}, {'name': 'bar'}, {'name': 'baz'}].sortBy(e, e.name) == [{'name': 'bar'}, {'name': 'baz'}, {'name': 'foo'}]", 75),
+            (
+                "[\"a\", \"c\", \"b\", \"first\"].sortBy(e, e == \"first\" ? \"\" : e) == [\"first\", \"a\", \"b\", \"c\"]",
+                104,
+            ),
+            (
+                "[{'name': 'foo'}, {'name': 'bar'}, {'name': 'baz'}].sortBy(e, e.name) == [{'name': 'bar'}, {'name': 'baz'}, {'name': 'foo'}]",
+                75,
+            ),
             ("[].distinct() == []", 11),
             ("[1].distinct() == [1]", 14),
             ("[-2, 5, -2, 1, 1, 5, -2, 1].distinct() == [-2, 5, 1]", 140),
-            ("['c', 'a', 'a', 'b', 'a', 'b', 'c', 'c'].distinct() == ['c', 'a', 'b']", 146),
+            (
+                "['c', 'a', 'a', 'b', 'a', 'b', 'c', 'c'].distinct() == ['c', 'a', 'b']",
+                146,
+            ),
             ("[[1], [1], [2]].distinct() == [[1], [2]]", 30),
-            ("[{'name': 'a'}, {'name': 'b'}, {'name': 'a'}].distinct() == [{'name': 'a'}, {'name': 'b'}]", 30),
+            (
+                "[{'name': 'a'}, {'name': 'b'}, {'name': 'a'}].distinct() == [{'name': 'a'}, {'name': 'b'}]",
+                30,
+            ),
         ],
     );
     costs(
@@ -339,12 +489,18 @@ fn cost_stability_lists() {
             ("isQuantity(self.val1)", 3),
             ("isQuantity(self.val2)", 3),
             ("isQuantity(\"200M\")", 1),
-            ("quantity(\"200M\") == quantity(\"0.2G\") && quantity(\"0.2G\") == quantity(\"200M\")", 6),
+            (
+                "quantity(\"200M\") == quantity(\"0.2G\") && quantity(\"0.2G\") == quantity(\"200M\")",
+                6,
+            ),
             ("quantity(self.val1).isLessThan(quantity(self.val2))", 7),
             ("quantity(\"50M\").isLessThan(quantity(\"100M\"))", 3),
             ("quantity(\"50Mi\").isGreaterThan(quantity(\"50M\"))", 3),
             ("quantity(\"200M\").compareTo(quantity(\"0.2G\")) == 0", 4),
-            ("quantity(\"50k\").add(quantity(\"20\")) == quantity(\"50.02k\")", 5),
+            (
+                "quantity(\"50k\").add(quantity(\"20\")) == quantity(\"50.02k\")",
+                5,
+            ),
             ("quantity(\"50k\").sub(20) == quantity(\"49980\")", 4),
             ("quantity(\"50\").isInteger()", 2),
             ("quantity(self.val1).isInteger()", 4),
@@ -399,8 +555,14 @@ fn cost_stability_comprehensions_and_optionals() {
             ("self.val.existsOne(k, v, v == 2)", 10),
             ("self.val.transformMap(k, v, v > 1, v + 1).size() == 1", 14),
             ("self.val.transformMap(k, v, v + 1).size() == 2", 15),
-            ("self.val.transformMapEntry(k, v, v > 1, {k + '2': v + 1}).size() == 1", 45),
-            ("self.val.transformMapEntry(k, v, {k + '2': v + 1}).size() == 2", 77),
+            (
+                "self.val.transformMapEntry(k, v, v > 1, {k + '2': v + 1}).size() == 1",
+                45,
+            ),
+            (
+                "self.val.transformMapEntry(k, v, {k + '2': v + 1}).size() == 2",
+                77,
+            ),
         ],
     );
     let mut obj = Structural::of_type(Type::Object);
@@ -409,7 +571,9 @@ fn cost_stability_comprehensions_and_optionals() {
     let mut schema = Structural::of_type(Type::Object);
     schema.properties.insert("obj".into(), obj);
     schema.properties.insert("m".into(), map_of(s()));
-    schema.properties.insert("l".into(), list(ListType::Atomic, s()));
+    schema
+        .properties
+        .insert("l".into(), list(ListType::Atomic, s()));
     costs(
         "optionals",
         json!({"obj": {"field": "a"}, "m": {"k": "v"}, "l": ["a"]}),
@@ -574,8 +738,10 @@ fn standard_semantics() {
 
 fn object_schema() -> Structural {
     let mut s = Structural::of_type(Type::Object);
-    s.properties.insert("x-prop".into(), prim(Type::Integer, ""));
-    s.properties.insert("namespace".into(), prim(Type::String, ""));
+    s.properties
+        .insert("x-prop".into(), prim(Type::Integer, ""));
+    s.properties
+        .insert("namespace".into(), prim(Type::String, ""));
     s.properties.insert("nullable".into(), {
         let mut n = prim(Type::String, "");
         n.generic.nullable = true;
@@ -588,7 +754,8 @@ fn object_schema() -> Structural {
     set.extensions.list_type = Some(ListType::Set);
     s.properties.insert("set".into(), set);
     let mut item = Structural::of_type(Type::Object);
-    item.properties.insert("name".into(), prim(Type::String, ""));
+    item.properties
+        .insert("name".into(), prim(Type::String, ""));
     item.properties.insert("v".into(), prim(Type::Integer, ""));
     let mut lm = list(ListType::Map, item);
     lm.extensions.list_map_keys = vec!["name".into()];
@@ -632,19 +799,27 @@ fn json_views() {
 
 #[test]
 fn cost_limits() {
-    let p = compile("[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(a, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(b, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(c, lists.range(1000).all(d, true))))");
+    let p = compile(
+        "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(a, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(b, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(c, lists.range(1000).all(d, true))))",
+    );
     let mut cost = CostTracker::kubernetes();
     let err = p.eval(&Activation::new(), &mut cost).unwrap_err();
     assert_eq!(err.to_string(), COST_LIMIT_MESSAGE);
     assert!(err.is_cancelled());
     assert!(cost.actual_cost() > 1_000_000 && cost.actual_cost() < 1_002_000);
     // The error is not absorbed by `||`.
-    let p = compile("true || [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(a, lists.range(1000000).all(d, true))");
+    let p = compile(
+        "true || [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(a, lists.range(1000000).all(d, true))",
+    );
     let mut cost = CostTracker::kubernetes();
     assert!(p.eval(&Activation::new(), &mut cost).is_ok());
     let p = compile("lists.range(400000).all(d, true) || true");
     let mut cost = CostTracker::kubernetes();
-    assert!(p.eval(&Activation::new(), &mut cost).unwrap_err().is_cancelled());
+    assert!(
+        p.eval(&Activation::new(), &mut cost)
+            .unwrap_err()
+            .is_cancelled()
+    );
     // The remaining budget stops evaluation too.
     let p = compile("lists.range(1000).all(d, true)");
     let mut cost = CostTracker::kubernetes();

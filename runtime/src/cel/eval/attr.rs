@@ -33,7 +33,7 @@ impl Attr {
             r = Ok(Value::Bool(o.is_some()));
         }
         cancelled(&r)?;
-        if self.charge && !(self.test_only && !cx.presence_test_cost) {
+        if self.charge && (!self.test_only || cx.presence_test_cost) {
             cx.charge(1)?;
         }
         r
@@ -105,18 +105,30 @@ impl Attr {
             };
             if self.test_only && i == last {
                 if is_opt {
-                    let p = present(cur.as_ref().unwrap_or(base), &key, cx.error_on_bad_presence_test)?;
+                    let p = present(
+                        cur.as_ref().unwrap_or(base),
+                        &key,
+                        cx.error_on_bad_presence_test,
+                    )?;
                     if p {
                         cx.charge(1)?;
                     }
                     return Ok(Value::Bool(p));
                 }
-                let p = present(cur.as_ref().unwrap_or(base), &key, cx.error_on_bad_presence_test);
+                let p = present(
+                    cur.as_ref().unwrap_or(base),
+                    &key,
+                    cx.error_on_bad_presence_test,
+                );
                 cx.charge(1)?;
                 return p.map(Value::Bool);
             }
             if is_opt {
-                match qualify_if_present(cur.as_ref().unwrap_or(base), &key, cx.error_on_bad_presence_test)? {
+                match qualify_if_present(
+                    cur.as_ref().unwrap_or(base),
+                    &key,
+                    cx.error_on_bad_presence_test,
+                )? {
                     Some(v) => {
                         cx.charge(1)?;
                         cur = Some(v);

@@ -229,7 +229,11 @@ impl<'p> Planner<'p> {
         Type::by_name(&name).map(|t| Node::Const(Value::Type(t)))
     }
 
-    fn plan_args(&mut self, target: Option<ExprId>, args: &[ExprId]) -> Result<Vec<Node>, CompileError> {
+    fn plan_args(
+        &mut self,
+        target: Option<ExprId>,
+        args: &[ExprId],
+    ) -> Result<Vec<Node>, CompileError> {
         let mut out = Vec::with_capacity(args.len() + 1);
         if let Some(t) = target {
             out.push(self.plan(t)?);
@@ -288,7 +292,10 @@ impl<'p> Planner<'p> {
         // `optional.of(x)`, `sets.contains(..)`: a qualified global function name.
         if let Some(t) = target
             && let Some(prefix) = self.dotted(t)
-            && !self.vars.iter().any(|v| *v == prefix || prefix.starts_with(&format!("{v}.")))
+            && !self
+                .vars
+                .iter()
+                .any(|v| *v == prefix || prefix.starts_with(&format!("{v}.")))
         {
             let full = format!("{prefix}.{function}");
             if lib::has_global(&full, self.version) {

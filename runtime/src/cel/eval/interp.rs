@@ -84,7 +84,9 @@ impl Node {
                 let cost = match (&l, &r) {
                     (Ok(Value::Ext(_)), _) => 1,
                     (Ok(a), Ok(b)) => ceil_factor(actual_size(a).min(actual_size(b)), TRAVERSAL),
-                    (Ok(a), Err(_)) | (Err(_), Ok(a)) => ceil_factor(actual_size(a).min(1), TRAVERSAL),
+                    (Ok(a), Err(_)) | (Err(_), Ok(a)) => {
+                        ceil_factor(actual_size(a).min(1), TRAVERSAL)
+                    }
                     _ => 1,
                 };
                 cx.charge(cost)?;
@@ -143,7 +145,9 @@ impl Node {
             Node::InSet(n, set) => {
                 let v = n.eval(cx)?;
                 let key = match &v {
-                    Value::Double(d) if *d == 0.0 => Some(super::list::SetKey::Double(0f64.to_bits())),
+                    Value::Double(d) if *d == 0.0 => {
+                        Some(super::list::SetKey::Double(0f64.to_bits()))
+                    }
                     Value::Bool(_)
                     | Value::String(_)
                     | Value::Int(_)
@@ -171,8 +175,14 @@ fn int_op<'a>(op: IntOp, x: i64, y: i64) -> EvalResult<'a> {
         IntOp::Le => Ok(Value::Bool(x <= y)),
         IntOp::Gt => Ok(Value::Bool(x > y)),
         IntOp::Ge => Ok(Value::Bool(x >= y)),
-        IntOp::Add => x.checked_add(y).map(Value::Int).ok_or_else(EvalError::int_overflow),
-        IntOp::Sub => x.checked_sub(y).map(Value::Int).ok_or_else(EvalError::int_overflow),
+        IntOp::Add => x
+            .checked_add(y)
+            .map(Value::Int)
+            .ok_or_else(EvalError::int_overflow),
+        IntOp::Sub => x
+            .checked_sub(y)
+            .map(Value::Int)
+            .ok_or_else(EvalError::int_overflow),
     }
 }
 
@@ -205,7 +215,11 @@ pub(crate) fn cancelled(r: &EvalResult<'_>) -> Result<(), EvalError> {
 
 #[inline]
 fn cancelled_err(e: &EvalError) -> Result<(), EvalError> {
-    if e.is_cancelled() { Err(e.clone()) } else { Ok(()) }
+    if e.is_cancelled() {
+        Err(e.clone())
+    } else {
+        Ok(())
+    }
 }
 
 /// `&&` / `||`: the first deciding value wins wherever it is; otherwise the first error.
@@ -303,7 +317,10 @@ fn call_with<'a>(
                 b.as_ref().map_or(Value::Null, Clone::clone),
             ];
             cx.charge((c.def.cost)(&args, &Value::Null))?;
-            Err(a.err().or(b.err()).unwrap_or_else(EvalError::no_such_overload))
+            Err(a
+                .err()
+                .or(b.err())
+                .unwrap_or_else(EvalError::no_such_overload))
         }
     }
 }
@@ -328,7 +345,9 @@ fn regex_call<'a>(r: &'a RegexCall, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
     }
     let out = match (r.kind, vals.first()) {
         (RegexKind::Matches, Some(Value::String(s))) => Ok(Value::Bool(r.regex.is_match(s))),
-        (RegexKind::Find, Some(Value::String(s))) => Ok(crate::cel::lib::regex_lib::find(&r.regex, s)),
+        (RegexKind::Find, Some(Value::String(s))) => {
+            Ok(crate::cel::lib::regex_lib::find(&r.regex, s))
+        }
         (RegexKind::FindAll, Some(Value::String(s))) => {
             crate::cel::lib::regex_lib::find_all(&r.regex, s, vals.get(2))
         }
@@ -430,7 +449,13 @@ fn append<'a>(f: &'a Fold, e: &'a Node, cx: &mut Cx<'a, '_>) -> Result<(), EvalE
     cx.charge(1)?;
     let v = e.eval(cx);
     cancelled(&v)?;
-    cx.charge(if e.as_const().is_some() { 0 } else { LIST_CREATE } + 1)?;
+    cx.charge(
+        if e.as_const().is_some() {
+            0
+        } else {
+            LIST_CREATE
+        } + 1,
+    )?;
     let acc = std::mem::replace(&mut cx.locals[f.accu_slot], Ok(Value::Null));
     cx.locals[f.accu_slot] = match (acc, v) {
         (Err(e), _) | (_, Err(e)) => Err(e),
@@ -445,4 +470,3 @@ fn append<'a>(f: &'a Fold, e: &'a Node, cx: &mut Cx<'a, '_>) -> Result<(), EvalE
     };
     Ok(())
 }
-

@@ -114,13 +114,8 @@ impl Program {
     pub fn compile(ast: &Ast, opts: &CompileOptions) -> Result<Program, CompileError> {
         let env = Env::new();
         let (root, max_locals) = {
-            let mut p = compile::Planner::new(
-                ast,
-                &opts.variables,
-                opts.k8s_version,
-                opts.optimize,
-                &env,
-            );
+            let mut p =
+                compile::Planner::new(ast, &opts.variables, opts.k8s_version, opts.optimize, &env);
             let mut root = p.plan(ast.root)?;
             root.simplify();
             (root, p.max_locals)
@@ -193,9 +188,17 @@ impl Program {
                     .spawn_scoped(s, || run(vars));
                 match spawned {
                     Ok(h) => h.join().unwrap_or_else(|_| {
-                        (Err(EvalError::other("internal error: evaluation panicked")), 0)
+                        (
+                            Err(EvalError::other("internal error: evaluation panicked")),
+                            0,
+                        )
                     }),
-                    Err(_) => (Err(EvalError::other("internal error: no thread for deep evaluation")), 0),
+                    Err(_) => (
+                        Err(EvalError::other(
+                            "internal error: no thread for deep evaluation",
+                        )),
+                        0,
+                    ),
                 }
             })
         };
@@ -255,7 +258,7 @@ impl<'a> Activation<'a> {
         json: &'a serde_json::Value,
         schema: &'a Structural,
     ) -> Activation<'a> {
-        let v = json::from_json(json, schema, false).unwrap_or_else(|_| Value::Unknown(json));
+        let v = json::from_json(json, schema, false).unwrap_or(Value::Unknown(json));
         self.bind(name, v)
     }
 
@@ -269,7 +272,7 @@ impl<'a> Activation<'a> {
         json: &'a serde_json::Value,
         schema: &'a Structural,
     ) -> Activation<'a> {
-        let v = json::from_json(json, schema, true).unwrap_or_else(|_| Value::Unknown(json));
+        let v = json::from_json(json, schema, true).unwrap_or(Value::Unknown(json));
         self.bind(name, v)
     }
 

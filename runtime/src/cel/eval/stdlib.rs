@@ -168,7 +168,9 @@ fn map_insert<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
     };
     for (k, v) in pairs {
         if out.find(&k).is_some() {
-            return Err(EvalError::other(format!("insert failed: key {k} already exists")));
+            return Err(EvalError::other(format!(
+                "insert failed: key {k} already exists"
+            )));
         }
         out.insert(k, v)?;
     }
@@ -216,8 +218,16 @@ pub(crate) static FUNCTIONS: &[FnDef] = &[
 pub(crate) fn is_conversion(name: &str) -> bool {
     matches!(
         name,
-        "int" | "uint" | "double" | "string" | "bytes" | "bool" | "duration" | "timestamp"
-            | "type" | "dyn"
+        "int"
+            | "uint"
+            | "double"
+            | "string"
+            | "bytes"
+            | "bool"
+            | "duration"
+            | "timestamp"
+            | "type"
+            | "dyn"
     )
 }
 

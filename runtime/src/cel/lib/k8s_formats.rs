@@ -35,7 +35,11 @@ fn mask_trailing_dash(s: &str) -> String {
 }
 
 fn one(ok: bool, msg: &str) -> Vec<String> {
-    if ok { Vec::new() } else { vec![msg.to_string()] }
+    if ok {
+        Vec::new()
+    } else {
+        vec![msg.to_string()]
+    }
 }
 
 fn is_uuid(s: &str) -> bool {
@@ -45,26 +49,75 @@ fn is_uuid(s: &str) -> bool {
 }
 
 const UUID_PATTERN: &str = "(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$";
-const DATE_TIME_PATTERN: &str = "^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$";
+const DATE_TIME_PATTERN: &str =
+    "^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$";
 
 static FORMATS: &[NamedFormat] = &[
-    NamedFormat { name: "dns1123Label", max_regex_size: 30, validate: crate::names::dns1123_label },
-    NamedFormat { name: "dns1123Subdomain", max_regex_size: 60, validate: crate::names::dns1123_subdomain },
-    NamedFormat { name: "dns1035Label", max_regex_size: 30, validate: crate::names::dns1035_label },
-    NamedFormat { name: "qualifiedName", max_regex_size: 60, validate: crate::names::label_key },
-    NamedFormat { name: "dns1123LabelPrefix", max_regex_size: 30, validate: |s| crate::names::dns1123_label(&mask_trailing_dash(s)) },
-    NamedFormat { name: "dns1123SubdomainPrefix", max_regex_size: 60, validate: |s| crate::names::dns1123_subdomain(&mask_trailing_dash(s)) },
-    NamedFormat { name: "dns1035LabelPrefix", max_regex_size: 30, validate: |s| crate::names::dns1035_label(&mask_trailing_dash(s)) },
-    NamedFormat { name: "labelValue", max_regex_size: 40, validate: crate::names::label_value },
+    NamedFormat {
+        name: "dns1123Label",
+        max_regex_size: 30,
+        validate: crate::names::dns1123_label,
+    },
+    NamedFormat {
+        name: "dns1123Subdomain",
+        max_regex_size: 60,
+        validate: crate::names::dns1123_subdomain,
+    },
+    NamedFormat {
+        name: "dns1035Label",
+        max_regex_size: 30,
+        validate: crate::names::dns1035_label,
+    },
+    NamedFormat {
+        name: "qualifiedName",
+        max_regex_size: 60,
+        validate: crate::names::label_key,
+    },
+    NamedFormat {
+        name: "dns1123LabelPrefix",
+        max_regex_size: 30,
+        validate: |s| crate::names::dns1123_label(&mask_trailing_dash(s)),
+    },
+    NamedFormat {
+        name: "dns1123SubdomainPrefix",
+        max_regex_size: 60,
+        validate: |s| crate::names::dns1123_subdomain(&mask_trailing_dash(s)),
+    },
+    NamedFormat {
+        name: "dns1035LabelPrefix",
+        max_regex_size: 30,
+        validate: |s| crate::names::dns1035_label(&mask_trailing_dash(s)),
+    },
+    NamedFormat {
+        name: "labelValue",
+        max_regex_size: 40,
+        validate: crate::names::label_value,
+    },
     NamedFormat {
         name: "uri",
         max_regex_size: 1103,
         validate: |s| super::url::parse(s, true).err().into_iter().collect(),
     },
-    NamedFormat { name: "uuid", max_regex_size: UUID_PATTERN.len() as u64, validate: |s| one(is_uuid(s), "does not match the UUID format") },
-    NamedFormat { name: "byte", max_regex_size: 84, validate: |s| one(super::strings::base64_decode(s).is_some(), "invalid base64") },
-    NamedFormat { name: "date", max_regex_size: DATE_TIME_PATTERN.len() as u64, validate: |s| one(parse_full_date(s).is_some(), "invalid date") },
-    NamedFormat { name: "datetime", max_regex_size: DATE_TIME_PATTERN.len() as u64, validate: |s| one(parse_strfmt_datetime(s).is_some(), "invalid datetime") },
+    NamedFormat {
+        name: "uuid",
+        max_regex_size: UUID_PATTERN.len() as u64,
+        validate: |s| one(is_uuid(s), "does not match the UUID format"),
+    },
+    NamedFormat {
+        name: "byte",
+        max_regex_size: 84,
+        validate: |s| one(super::strings::base64_decode(s).is_some(), "invalid base64"),
+    },
+    NamedFormat {
+        name: "date",
+        max_regex_size: DATE_TIME_PATTERN.len() as u64,
+        validate: |s| one(parse_full_date(s).is_some(), "invalid date"),
+    },
+    NamedFormat {
+        name: "datetime",
+        max_regex_size: DATE_TIME_PATTERN.len() as u64,
+        validate: |s| one(parse_strfmt_datetime(s).is_some(), "invalid datetime"),
+    },
 ];
 
 fn ext<'a>(f: &'static NamedFormat) -> Value<'a> {
@@ -133,7 +186,9 @@ constant!(f12, 12);
 /// The format library.
 pub(crate) static FUNCTIONS: &[FnDef] = &[
     FnDef::new("format.named", false, 1, named).since(1, 31),
-    FnDef::new("validate", true, 2, validate).since(1, 31).cost(cost_validate),
+    FnDef::new("validate", true, 2, validate)
+        .since(1, 31)
+        .cost(cost_validate),
     FnDef::new("format.dns1123Label", false, 0, f0).since(1, 31),
     FnDef::new("format.dns1123Subdomain", false, 0, f1).since(1, 31),
     FnDef::new("format.dns1035Label", false, 0, f2).since(1, 31),

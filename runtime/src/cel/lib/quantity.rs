@@ -21,7 +21,8 @@ pub struct Quantity {
     pub exp: i32,
 }
 
-const FORMAT_WRONG: &str = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+const FORMAT_WRONG: &str =
+    "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 
 fn pow10(n: u32) -> Option<i128> {
     10i128.checked_pow(n)
@@ -56,7 +57,9 @@ impl Quantity {
             i64::try_from(self.coef.checked_mul(pow10(self.exp as u32)?)?).ok()
         } else {
             let d = pow10((-self.exp) as u32)?;
-            (self.coef % d == 0).then(|| i64::try_from(self.coef / d).ok()).flatten()
+            (self.coef % d == 0)
+                .then(|| i64::try_from(self.coef / d).ok())
+                .flatten()
         }
     }
 
@@ -66,7 +69,13 @@ impl Quantity {
             let d = pow10((-9 - self.exp) as u32).unwrap_or(i128::MAX);
             let q = self.coef / d;
             let r = self.coef % d;
-            self.coef = if r > 0 { q + 1 } else if r < 0 { q - 1 } else { q };
+            self.coef = if r > 0 {
+                q + 1
+            } else if r < 0 {
+                q - 1
+            } else {
+                q
+            };
             self.exp = -9;
         }
         while self.coef != 0 && self.coef % 10 == 0 && self.exp < 0 {
@@ -92,11 +101,7 @@ fn overflow() -> EvalError {
 
 impl fmt::Display for Quantity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.exp >= 0 {
-            write!(f, "{}e{}", self.coef, self.exp)
-        } else {
-            write!(f, "{}e{}", self.coef, self.exp)
-        }
+        write!(f, "{}e{}", self.coef, self.exp)
     }
 }
 
@@ -131,7 +136,10 @@ pub(crate) fn parse(s: &str) -> Result<Quantity, &'static str> {
     }
     let suffix = &s[pos..];
     // The suffix: letters from "eEinumkKMGTP", an optional sign, digits.
-    let letters = suffix.bytes().take_while(|c| b"eEinumkKMGTP".contains(c)).count();
+    let letters = suffix
+        .bytes()
+        .take_while(|c| b"eEinumkKMGTP".contains(c))
+        .count();
     let tail = &suffix[letters..];
     let tail = tail.strip_prefix(['+', '-']).unwrap_or(tail);
     if !tail.bytes().all(|c| c.is_ascii_digit()) {
@@ -155,7 +163,9 @@ pub(crate) fn parse(s: &str) -> Result<Quantity, &'static str> {
         "Pi" => (0, 50),
         "Ei" => (0, 60),
         x if x.len() > 1 && (x.starts_with('e') || x.starts_with('E')) => {
-            let e: i32 = x[1..].parse().map_err(|_| "unable to parse quantity's suffix")?;
+            let e: i32 = x[1..]
+                .parse()
+                .map_err(|_| "unable to parse quantity's suffix")?;
             (e, 0)
         }
         _ => return Err("unable to parse quantity's suffix"),
@@ -165,7 +175,12 @@ pub(crate) fn parse(s: &str) -> Result<Quantity, &'static str> {
     if all.len() > 38 {
         return Err("unable to parse numeric part of quantity");
     }
-    let mut coef: i128 = if all.is_empty() { 0 } else { all.parse().map_err(|_| "unable to parse numeric part of quantity")? };
+    let mut coef: i128 = if all.is_empty() {
+        0
+    } else {
+        all.parse()
+            .map_err(|_| "unable to parse numeric part of quantity")?
+    };
     exp10 -= denom.len() as i32;
     coef = coef
         .checked_mul(1i128 << pow2)
@@ -267,8 +282,12 @@ fn compare_to<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
 
 /// The quantity library (`isGreaterThan`, `isLessThan`, `compareTo` shared with semver).
 pub(crate) static FUNCTIONS: &[FnDef] = &[
-    FnDef::new("quantity", false, 1, quantity).since(1, 28).cost(cost_traverse0),
-    FnDef::new("isQuantity", false, 1, is_quantity).since(1, 28).cost(cost_traverse0),
+    FnDef::new("quantity", false, 1, quantity)
+        .since(1, 28)
+        .cost(cost_traverse0),
+    FnDef::new("isQuantity", false, 1, is_quantity)
+        .since(1, 28)
+        .cost(cost_traverse0),
     FnDef::new("isInteger", true, 1, is_integer).since(1, 28),
     FnDef::new("asInteger", true, 1, as_integer).since(1, 28),
     FnDef::new("asApproximateFloat", true, 1, as_approximate_float).since(1, 28),

@@ -53,7 +53,10 @@ impl Semver {
         }
         for (a, b) in self.pre.iter().zip(&o.pre) {
             let c = match (numeric(a), numeric(b)) {
-                (true, true) => a.parse::<u64>().unwrap_or(0).cmp(&b.parse::<u64>().unwrap_or(0)),
+                (true, true) => a
+                    .parse::<u64>()
+                    .unwrap_or(0)
+                    .cmp(&b.parse::<u64>().unwrap_or(0)),
                 (true, false) => Ordering::Less,
                 (false, true) => Ordering::Greater,
                 (false, false) => a.cmp(b),
@@ -84,7 +87,10 @@ pub(crate) fn parse(s: &str) -> Result<Semver, String> {
             return Err(format!("Invalid character(s) found in {what} number {p:?}"));
         }
         if p.len() > 1 && p.starts_with('0') {
-            return Err(format!("{} number must not contain leading zeroes {p:?}", capital(what)));
+            return Err(format!(
+                "{} number must not contain leading zeroes {p:?}",
+                capital(what)
+            ));
         }
         p.parse().map_err(|e| format!("{e}"))
     };
@@ -104,20 +110,32 @@ pub(crate) fn parse(s: &str) -> Result<Semver, String> {
             return Err(format!("Invalid character(s) found in prerelease {p:?}"));
         }
         if numeric(p) && p.len() > 1 && p.starts_with('0') {
-            return Err(format!("Numeric PreRelease version must not contain leading zeroes {p:?}"));
+            return Err(format!(
+                "Numeric PreRelease version must not contain leading zeroes {p:?}"
+            ));
         }
     }
     for b in &build {
         if !ident_ok(b) {
-            return Err(format!("Invalid character(s) found in build meta data {b:?}"));
+            return Err(format!(
+                "Invalid character(s) found in build meta data {b:?}"
+            ));
         }
     }
-    Ok(Semver { major, minor, patch, pre, build })
+    Ok(Semver {
+        major,
+        minor,
+        patch,
+        pre,
+        build,
+    })
 }
 
 fn capital(s: &str) -> String {
     let mut c = s.chars();
-    c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
+    c.next()
+        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+        .unwrap_or_default()
 }
 
 /// apiserver `normalizeAndParse`.
@@ -127,7 +145,11 @@ fn normalize_and_parse(s: &str) -> Result<Semver, String> {
     for p in &mut parts {
         if p.len() > 1 {
             let t = p.trim_start_matches('0');
-            *p = if t.is_empty() || !t.as_bytes()[0].is_ascii_digit() { format!("0{t}") } else { t.to_string() };
+            *p = if t.is_empty() || !t.as_bytes()[0].is_ascii_digit() {
+                format!("0{t}")
+            } else {
+                t.to_string()
+            };
         }
     }
     if parts.len() < 3 {
@@ -150,7 +172,11 @@ fn parse_args(a: &[Value<'_>]) -> Result<Result<Semver, String>, EvalError> {
         Some(Value::Bool(b)) => *b,
         Some(_) => return Err(EvalError::no_such_overload()),
     };
-    Ok(if normalize { normalize_and_parse(s) } else { parse(s) })
+    Ok(if normalize {
+        normalize_and_parse(s)
+    } else {
+        parse(s)
+    })
 }
 
 fn semver<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
@@ -187,8 +213,14 @@ fn patch<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
 
 /// The semver library (comparisons are shared with quantities in `quantity.rs`).
 pub(crate) static FUNCTIONS: &[FnDef] = &[
-    FnDef::new("semver", false, 1, semver).arity(1, 2).since(1, 33).cost(cost_traverse0),
-    FnDef::new("isSemver", false, 1, is_semver).arity(1, 2).since(1, 33).cost(cost_traverse0),
+    FnDef::new("semver", false, 1, semver)
+        .arity(1, 2)
+        .since(1, 33)
+        .cost(cost_traverse0),
+    FnDef::new("isSemver", false, 1, is_semver)
+        .arity(1, 2)
+        .since(1, 33)
+        .cost(cost_traverse0),
     FnDef::new("major", true, 1, major).since(1, 33),
     FnDef::new("minor", true, 1, minor).since(1, 33),
     FnDef::new("patch", true, 1, patch).since(1, 33),

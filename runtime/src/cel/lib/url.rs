@@ -64,7 +64,10 @@ pub(crate) fn parse(raw: &str, via_request: bool) -> Result<Url, String> {
         if valid_scheme(cand) {
             scheme = cand.to_ascii_lowercase();
             rest = &rest[i + 1..];
-        } else if cand.bytes().all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b)) {
+        } else if cand
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
+        {
             return Err(fail("first path segment in URL cannot contain colon"));
         }
     }
@@ -166,7 +169,11 @@ fn url<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
     let Value::String(s) = &a[0] else {
         return Err(EvalError::no_such_overload());
     };
-    let err = |e: String| EvalError::other(format!("URL parse error during conversion from string: {e}"));
+    let err = |e: String| {
+        EvalError::other(format!(
+            "URL parse error during conversion from string: {e}"
+        ))
+    };
     parse(s, true).map_err(err)?;
     let u = parse(s, false).map_err(err)?;
     Ok(Value::Ext(Arc::new(ExtValue::Url(u))))
@@ -204,7 +211,10 @@ fn get_query<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
             continue;
         }
         let (k, v) = part.split_once('=').unwrap_or((part, ""));
-        let (Some(k), Some(v)) = (unescape(&k.replace('+', " ")), unescape(&v.replace('+', " "))) else {
+        let (Some(k), Some(v)) = (
+            unescape(&k.replace('+', " ")),
+            unescape(&v.replace('+', " ")),
+        ) else {
             continue;
         };
         match keys.iter().position(|x| *x == k) {
@@ -217,7 +227,10 @@ fn get_query<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
     }
     let mut m = crate::cel::eval::map::OwnedMap::new();
     for (k, v) in keys.into_iter().zip(vals) {
-        m.insert(Value::string(k), Value::List(List::Owned(Arc::new(v), ListKind::Plain)))?;
+        m.insert(
+            Value::string(k),
+            Value::List(List::Owned(Arc::new(v), ListKind::Plain)),
+        )?;
     }
     Ok(Value::Map(Map::Owned(Arc::new(m))))
 }
