@@ -124,6 +124,21 @@ impl<'p> Planner<'p> {
                 Err(CompileError::new(format!("unknown type: {type_name}")))
             }
             ExprKind::Comprehension(c) => {
+                if let Some((all, pred)) = self.quantifier(c) {
+                    let range = self.plan(c.iter_range)?;
+                    let accu = self.push_local(&c.accu_var);
+                    let iter_slot = self.push_local(&c.iter_var);
+                    let iter2_slot = c.iter_var2.as_deref().map(|v| self.push_local(v));
+                    let pred = self.plan(pred)?;
+                    self.locals.truncate(accu);
+                    return Ok(Node::Quant(Box::new(super::node::Quant {
+                        all,
+                        iter_slot,
+                        iter2_slot,
+                        range,
+                        pred,
+                    })));
+                }
                 let range = self.plan(c.iter_range)?;
                 let init = self.plan(c.accu_init)?;
                 let accu_slot = self.push_local(&c.accu_var);
@@ -146,6 +161,46 @@ impl<'p> Planner<'p> {
                 })))
             }
         }
+    }
+
+    /// Recognises the expansion of `all` (`true`, `@not_strictly_false(@result)`,
+    /// `@result && p`, `@result`) and `exists` (`false`, `@not_strictly_false(!@result)`,
+    /// `@result || p`, `@result`); returns (is `all`, `p`).
+    fn quantifier(&self, c: &crate::cel::ast::Comprehension) -> Option<(bool, ExprId)> {
+        let ast = self.ast;
+        let is_accu = |id: ExprId| matches!(ast.kind(id), ExprKind::Ident(n) if *n == c.accu_var);
+        let call = |id: ExprId| match ast.kind(id) {
+            ExprKind::Call {
+                target: None,
+                function,
+                args,
+            } => Some((function.as_str(), args)),
+            _ => None,
+        };
+        let all = match ast.kind(c.accu_init) {
+            ExprKind::Literal(Literal::Bool(b)) => *b,
+            _ => return None,
+        };
+        let (nsf, nargs) = call(c.loop_condition)?;
+        if nsf != "@not_strictly_false" || nargs.len() != 1 {
+            return None;
+        }
+        if all {
+            if !is_accu(nargs[0]) {
+                return None;
+            }
+        } else {
+            let (not, a) = call(nargs[0])?;
+            if not != "!_" || a.len() != 1 || !is_accu(a[0]) {
+                return None;
+            }
+        }
+        let (op, sargs) = call(c.loop_step)?;
+        let want = if all { "_&&_" } else { "_||_" };
+        if op != want || sargs.len() != 2 || !is_accu(sargs[0]) || !is_accu(c.result) {
+            return None;
+        }
+        Some((all, sargs[1]))
     }
 
     /// Recognises the macros' `@result + [e]` accumulation (optionally under `p ? .. : @result`).

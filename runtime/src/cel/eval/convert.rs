@@ -34,7 +34,9 @@ pub(crate) fn double_to_int(d: f64) -> Option<i64> {
     clippy::cast_sign_loss
 )]
 pub(crate) fn double_to_uint(d: f64) -> Option<u64> {
-    (0.0..18_446_744_073_709_551_616.0).contains(&d).then_some(d as u64)
+    (0.0..18_446_744_073_709_551_616.0)
+        .contains(&d)
+        .then_some(d as u64)
 }
 
 /// An int equal to the double, if any.

@@ -136,6 +136,7 @@ impl Node {
                 r
             }
             Node::Fold(f) => fold(f, cx),
+            Node::Quant(q) => quant(q, cx),
             Node::NotStrictlyFalse(n) => {
                 let v = n.eval(cx);
                 cancelled(&v)?;
@@ -380,21 +381,33 @@ fn fold<'a>(f: &'a Fold, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
                 }
             }
         }
-        Value::Map(m) => {
-            if let Some(s2) = f.iter2_slot {
-                for (k, v) in super::map::entries(m) {
-                    cx.locals[f.iter_slot] = Ok(k);
-                    cx.locals[s2] = Ok(v?);
-                    if !iterate(f, cx)? {
-                        break;
-                    }
+        Value::Map(Map::Json(j)) if f.iter2_slot.is_none() => {
+            for k in j.keys() {
+                cx.locals[f.iter_slot] = Ok(k);
+                if !iterate(f, cx)? {
+                    break;
                 }
-            } else {
-                for k in super::map::keys(m) {
-                    cx.locals[f.iter_slot] = Ok(k);
-                    if !iterate(f, cx)? {
-                        break;
-                    }
+            }
+        }
+        Value::Map(Map::Owned(o)) => {
+            for (k, v) in o.entries() {
+                cx.locals[f.iter_slot] = Ok(k.clone());
+                if let Some(s2) = f.iter2_slot {
+                    cx.locals[s2] = Ok(v.clone());
+                }
+                if !iterate(f, cx)? {
+                    break;
+                }
+            }
+        }
+        Value::Map(m) => {
+            for (k, v) in super::map::entries(m) {
+                cx.locals[f.iter_slot] = Ok(k);
+                if let Some(s2) = f.iter2_slot {
+                    cx.locals[s2] = Ok(v?);
+                }
+                if !iterate(f, cx)? {
+                    break;
                 }
             }
         }
@@ -414,6 +427,83 @@ fn fold<'a>(f: &'a Fold, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
     let r = f.result.eval(cx);
     cx.locals[f.accu_slot] = Ok(Value::Null);
     r
+}
+
+/// `all` / `exists`: the same steps and charges as the expanded comprehension, with the
+/// accumulator (a bool or an error) kept here. Per element: the loop condition
+/// (`@not_strictly_false(@result)`: 2; for `exists` with `!`: 3), then the step's read of
+/// `@result` (1) and the predicate; finally the result read (1).
+fn quant<'a>(q: &'a super::node::Quant, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
+    let range = q.range.eval(cx)?;
+    let mut accu: Result<bool, EvalError> = Ok(q.all);
+    let cond_cost = if q.all { 2 } else { 3 };
+    let mut body =
+        |cx: &mut Cx<'a, '_>, accu: &mut Result<bool, EvalError>| -> Result<bool, EvalError> {
+            cx.charge(cond_cost)?;
+            if *accu == Ok(!q.all) {
+                return Ok(false);
+            }
+            cx.charge(1)?;
+            let p = q.pred.eval(cx);
+            cancelled(&p)?;
+            *accu = match (std::mem::replace(accu, Ok(q.all)), p) {
+                (_, Ok(Value::Bool(b))) if b != q.all => Ok(b),
+                (Ok(_), Ok(Value::Bool(_))) => Ok(q.all),
+                (Err(e), _) => Err(e),
+                (Ok(_), Ok(_)) => Err(EvalError::no_such_overload()),
+                (Ok(_), Err(e)) => Err(e),
+            };
+            Ok(true)
+        };
+    match &range {
+        Value::List(l) => {
+            for i in 0..super::list::len(l) {
+                let item = super::list::at(l, i)?;
+                if let Some(s2) = q.iter2_slot {
+                    cx.locals[q.iter_slot] = Ok(Value::Int(i as i64));
+                    cx.locals[s2] = Ok(item);
+                } else {
+                    cx.locals[q.iter_slot] = Ok(item);
+                }
+                if !body(cx, &mut accu)? {
+                    break;
+                }
+            }
+        }
+        Value::Map(Map::Json(j)) if q.iter2_slot.is_none() => {
+            for k in j.keys() {
+                cx.locals[q.iter_slot] = Ok(k);
+                if !body(cx, &mut accu)? {
+                    break;
+                }
+            }
+        }
+        Value::Map(m) => {
+            for (k, v) in super::map::entries(m) {
+                cx.locals[q.iter_slot] = Ok(k);
+                if let Some(s2) = q.iter2_slot {
+                    cx.locals[s2] = Ok(v?);
+                }
+                if !body(cx, &mut accu)? {
+                    break;
+                }
+            }
+        }
+        other if q.iter2_slot.is_some() => {
+            return Err(EvalError::other(format!(
+                "unsupported comprehension range type: {}",
+                other.go_type_name()
+            )));
+        }
+        other => {
+            return Err(EvalError::other(format!(
+                "got '{}', expected iterable type",
+                other.go_type_name()
+            )));
+        }
+    }
+    cx.charge(1)?;
+    accu.map(Value::Bool)
 }
 
 /// One iteration; `false` once the loop condition is `false`.

@@ -153,7 +153,7 @@ impl Program {
         let mut large = Vec::new();
         let vars: &[Option<Value<'a>>] = if self.variables.len() <= small.len() {
             for (slot, n) in small.iter_mut().zip(&self.variables) {
-                *slot = activation.get(n).cloned();
+                *slot = activation.get(n).map(Value::fast_clone);
             }
             &small[..self.variables.len()]
         } else {
