@@ -858,3 +858,49 @@ fn hostile_input_does_not_panic() {
         let _ = run(e);
     }
 }
+
+#[test]
+fn version_gating() {
+    let at = |v: (u32, u32), e: &str| {
+        let ast = crdkit_runtime::cel::parse(e).unwrap();
+        let opts = CompileOptions {
+            k8s_version: v,
+            ..CompileOptions::default()
+        };
+        Program::compile(&ast, &opts)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(at((1, 37), "[1].includes(1)"), Ok(()));
+    assert_eq!(
+        at((1, 36), "[1].includes(1)"),
+        Err("undeclared reference to 'includes' (in container '')".into())
+    );
+    assert!(at((1, 29), "ip('1.2.3.4').family() == 4").is_err());
+    assert!(at((1, 30), "ip('1.2.3.4').family() == 4").is_ok());
+    assert!(at((1, 32), "semver('1.0.0').major() == 1").is_err());
+    assert!(at((1, 33), "semver('1.0.0').major() == 1").is_ok());
+    assert!(at((1, 33), "[2, 1].sort() == [1, 2]").is_err());
+    assert!(at((1, 34), "[2, 1].sort() == [1, 2]").is_ok());
+}
+
+/// Every function with the Kubernetes version that introduced it (apiserver
+/// `library_compatibility_test.go` keeps the same kind of inventory).
+#[test]
+fn function_inventory() {
+    let inv = crdkit_runtime::cel::lib::inventory();
+    let find = |n: &str, member: bool| {
+        inv.iter()
+            .find(|(f, m, _)| *f == n && *m == member)
+            .map(|x| x.2)
+    };
+    assert_eq!(find("includes", true), Some((1, 37)));
+    assert_eq!(find("quantity", false), Some((1, 28)));
+    assert_eq!(find("sets.contains", false), Some((1, 29)));
+    assert_eq!(find("cidr", false), Some((1, 30)));
+    assert_eq!(find("format.named", false), Some((1, 31)));
+    assert_eq!(find("semver", false), Some((1, 33)));
+    assert_eq!(find("lists.range", false), Some((1, 34)));
+    assert_eq!(find("isSorted", true), Some((1, 0)));
+    assert!(inv.len() > 120, "{} functions", inv.len());
+}

@@ -363,6 +363,12 @@ impl<'p> Planner<'p> {
     fn function(&mut self, name: &str, target: Option<ExprId>, args: &[ExprId]) -> R {
         let argc = args.len() + usize::from(target.is_some());
         let Some(def) = lib::lookup(name, target.is_some(), argc, self.version) else {
+            if lib::lookup(name, target.is_some(), argc, (u32::MAX, u32::MAX)).is_some() {
+                // Introduced after the target Kubernetes version: undeclared there.
+                return Err(CompileError::new(format!(
+                    "undeclared reference to '{name}' (in container '')"
+                )));
+            }
             // As cel-go plans a parsed-only expression: the call fails when evaluated (the type
             // checker rejects it first in Kubernetes).
             return Ok(Node::Error(super::EvalError::no_such_overload_fn(name)));

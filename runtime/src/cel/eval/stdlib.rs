@@ -210,7 +210,9 @@ pub(crate) static FUNCTIONS: &[FnDef] = &[
     FnDef::new("timestamp", false, 1, to_timestamp),
     FnDef::new("type", false, 1, type_of),
     FnDef::new("dyn", false, 1, dyn_),
-    FnDef::new("cel.@mapInsert", false, 2, map_insert).arity(2, 3),
+    FnDef::new("cel.@mapInsert", false, 2, map_insert)
+        .arity(2, 3)
+        .since(1, 32),
 ];
 
 /// Whether a function is a type conversion (folded when its argument is constant, as cel-go's
