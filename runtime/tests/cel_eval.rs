@@ -904,3 +904,26 @@ fn function_inventory() {
     assert_eq!(find("isSorted", true), Some((1, 0)));
     assert!(inv.len() > 120, "{} functions", inv.len());
 }
+
+#[test]
+fn activation_errors_and_optional_old_self() {
+    let schema = object_schema();
+    let p = compile("self.x__dash__prop > 0");
+    let bad = json!("not an object");
+    let act = Activation::new().bind_json("self", &bad, &schema);
+    let err = p.eval(&act, &mut CostTracker::kubernetes()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid data, expected a map for the provided schema with type=object"
+    );
+    let p = compile("!oldSelf.hasValue() || oldSelf.value().x__dash__prop <= self.x__dash__prop");
+    let new = json!({"x-prop": 3});
+    let old = json!({"x-prop": 2});
+    for old in [None, Some(&old)] {
+        let act = Activation::new()
+            .bind_json("self", &new, &schema)
+            .bind_optional_json("oldSelf", old, &schema);
+        let got = p.eval(&act, &mut CostTracker::kubernetes());
+        assert!(matches!(got, Ok(Value::Bool(true))), "{got:?}");
+    }
+}

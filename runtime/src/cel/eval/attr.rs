@@ -45,7 +45,8 @@ impl Attr {
         let owned;
         let base: &Value<'a> = match &self.base {
             Base::Var(i) => match vars.get(*i) {
-                Some(Some(v)) => v,
+                Some(Some(Ok(v))) => v,
+                Some(Some(Err(e))) => return Err(e.clone()),
                 _ => {
                     let name = cx.names.get(*i).map_or("", String::as_str);
                     return Err(missing_attr(name));

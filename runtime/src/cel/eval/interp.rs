@@ -16,7 +16,7 @@ const MAP_CREATE: u64 = 30;
 
 /// Evaluation state: variables, comprehension locals and the running cost.
 pub(crate) struct Cx<'a, 'x> {
-    pub vars: &'x [Option<Value<'a>>],
+    pub vars: &'x [Option<EvalResult<'a>>],
     pub names: &'x [String],
     pub locals: Vec<EvalResult<'a>>,
     pub env: &'a Env,
