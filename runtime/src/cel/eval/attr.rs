@@ -33,7 +33,7 @@ impl Attr {
             r = Ok(Value::Bool(o.is_some()));
         }
         cancelled(&r)?;
-        if self.charge && !(self.test_only && !cx.presence_test_cost) {
+        if self.charge && (!self.test_only || cx.presence_test_cost) {
             cx.charge(1)?;
         }
         r
@@ -45,7 +45,8 @@ impl Attr {
         let owned;
         let base: &Value<'a> = match &self.base {
             Base::Var(i) => match vars.get(*i) {
-                Some(Some(v)) => v,
+                Some(Some(Ok(v))) => v,
+                Some(Some(Err(e))) => return Err(e.clone()),
                 _ => {
                     let name = cx.names.get(*i).map_or("", String::as_str);
                     return Err(missing_attr(name));
@@ -105,18 +106,30 @@ impl Attr {
             };
             if self.test_only && i == last {
                 if is_opt {
-                    let p = present(cur.as_ref().unwrap_or(base), &key, cx.error_on_bad_presence_test)?;
+                    let p = present(
+                        cur.as_ref().unwrap_or(base),
+                        &key,
+                        cx.error_on_bad_presence_test,
+                    )?;
                     if p {
                         cx.charge(1)?;
                     }
                     return Ok(Value::Bool(p));
                 }
-                let p = present(cur.as_ref().unwrap_or(base), &key, cx.error_on_bad_presence_test);
+                let p = present(
+                    cur.as_ref().unwrap_or(base),
+                    &key,
+                    cx.error_on_bad_presence_test,
+                );
                 cx.charge(1)?;
                 return p.map(Value::Bool);
             }
             if is_opt {
-                match qualify_if_present(cur.as_ref().unwrap_or(base), &key, cx.error_on_bad_presence_test)? {
+                match qualify_if_present(
+                    cur.as_ref().unwrap_or(base),
+                    &key,
+                    cx.error_on_bad_presence_test,
+                )? {
                     Some(v) => {
                         cx.charge(1)?;
                         cur = Some(v);

@@ -124,6 +124,21 @@ impl<'p> Planner<'p> {
                 Err(CompileError::new(format!("unknown type: {type_name}")))
             }
             ExprKind::Comprehension(c) => {
+                if let Some((all, pred)) = self.quantifier(c) {
+                    let range = self.plan(c.iter_range)?;
+                    let accu = self.push_local(&c.accu_var);
+                    let iter_slot = self.push_local(&c.iter_var);
+                    let iter2_slot = c.iter_var2.as_deref().map(|v| self.push_local(v));
+                    let pred = self.plan(pred)?;
+                    self.locals.truncate(accu);
+                    return Ok(Node::Quant(Box::new(super::node::Quant {
+                        all,
+                        iter_slot,
+                        iter2_slot,
+                        range,
+                        pred,
+                    })));
+                }
                 let range = self.plan(c.iter_range)?;
                 let init = self.plan(c.accu_init)?;
                 let accu_slot = self.push_local(&c.accu_var);
@@ -146,6 +161,46 @@ impl<'p> Planner<'p> {
                 })))
             }
         }
+    }
+
+    /// Recognises the expansion of `all` (`true`, `@not_strictly_false(@result)`,
+    /// `@result && p`, `@result`) and `exists` (`false`, `@not_strictly_false(!@result)`,
+    /// `@result || p`, `@result`); returns (is `all`, `p`).
+    fn quantifier(&self, c: &crate::cel::ast::Comprehension) -> Option<(bool, ExprId)> {
+        let ast = self.ast;
+        let is_accu = |id: ExprId| matches!(ast.kind(id), ExprKind::Ident(n) if *n == c.accu_var);
+        let call = |id: ExprId| match ast.kind(id) {
+            ExprKind::Call {
+                target: None,
+                function,
+                args,
+            } => Some((function.as_str(), args)),
+            _ => None,
+        };
+        let all = match ast.kind(c.accu_init) {
+            ExprKind::Literal(Literal::Bool(b)) => *b,
+            _ => return None,
+        };
+        let (nsf, nargs) = call(c.loop_condition)?;
+        if nsf != "@not_strictly_false" || nargs.len() != 1 {
+            return None;
+        }
+        if all {
+            if !is_accu(nargs[0]) {
+                return None;
+            }
+        } else {
+            let (not, a) = call(nargs[0])?;
+            if not != "!_" || a.len() != 1 || !is_accu(a[0]) {
+                return None;
+            }
+        }
+        let (op, sargs) = call(c.loop_step)?;
+        let want = if all { "_&&_" } else { "_||_" };
+        if op != want || sargs.len() != 2 || !is_accu(sargs[0]) || !is_accu(c.result) {
+            return None;
+        }
+        Some((all, sargs[1]))
     }
 
     /// Recognises the macros' `@result + [e]` accumulation (optionally under `p ? .. : @result`).
@@ -229,7 +284,11 @@ impl<'p> Planner<'p> {
         Type::by_name(&name).map(|t| Node::Const(Value::Type(t)))
     }
 
-    fn plan_args(&mut self, target: Option<ExprId>, args: &[ExprId]) -> Result<Vec<Node>, CompileError> {
+    fn plan_args(
+        &mut self,
+        target: Option<ExprId>,
+        args: &[ExprId],
+    ) -> Result<Vec<Node>, CompileError> {
         let mut out = Vec::with_capacity(args.len() + 1);
         if let Some(t) = target {
             out.push(self.plan(t)?);
@@ -288,7 +347,10 @@ impl<'p> Planner<'p> {
         // `optional.of(x)`, `sets.contains(..)`: a qualified global function name.
         if let Some(t) = target
             && let Some(prefix) = self.dotted(t)
-            && !self.vars.iter().any(|v| *v == prefix || prefix.starts_with(&format!("{v}.")))
+            && !self
+                .vars
+                .iter()
+                .any(|v| *v == prefix || prefix.starts_with(&format!("{v}.")))
         {
             let full = format!("{prefix}.{function}");
             if lib::has_global(&full, self.version) {
@@ -301,6 +363,12 @@ impl<'p> Planner<'p> {
     fn function(&mut self, name: &str, target: Option<ExprId>, args: &[ExprId]) -> R {
         let argc = args.len() + usize::from(target.is_some());
         let Some(def) = lib::lookup(name, target.is_some(), argc, self.version) else {
+            if lib::lookup(name, target.is_some(), argc, (u32::MAX, u32::MAX)).is_some() {
+                // Introduced after the target Kubernetes version: undeclared there.
+                return Err(CompileError::new(format!(
+                    "undeclared reference to '{name}' (in container '')"
+                )));
+            }
             // As cel-go plans a parsed-only expression: the call fails when evaluated (the type
             // checker rejects it first in Kubernetes).
             return Ok(Node::Error(super::EvalError::no_such_overload_fn(name)));

@@ -28,9 +28,15 @@ pub(crate) fn double_to_int(d: f64) -> Option<i64> {
 }
 
 /// cel-go `doubleToUint64Checked`.
-#[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+#[allow(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss
+)]
 pub(crate) fn double_to_uint(d: f64) -> Option<u64> {
-    (d.is_finite() && d >= 0.0 && d < 18_446_744_073_709_551_616.0).then_some(d as u64)
+    (0.0..18_446_744_073_709_551_616.0)
+        .contains(&d)
+        .then_some(d as u64)
 }
 
 /// An int equal to the double, if any.
@@ -61,7 +67,11 @@ fn parse_go_float(s: &str) -> Option<f64> {
     if matches!(lower.as_str(), "inf" | "infinity" | "nan") {
         return s.to_ascii_lowercase().parse().ok();
     }
-    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-')) {
+    if t.is_empty()
+        || !t
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'))
+    {
         return None;
     }
     s.parse().ok()

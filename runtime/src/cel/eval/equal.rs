@@ -11,16 +11,15 @@ use crate::cel::value::{List, ListKind, Map, Value};
 /// `a == b`.
 pub fn equals(a: &Value<'_>, b: &Value<'_>) -> Result<bool, EvalError> {
     Ok(match (a, b) {
-        (Value::Null, _) | (_, Value::Null) => {
-            matches!(a, Value::Null) && matches!(b, Value::Null)
-        }
+        (Value::Null, _) | (_, Value::Null) => matches!(a, Value::Null) && matches!(b, Value::Null),
         (Value::Bool(x), Value::Bool(y)) => x == y,
         (Value::Int(x), Value::Int(y)) => x == y,
         (Value::Uint(x), Value::Uint(y)) => x == y,
         (Value::Double(x), Value::Double(y)) => x == y,
-        (Value::Int(_) | Value::Uint(_) | Value::Double(_), Value::Int(_) | Value::Uint(_) | Value::Double(_)) => {
-            numeric_cmp(a, b).is_some_and(|o| o == Ordering::Equal)
-        }
+        (
+            Value::Int(_) | Value::Uint(_) | Value::Double(_),
+            Value::Int(_) | Value::Uint(_) | Value::Double(_),
+        ) => numeric_cmp(a, b).is_some_and(|o| o == Ordering::Equal),
         (Value::String(x), Value::String(y)) => x.as_str() == y.as_str(),
         (Value::Bytes(x), Value::Bytes(y)) => x.as_slice() == y.as_slice(),
         (Value::Duration(x), Value::Duration(y)) => x == y,
@@ -211,9 +210,10 @@ fn uint_double(u: u64, d: f64) -> Option<Ordering> {
 pub fn compare(a: &Value<'_>, b: &Value<'_>) -> Result<Ordering, EvalError> {
     let nan = || EvalError::other("NaN values cannot be ordered");
     match (a, b) {
-        (Value::Int(_) | Value::Uint(_) | Value::Double(_), Value::Int(_) | Value::Uint(_) | Value::Double(_)) => {
-            numeric_cmp(a, b).ok_or_else(nan)
-        }
+        (
+            Value::Int(_) | Value::Uint(_) | Value::Double(_),
+            Value::Int(_) | Value::Uint(_) | Value::Double(_),
+        ) => numeric_cmp(a, b).ok_or_else(nan),
         (Value::String(x), Value::String(y)) => Ok(x.as_str().cmp(y.as_str())),
         (Value::Bytes(x), Value::Bytes(y)) => Ok(x.as_slice().cmp(y.as_slice())),
         (Value::Bool(x), Value::Bool(y)) => Ok(x.cmp(y)),

@@ -16,7 +16,7 @@ const MAP_CREATE: u64 = 30;
 
 /// Evaluation state: variables, comprehension locals and the running cost.
 pub(crate) struct Cx<'a, 'x> {
-    pub vars: &'x [Option<Value<'a>>],
+    pub vars: &'x [Option<EvalResult<'a>>],
     pub names: &'x [String],
     pub locals: Vec<EvalResult<'a>>,
     pub env: &'a Env,
@@ -84,7 +84,9 @@ impl Node {
                 let cost = match (&l, &r) {
                     (Ok(Value::Ext(_)), _) => 1,
                     (Ok(a), Ok(b)) => ceil_factor(actual_size(a).min(actual_size(b)), TRAVERSAL),
-                    (Ok(a), Err(_)) | (Err(_), Ok(a)) => ceil_factor(actual_size(a).min(1), TRAVERSAL),
+                    (Ok(a), Err(_)) | (Err(_), Ok(a)) => {
+                        ceil_factor(actual_size(a).min(1), TRAVERSAL)
+                    }
                     _ => 1,
                 };
                 cx.charge(cost)?;
@@ -134,6 +136,7 @@ impl Node {
                 r
             }
             Node::Fold(f) => fold(f, cx),
+            Node::Quant(q) => quant(q, cx),
             Node::NotStrictlyFalse(n) => {
                 let v = n.eval(cx);
                 cancelled(&v)?;
@@ -143,7 +146,9 @@ impl Node {
             Node::InSet(n, set) => {
                 let v = n.eval(cx)?;
                 let key = match &v {
-                    Value::Double(d) if *d == 0.0 => Some(super::list::SetKey::Double(0f64.to_bits())),
+                    Value::Double(d) if *d == 0.0 => {
+                        Some(super::list::SetKey::Double(0f64.to_bits()))
+                    }
                     Value::Bool(_)
                     | Value::String(_)
                     | Value::Int(_)
@@ -171,8 +176,14 @@ fn int_op<'a>(op: IntOp, x: i64, y: i64) -> EvalResult<'a> {
         IntOp::Le => Ok(Value::Bool(x <= y)),
         IntOp::Gt => Ok(Value::Bool(x > y)),
         IntOp::Ge => Ok(Value::Bool(x >= y)),
-        IntOp::Add => x.checked_add(y).map(Value::Int).ok_or_else(EvalError::int_overflow),
-        IntOp::Sub => x.checked_sub(y).map(Value::Int).ok_or_else(EvalError::int_overflow),
+        IntOp::Add => x
+            .checked_add(y)
+            .map(Value::Int)
+            .ok_or_else(EvalError::int_overflow),
+        IntOp::Sub => x
+            .checked_sub(y)
+            .map(Value::Int)
+            .ok_or_else(EvalError::int_overflow),
     }
 }
 
@@ -205,7 +216,11 @@ pub(crate) fn cancelled(r: &EvalResult<'_>) -> Result<(), EvalError> {
 
 #[inline]
 fn cancelled_err(e: &EvalError) -> Result<(), EvalError> {
-    if e.is_cancelled() { Err(e.clone()) } else { Ok(()) }
+    if e.is_cancelled() {
+        Err(e.clone())
+    } else {
+        Ok(())
+    }
 }
 
 /// `&&` / `||`: the first deciding value wins wherever it is; otherwise the first error.
@@ -303,7 +318,10 @@ fn call_with<'a>(
                 b.as_ref().map_or(Value::Null, Clone::clone),
             ];
             cx.charge((c.def.cost)(&args, &Value::Null))?;
-            Err(a.err().or(b.err()).unwrap_or_else(EvalError::no_such_overload))
+            Err(a
+                .err()
+                .or(b.err())
+                .unwrap_or_else(EvalError::no_such_overload))
         }
     }
 }
@@ -328,7 +346,9 @@ fn regex_call<'a>(r: &'a RegexCall, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
     }
     let out = match (r.kind, vals.first()) {
         (RegexKind::Matches, Some(Value::String(s))) => Ok(Value::Bool(r.regex.is_match(s))),
-        (RegexKind::Find, Some(Value::String(s))) => Ok(crate::cel::lib::regex_lib::find(&r.regex, s)),
+        (RegexKind::Find, Some(Value::String(s))) => {
+            Ok(crate::cel::lib::regex_lib::find(&r.regex, s))
+        }
         (RegexKind::FindAll, Some(Value::String(s))) => {
             crate::cel::lib::regex_lib::find_all(&r.regex, s, vals.get(2))
         }
@@ -361,21 +381,33 @@ fn fold<'a>(f: &'a Fold, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
                 }
             }
         }
-        Value::Map(m) => {
-            if let Some(s2) = f.iter2_slot {
-                for (k, v) in super::map::entries(m) {
-                    cx.locals[f.iter_slot] = Ok(k);
-                    cx.locals[s2] = Ok(v?);
-                    if !iterate(f, cx)? {
-                        break;
-                    }
+        Value::Map(Map::Json(j)) if f.iter2_slot.is_none() => {
+            for k in j.keys() {
+                cx.locals[f.iter_slot] = Ok(k);
+                if !iterate(f, cx)? {
+                    break;
                 }
-            } else {
-                for k in super::map::keys(m) {
-                    cx.locals[f.iter_slot] = Ok(k);
-                    if !iterate(f, cx)? {
-                        break;
-                    }
+            }
+        }
+        Value::Map(Map::Owned(o)) => {
+            for (k, v) in o.entries() {
+                cx.locals[f.iter_slot] = Ok(k.clone());
+                if let Some(s2) = f.iter2_slot {
+                    cx.locals[s2] = Ok(v.clone());
+                }
+                if !iterate(f, cx)? {
+                    break;
+                }
+            }
+        }
+        Value::Map(m) => {
+            for (k, v) in super::map::entries(m) {
+                cx.locals[f.iter_slot] = Ok(k);
+                if let Some(s2) = f.iter2_slot {
+                    cx.locals[s2] = Ok(v?);
+                }
+                if !iterate(f, cx)? {
+                    break;
                 }
             }
         }
@@ -395,6 +427,83 @@ fn fold<'a>(f: &'a Fold, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
     let r = f.result.eval(cx);
     cx.locals[f.accu_slot] = Ok(Value::Null);
     r
+}
+
+/// `all` / `exists`: the same steps and charges as the expanded comprehension, with the
+/// accumulator (a bool or an error) kept here. Per element: the loop condition
+/// (`@not_strictly_false(@result)`: 2; for `exists` with `!`: 3), then the step's read of
+/// `@result` (1) and the predicate; finally the result read (1).
+fn quant<'a>(q: &'a super::node::Quant, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
+    let range = q.range.eval(cx)?;
+    let mut accu: Result<bool, EvalError> = Ok(q.all);
+    let cond_cost = if q.all { 2 } else { 3 };
+    let mut body =
+        |cx: &mut Cx<'a, '_>, accu: &mut Result<bool, EvalError>| -> Result<bool, EvalError> {
+            cx.charge(cond_cost)?;
+            if *accu == Ok(!q.all) {
+                return Ok(false);
+            }
+            cx.charge(1)?;
+            let p = q.pred.eval(cx);
+            cancelled(&p)?;
+            *accu = match (std::mem::replace(accu, Ok(q.all)), p) {
+                (_, Ok(Value::Bool(b))) if b != q.all => Ok(b),
+                (Ok(_), Ok(Value::Bool(_))) => Ok(q.all),
+                (Err(e), _) => Err(e),
+                (Ok(_), Ok(_)) => Err(EvalError::no_such_overload()),
+                (Ok(_), Err(e)) => Err(e),
+            };
+            Ok(true)
+        };
+    match &range {
+        Value::List(l) => {
+            for i in 0..super::list::len(l) {
+                let item = super::list::at(l, i)?;
+                if let Some(s2) = q.iter2_slot {
+                    cx.locals[q.iter_slot] = Ok(Value::Int(i as i64));
+                    cx.locals[s2] = Ok(item);
+                } else {
+                    cx.locals[q.iter_slot] = Ok(item);
+                }
+                if !body(cx, &mut accu)? {
+                    break;
+                }
+            }
+        }
+        Value::Map(Map::Json(j)) if q.iter2_slot.is_none() => {
+            for k in j.keys() {
+                cx.locals[q.iter_slot] = Ok(k);
+                if !body(cx, &mut accu)? {
+                    break;
+                }
+            }
+        }
+        Value::Map(m) => {
+            for (k, v) in super::map::entries(m) {
+                cx.locals[q.iter_slot] = Ok(k);
+                if let Some(s2) = q.iter2_slot {
+                    cx.locals[s2] = Ok(v?);
+                }
+                if !body(cx, &mut accu)? {
+                    break;
+                }
+            }
+        }
+        other if q.iter2_slot.is_some() => {
+            return Err(EvalError::other(format!(
+                "unsupported comprehension range type: {}",
+                other.go_type_name()
+            )));
+        }
+        other => {
+            return Err(EvalError::other(format!(
+                "got '{}', expected iterable type",
+                other.go_type_name()
+            )));
+        }
+    }
+    cx.charge(1)?;
+    accu.map(Value::Bool)
 }
 
 /// One iteration; `false` once the loop condition is `false`.
@@ -430,7 +539,13 @@ fn append<'a>(f: &'a Fold, e: &'a Node, cx: &mut Cx<'a, '_>) -> Result<(), EvalE
     cx.charge(1)?;
     let v = e.eval(cx);
     cancelled(&v)?;
-    cx.charge(if e.as_const().is_some() { 0 } else { LIST_CREATE } + 1)?;
+    cx.charge(
+        if e.as_const().is_some() {
+            0
+        } else {
+            LIST_CREATE
+        } + 1,
+    )?;
     let acc = std::mem::replace(&mut cx.locals[f.accu_slot], Ok(Value::Null));
     cx.locals[f.accu_slot] = match (acc, v) {
         (Err(e), _) | (_, Err(e)) => Err(e),
@@ -445,4 +560,3 @@ fn append<'a>(f: &'a Fold, e: &'a Node, cx: &mut Cx<'a, '_>) -> Result<(), EvalE
     };
     Ok(())
 }
-

@@ -83,8 +83,7 @@ pub fn from_json<'a>(v: &'a Json, schema: &'a Structural, meta: bool) -> EvalRes
             Json::String(s) => Ok(Value::String(Str::Borrowed(s))),
             Json::Number(n) if n.as_i64().is_some() => Ok(Value::Int(n.as_i64().unwrap_or(0))),
             _ => Err(invalid(
-                "invalid data, expected XIntOrString value to be either a string or integer"
-                    .into(),
+                "invalid data, expected XIntOrString value to be either a string or integer".into(),
             )),
         };
     }
@@ -158,7 +157,11 @@ fn string_with_format<'a>(s: &'a str, schema: &'a Structural) -> EvalResult<'a> 
     match schema.value_validation.format.as_deref() {
         Some("duration") => crate::cel::lib::k8s_formats::parse_strfmt_duration(s)
             .map(Value::Duration)
-            .ok_or_else(|| invalid(format!("Invalid duration {s}: time: invalid duration {s:?}"))),
+            .ok_or_else(|| {
+                invalid(format!(
+                    "Invalid duration {s}: time: invalid duration {s:?}"
+                ))
+            }),
         Some("date") => crate::cel::lib::k8s_formats::parse_full_date(s)
             .map(Value::Timestamp)
             .ok_or_else(|| invalid(format!("Invalid date formatted string {s}"))),
@@ -409,7 +412,10 @@ mod tests {
     #[test]
     fn escaping() {
         assert_eq!(escape("x-prop").as_deref(), Some("x__dash__prop"));
-        assert_eq!(escape("redact__d").as_deref(), Some("redact__underscores__d"));
+        assert_eq!(
+            escape("redact__d").as_deref(),
+            Some("redact__underscores__d")
+        );
         assert_eq!(escape("namespace").as_deref(), Some("__namespace__"));
         assert_eq!(escape("a.b/c").as_deref(), Some("a__dot__b__slash__c"));
         assert_eq!(escape("1a"), None);
@@ -417,7 +423,10 @@ mod tests {
         assert_eq!(unescape("x__dash__prop").as_deref(), Some("x-prop"));
         assert_eq!(unescape("__namespace__").as_deref(), Some("namespace"));
         assert_eq!(unescape("a__namespace__"), None);
-        assert_eq!(unescape("redact__underscores__d").as_deref(), Some("redact__d"));
+        assert_eq!(
+            unescape("redact__underscores__d").as_deref(),
+            Some("redact__d")
+        );
         assert_eq!(unescape("a__b").as_deref(), Some("a__b"));
     }
 }

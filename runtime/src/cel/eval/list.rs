@@ -42,37 +42,15 @@ pub(crate) fn kind(l: &List<'_>) -> ListKind {
 pub(crate) fn index_of(idx: &Value<'_>) -> Result<i64, EvalError> {
     match *idx {
         Value::Int(i) => Ok(i),
-        Value::Double(d) => super::convert::double_to_int_lossless(d).ok_or_else(|| {
-            EvalError::other(format!("unsupported index value {idx} in list"))
-        }),
-        Value::Uint(u) => i64::try_from(u).map_err(|_| {
-            EvalError::other(format!("unsupported index value {idx} in list"))
-        }),
+        Value::Double(d) => super::convert::double_to_int_lossless(d)
+            .ok_or_else(|| EvalError::other(format!("unsupported index value {idx} in list"))),
+        Value::Uint(u) => i64::try_from(u)
+            .map_err(|_| EvalError::other(format!("unsupported index value {idx} in list"))),
         _ => Err(EvalError::other(format!(
             "unsupported index type '{}' in list",
             idx.type_name()
         ))),
     }
-}
-
-/// `l[i]` through `_[_]`: `index '5' out of range in list size '1'` (baseList.Get), or for JSON
-/// views `index out of bounds: 5` (unstructuredList.Get).
-pub(crate) fn get<'a>(l: &List<'a>, idx: &Value<'_>) -> EvalResult<'a> {
-    let i = index_of(idx)?;
-    let n = len(l);
-    if i < 0 || i as u64 >= n as u64 {
-        return Err(match l {
-            List::Json(_) => EvalError::new(
-                super::EvalErrorKind::IndexOutOfBounds,
-                format!("index out of bounds: {idx}"),
-            ),
-            List::Owned(..) => EvalError::new(
-                super::EvalErrorKind::IndexOutOfBounds,
-                format!("index '{i}' out of range in list size '{n}'"),
-            ),
-        });
-    }
-    at(l, i as usize)
 }
 
 /// `e in l`: CEL equality against each element; for JSON lists an element error is reported if
@@ -134,7 +112,10 @@ pub(crate) fn add<'a>(a: &List<'a>, b: &List<'a>) -> EvalResult<'a> {
                     }
                 }
             }
-            Ok(Value::List(List::Owned(Arc::new(out), ListKind::MapList(keys))))
+            Ok(Value::List(List::Owned(
+                Arc::new(out),
+                ListKind::MapList(keys),
+            )))
         }
     }
 }
@@ -240,4 +221,3 @@ pub(crate) fn hash_key(v: &Value<'_>) -> Option<MapKey> {
         other => MapKey::of(other),
     }
 }
-

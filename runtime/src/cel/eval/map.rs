@@ -47,9 +47,8 @@ impl<'a> OwnedMap<'a> {
 
     /// Inserts or replaces; `Err` for an unsupported key type.
     pub fn insert(&mut self, k: Value<'a>, v: Value<'a>) -> Result<(), EvalError> {
-        let key = MapKey::of(&k).ok_or_else(|| {
-            EvalError::other(format!("unsupported key type: {}", k.type_name()))
-        })?;
+        let key = MapKey::of(&k)
+            .ok_or_else(|| EvalError::other(format!("unsupported key type: {}", k.type_name())))?;
         match self.index.get(&key) {
             Some(&i) => self.entries[i].1 = v,
             None => {
@@ -135,11 +134,6 @@ pub(crate) fn find<'a>(m: &Map<'a>, k: &Value<'_>) -> Option<EvalResult<'a>> {
             _ => Some(Err(EvalError::no_such_overload())),
         },
     }
-}
-
-/// `m[k]`: the value, or `no such key: k`.
-pub(crate) fn get<'a>(m: &Map<'a>, k: &Value<'_>) -> EvalResult<'a> {
-    find(m, k).unwrap_or_else(|| Err(EvalError::no_such_key(k)))
 }
 
 /// `k in m`.

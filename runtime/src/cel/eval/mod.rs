@@ -114,13 +114,8 @@ impl Program {
     pub fn compile(ast: &Ast, opts: &CompileOptions) -> Result<Program, CompileError> {
         let env = Env::new();
         let (root, max_locals) = {
-            let mut p = compile::Planner::new(
-                ast,
-                &opts.variables,
-                opts.k8s_version,
-                opts.optimize,
-                &env,
-            );
+            let mut p =
+                compile::Planner::new(ast, &opts.variables, opts.k8s_version, opts.optimize, &env);
             let mut root = p.plan(ast.root)?;
             root.simplify();
             (root, p.max_locals)
@@ -154,19 +149,22 @@ impl Program {
         activation: &Activation<'a>,
         cost: &mut CostTracker,
     ) -> Result<Value<'a>, EvalError> {
-        let mut small: [Option<Value<'a>>; 4] = [const { None }; 4];
+        let mut small: [Option<EvalResult<'a>>; 4] = [const { None }; 4];
         let mut large = Vec::new();
-        let vars: &[Option<Value<'a>>] = if self.variables.len() <= small.len() {
+        let vars: &[Option<EvalResult<'a>>] = if self.variables.len() <= small.len() {
             for (slot, n) in small.iter_mut().zip(&self.variables) {
-                *slot = activation.get(n).cloned();
+                *slot = activation.lookup(n).map(|r| match r {
+                    Ok(v) => Ok(v.fast_clone()),
+                    Err(e) => Err(e.clone()),
+                });
             }
             &small[..self.variables.len()]
         } else {
-            large.extend(self.variables.iter().map(|n| activation.get(n).cloned()));
+            large.extend(self.variables.iter().map(|n| activation.lookup(n).cloned()));
             &large
         };
         let limit = cost.limit();
-        let run = |vars: &[Option<Value<'a>>]| {
+        let run = |vars: &[Option<EvalResult<'a>>]| {
             let mut cx = interp::Cx {
                 vars,
                 names: &self.variables,
@@ -193,9 +191,17 @@ impl Program {
                     .spawn_scoped(s, || run(vars));
                 match spawned {
                     Ok(h) => h.join().unwrap_or_else(|_| {
-                        (Err(EvalError::other("internal error: evaluation panicked")), 0)
+                        (
+                            Err(EvalError::other("internal error: evaluation panicked")),
+                            0,
+                        )
                     }),
-                    Err(_) => (Err(EvalError::other("internal error: no thread for deep evaluation")), 0),
+                    Err(_) => (
+                        Err(EvalError::other(
+                            "internal error: no thread for deep evaluation",
+                        )),
+                        0,
+                    ),
                 }
             })
         };
@@ -214,8 +220,8 @@ impl Program {
 /// allocation).
 #[derive(Clone, Debug, Default)]
 pub struct Activation<'a> {
-    inline: [Option<(Cow<'a, str>, Value<'a>)>; 2],
-    rest: Vec<(Cow<'a, str>, Value<'a>)>,
+    inline: [Option<(Cow<'a, str>, EvalResult<'a>)>; 2],
+    rest: Vec<(Cow<'a, str>, EvalResult<'a>)>,
 }
 
 impl<'a> Activation<'a> {
@@ -227,7 +233,18 @@ impl<'a> Activation<'a> {
 
     /// Binds a variable to a value.
     #[must_use]
-    pub fn bind(mut self, name: impl Into<Cow<'a, str>>, value: Value<'a>) -> Activation<'a> {
+    pub fn bind(self, name: impl Into<Cow<'a, str>>, value: Value<'a>) -> Activation<'a> {
+        self.bind_result(name, Ok(value))
+    }
+
+    /// Binds a variable to a value or to an error that reading it raises (a JSON value that
+    /// does not match its schema, as apiserver's `UnstructuredToVal` returns).
+    #[must_use]
+    pub fn bind_result(
+        mut self,
+        name: impl Into<Cow<'a, str>>,
+        value: EvalResult<'a>,
+    ) -> Activation<'a> {
         let name = name.into();
         for slot in self.inline.iter_mut().flatten() {
             if slot.0 == name {
@@ -255,8 +272,7 @@ impl<'a> Activation<'a> {
         json: &'a serde_json::Value,
         schema: &'a Structural,
     ) -> Activation<'a> {
-        let v = json::from_json(json, schema, false).unwrap_or_else(|_| Value::Unknown(json));
-        self.bind(name, v)
+        self.bind_result(name, json::from_json(json, schema, false))
     }
 
     /// Like [`bind_json`](Self::bind_json) for the root of a resource: `apiVersion`, `kind`
@@ -269,18 +285,39 @@ impl<'a> Activation<'a> {
         json: &'a serde_json::Value,
         schema: &'a Structural,
     ) -> Activation<'a> {
-        let v = json::from_json(json, schema, true).unwrap_or_else(|_| Value::Unknown(json));
-        self.bind(name, v)
+        self.bind_result(name, json::from_json(json, schema, true))
     }
 
     /// The value bound to a name.
     #[must_use]
     pub fn get(&self, name: &str) -> Option<&Value<'a>> {
+        self.lookup(name).and_then(|r| r.as_ref().ok())
+    }
+
+    fn lookup(&self, name: &str) -> Option<&EvalResult<'a>> {
         self.inline
             .iter()
             .flatten()
             .chain(&self.rest)
             .find_map(|(n, v)| (n == name).then_some(v))
+    }
+
+    /// Binds `oldSelf` for a rule with `optionalOldSelf: true`: `optional.of(view)` on update,
+    /// `optional.none()` on create.
+    #[must_use]
+    pub fn bind_optional_json(
+        self,
+        name: impl Into<Cow<'a, str>>,
+        json: Option<&'a serde_json::Value>,
+        schema: &'a Structural,
+    ) -> Activation<'a> {
+        match json {
+            Some(j) => {
+                let v = json::from_json(j, schema, false);
+                self.bind_result(name, v.map(Value::optional_of))
+            }
+            None => self.bind(name, Value::Optional(None)),
+        }
     }
 }
 

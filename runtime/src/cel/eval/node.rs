@@ -38,6 +38,9 @@ pub(crate) enum Node {
     Map(Box<[(Node, Node, bool)]>),
     /// A comprehension.
     Fold(Box<Fold>),
+    /// The `all`/`exists` macros (one or two variables), run with the accumulator in a local
+    /// and charged exactly as the expanded comprehension.
+    Quant(Box<Quant>),
     /// `@not_strictly_false(x)`: true unless `x` is false (errors count as true).
     NotStrictlyFalse(Box<Node>),
     /// `x in [constants]`, optimised into a set lookup (costs only `x`, as cel-go's
@@ -145,6 +148,15 @@ pub(crate) struct Fold {
     pub result: Node,
 }
 
+/// `all` (`exists` when `all` is false) over `range` with `pred`.
+pub(crate) struct Quant {
+    pub all: bool,
+    pub iter_slot: usize,
+    pub iter2_slot: Option<usize>,
+    pub range: Node,
+    pub pred: Node,
+}
+
 /// The loop step; the macros' accumulations are done in place.
 pub(crate) enum Step {
     Expr(Node),
@@ -195,6 +207,7 @@ impl Node {
                     .max(f.result.depth())
             }
             Node::NotStrictlyFalse(n) | Node::InSet(n, _) => n.depth(),
+            Node::Quant(q) => q.range.depth().max(q.pred.depth()),
             Node::OptOr(p, _) => p.0.depth().max(p.1.depth()),
         }
     }
@@ -270,6 +283,10 @@ impl Node {
                 f.result.simplify();
             }
             Node::NotStrictlyFalse(n) | Node::InSet(n, _) => n.simplify(),
+            Node::Quant(q) => {
+                q.range.simplify();
+                q.pred.simplify();
+            }
             Node::Const(_) | Node::Str(_) | Node::Bytes(_) | Node::Local(_) | Node::Error(_) => {}
         }
     }

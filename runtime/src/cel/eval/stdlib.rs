@@ -168,7 +168,9 @@ fn map_insert<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
     };
     for (k, v) in pairs {
         if out.find(&k).is_some() {
-            return Err(EvalError::other(format!("insert failed: key {k} already exists")));
+            return Err(EvalError::other(format!(
+                "insert failed: key {k} already exists"
+            )));
         }
         out.insert(k, v)?;
     }
@@ -208,7 +210,9 @@ pub(crate) static FUNCTIONS: &[FnDef] = &[
     FnDef::new("timestamp", false, 1, to_timestamp),
     FnDef::new("type", false, 1, type_of),
     FnDef::new("dyn", false, 1, dyn_),
-    FnDef::new("cel.@mapInsert", false, 2, map_insert).arity(2, 3),
+    FnDef::new("cel.@mapInsert", false, 2, map_insert)
+        .arity(2, 3)
+        .since(1, 32),
 ];
 
 /// Whether a function is a type conversion (folded when its argument is constant, as cel-go's
@@ -216,8 +220,16 @@ pub(crate) static FUNCTIONS: &[FnDef] = &[
 pub(crate) fn is_conversion(name: &str) -> bool {
     matches!(
         name,
-        "int" | "uint" | "double" | "string" | "bytes" | "bool" | "duration" | "timestamp"
-            | "type" | "dyn"
+        "int"
+            | "uint"
+            | "double"
+            | "string"
+            | "bytes"
+            | "bool"
+            | "duration"
+            | "timestamp"
+            | "type"
+            | "dyn"
     )
 }
 

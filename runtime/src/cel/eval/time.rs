@@ -92,7 +92,10 @@ pub(crate) fn sub(t: Timestamp, d: Duration) -> Result<Timestamp, EvalError> {
 
 /// `timestamp - timestamp` (cel-go `subtractTimeChecked`).
 pub(crate) fn diff(a: Timestamp, b: Timestamp) -> Result<Duration, EvalError> {
-    let sec = a.secs.checked_sub(b.secs).ok_or_else(EvalError::int_overflow)?;
+    let sec = a
+        .secs
+        .checked_sub(b.secs)
+        .ok_or_else(EvalError::int_overflow)?;
     let nsec = i64::from(a.nanos) - i64::from(b.nanos);
     let t = sec.checked_mul(NANOS).ok_or_else(EvalError::int_overflow)?;
     t.checked_add(nsec)
@@ -320,9 +323,8 @@ pub(crate) fn zone_offset(t: &Timestamp, tz: &str) -> Result<i64, EvalError> {
         return Ok(i64::from(zone.to_offset(ts).seconds()));
     };
     let atoi = |s: &str| -> Result<i64, EvalError> {
-        go_atoi(s).ok_or_else(|| {
-            EvalError::other(format!("strconv.Atoi: parsing {s:?}: invalid syntax"))
-        })
+        go_atoi(s)
+            .ok_or_else(|| EvalError::other(format!("strconv.Atoi: parsing {s:?}: invalid syntax")))
     };
     let hr = atoi(&tz[..ind])?;
     let min = atoi(&tz[ind + 1..])?;
@@ -393,7 +395,9 @@ mod tests {
         let t = parse_rfc3339("2009-02-13T23:31:30Z").unwrap().unwrap();
         assert_eq!(t.secs, 1_234_567_890);
         assert_eq!(format_rfc3339_nano(&t), "2009-02-13T23:31:30Z");
-        let t = parse_rfc3339("2011-08-18T19:03:37.010+01:00").unwrap().unwrap();
+        let t = parse_rfc3339("2011-08-18T19:03:37.010+01:00")
+            .unwrap()
+            .unwrap();
         assert_eq!(format_rfc3339_nano(&t), "2011-08-18T19:03:37.01+01:00");
         assert!(parse_rfc3339("0000-01-01T00:00:00Z").unwrap().is_err());
         assert!(parse_rfc3339("10000-01-01T00:00:00Z").is_none());
@@ -401,7 +405,10 @@ mod tests {
 
     #[test]
     fn go_durations() {
-        assert_eq!(parse_go_duration("1h2m3s4ms"), Some(Duration(3_723_004_000_000)));
+        assert_eq!(
+            parse_go_duration("1h2m3s4ms"),
+            Some(Duration(3_723_004_000_000))
+        );
         assert_eq!(parse_go_duration("-1.5s"), Some(Duration(-1_500_000_000)));
         assert_eq!(parse_go_duration("320000000000s"), None);
         assert_eq!(format_duration(Duration(1_000_000_000_000_000)), "1000000s");

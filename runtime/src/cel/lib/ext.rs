@@ -58,6 +58,7 @@ impl ExtValue {
         match (self, other) {
             (ExtValue::Quantity(a), ExtValue::Quantity(b)) => a.cmp_value(b) == Ordering::Equal,
             (ExtValue::Format(a), ExtValue::Format(b)) => a.name == b.name,
+            (ExtValue::Semver(a), ExtValue::Semver(b)) => a.cmp_precedence(b) == Ordering::Equal,
             _ => self == other,
         }
     }

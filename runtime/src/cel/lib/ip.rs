@@ -79,7 +79,10 @@ impl Cidr {
 /// apiserver `parseIPAddr`: Go's `netip.ParseAddr` without zones or IPv4-mapped addresses.
 pub(crate) fn parse_ip(raw: &str) -> Result<IpAddr, String> {
     if raw.contains('%') {
-        return match raw.split_once('%').map(|(a, _)| a.parse::<std::net::Ipv6Addr>()) {
+        return match raw
+            .split_once('%')
+            .map(|(a, _)| a.parse::<std::net::Ipv6Addr>())
+        {
             Some(Ok(_)) => Err(format!("IP address {raw:?} with zone value is not allowed")),
             _ => Err(parse_error(raw)),
         };
@@ -102,7 +105,9 @@ fn parse_error(raw: &str) -> String {
 /// apiserver `parseCIDR`: Go's `netip.ParsePrefix` without IPv4-mapped addresses.
 pub(crate) fn parse_cidr(raw: &str) -> Result<Cidr, String> {
     let err = |detail: &str| {
-        format!("network address parse error during conversion from string: netip.ParsePrefix({raw:?}): {detail}")
+        format!(
+            "network address parse error during conversion from string: netip.ParsePrefix({raw:?}): {detail}"
+        )
     };
     let Some((a, b)) = raw.rsplit_once('/') else {
         return Err(err("no '/'"));
@@ -110,12 +115,17 @@ pub(crate) fn parse_cidr(raw: &str) -> Result<Cidr, String> {
     if a.contains('%') {
         return Err(err("IPv6 zones cannot be present in a prefix"));
     }
-    let addr: IpAddr = a.parse().map_err(|_| err(&format!("ParseAddr({a:?}): unable to parse IP")))?;
+    let addr: IpAddr = a
+        .parse()
+        .map_err(|_| err(&format!("ParseAddr({a:?}): unable to parse IP")))?;
     let max = if addr.is_ipv4() { 32 } else { 128 };
-    let valid = !b.is_empty()
-        && b.bytes().all(|c| c.is_ascii_digit())
-        && (b == "0" || !b.starts_with('0'));
-    let bits: u32 = if valid { b.parse().unwrap_or(u32::MAX) } else { u32::MAX };
+    let valid =
+        !b.is_empty() && b.bytes().all(|c| c.is_ascii_digit()) && (b == "0" || !b.starts_with('0'));
+    let bits: u32 = if valid {
+        b.parse().unwrap_or(u32::MAX)
+    } else {
+        u32::MAX
+    };
     if bits > max {
         return Err(err(&format!("bad bits after slash: {b:?}")));
     }
@@ -162,7 +172,9 @@ fn ext<'a>(e: ExtValue) -> Value<'a> {
 
 fn ip<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
     match &a[0] {
-        Value::String(s) => parse_ip(s).map(|ip| ext(ExtValue::Ip(ip))).map_err(EvalError::other),
+        Value::String(s) => parse_ip(s)
+            .map(|ip| ext(ExtValue::Ip(ip)))
+            .map_err(EvalError::other),
         _ => match a[0] {
             // `<CIDR>.ip()`
             Value::Ext(ref e) => match &**e {
@@ -291,20 +303,34 @@ fn cost_contains_cidr<'a>(a: &[Value<'a>], r: &Value<'a>) -> u64 {
 
 /// The IP and CIDR libraries.
 pub(crate) static FUNCTIONS: &[FnDef] = &[
-    FnDef::new("ip", false, 1, ip).since(1, 30).cost(cost_traverse0),
+    FnDef::new("ip", false, 1, ip)
+        .since(1, 30)
+        .cost(cost_traverse0),
     FnDef::new("ip", true, 1, ip).since(1, 30),
-    FnDef::new("isIP", false, 1, is_ip).since(1, 30).cost(cost_traverse0),
-    FnDef::new("ip.isCanonical", false, 1, is_canonical).since(1, 30).cost(cost_canonical),
+    FnDef::new("isIP", false, 1, is_ip)
+        .since(1, 30)
+        .cost(cost_traverse0),
+    FnDef::new("ip.isCanonical", false, 1, is_canonical)
+        .since(1, 30)
+        .cost(cost_canonical),
     FnDef::new("family", true, 1, family).since(1, 30),
     FnDef::new("isUnspecified", true, 1, is_unspecified).since(1, 30),
     FnDef::new("isLoopback", true, 1, is_loopback).since(1, 30),
     FnDef::new("isLinkLocalMulticast", true, 1, is_link_local_multicast).since(1, 30),
     FnDef::new("isLinkLocalUnicast", true, 1, is_link_local_unicast_fn).since(1, 30),
     FnDef::new("isGlobalUnicast", true, 1, is_global_unicast).since(1, 30),
-    FnDef::new("cidr", false, 1, cidr).since(1, 30).cost(cost_traverse0),
-    FnDef::new("isCIDR", false, 1, is_cidr).since(1, 30).cost(cost_traverse0),
-    FnDef::new("containsIP", true, 2, contains_ip).since(1, 30).cost(cost_contains_ip),
-    FnDef::new("containsCIDR", true, 2, contains_cidr).since(1, 30).cost(cost_contains_cidr),
+    FnDef::new("cidr", false, 1, cidr)
+        .since(1, 30)
+        .cost(cost_traverse0),
+    FnDef::new("isCIDR", false, 1, is_cidr)
+        .since(1, 30)
+        .cost(cost_traverse0),
+    FnDef::new("containsIP", true, 2, contains_ip)
+        .since(1, 30)
+        .cost(cost_contains_ip),
+    FnDef::new("containsCIDR", true, 2, contains_cidr)
+        .since(1, 30)
+        .cost(cost_contains_cidr),
     FnDef::new("masked", true, 1, masked).since(1, 30),
     FnDef::new("prefixLength", true, 1, prefix_length).since(1, 30),
 ];

@@ -11,7 +11,11 @@ use crate::cel::value::Value;
 
 /// apiserver `traversalCost`: string and bytes length·0.1 (truncated), lists and maps summed
 /// over their elements (and keys), anything else 1.
-#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_precision_loss
+)]
 pub(crate) fn traversal_cost(v: &Value<'_>) -> u64 {
     match v {
         Value::String(s) => (s.len() as f64 * 0.1) as u64,
@@ -60,7 +64,10 @@ fn is_sorted<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
         }
     }
     for w in xs.windows(2) {
-        if matches!(equal::compare(&w[0], &w[1]), Ok(std::cmp::Ordering::Greater)) {
+        if matches!(
+            equal::compare(&w[0], &w[1]),
+            Ok(std::cmp::Ordering::Greater)
+        ) {
             return Ok(Value::Bool(false));
         }
     }
@@ -76,7 +83,10 @@ fn sum<'a>(e: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
         _ => Value::Int(0),
     };
     for x in xs {
-        if !matches!(x, Value::Int(_) | Value::Uint(_) | Value::Double(_) | Value::Duration(_)) {
+        if !matches!(
+            x,
+            Value::Int(_) | Value::Uint(_) | Value::Double(_) | Value::Duration(_)
+        ) {
             return Err(EvalError::no_such_overload());
         }
         acc = crate::cel::eval::ops::add(e, &[acc, x])?;
@@ -152,5 +162,7 @@ pub(crate) static FUNCTIONS: &[FnDef] = &[
     FnDef::new("sum", true, 1, sum).cost(cost_traversal),
     FnDef::new("min", true, 1, min).cost(cost_traversal),
     FnDef::new("max", true, 1, max).cost(cost_traversal),
-    FnDef::new("includes", true, 2, includes).since(1, 37).cost(cost_traversal),
+    FnDef::new("includes", true, 2, includes)
+        .since(1, 37)
+        .cost(cost_traversal),
 ];

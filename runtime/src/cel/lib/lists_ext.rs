@@ -49,7 +49,11 @@ fn slice<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
     Ok(out(xs[s as usize..e as usize].to_vec()))
 }
 
-fn flatten_into<'a>(xs: Vec<Value<'a>>, depth: i64, acc: &mut Vec<Value<'a>>) -> Result<(), EvalError> {
+fn flatten_into<'a>(
+    xs: Vec<Value<'a>>,
+    depth: i64,
+    acc: &mut Vec<Value<'a>>,
+) -> Result<(), EvalError> {
     for x in xs {
         match x {
             Value::List(l) if depth > 0 => {
@@ -138,9 +142,7 @@ fn sort_by_keys<'a>(xs: Vec<Value<'a>>, keys: &[Value<'a>]) -> EvalResult<'a> {
         return Err(EvalError::other("list elements must have the same type"));
     }
     let mut idx: Vec<usize> = (0..xs.len()).collect();
-    idx.sort_by(|&i, &j| {
-        equal::compare(&keys[i], &keys[j]).unwrap_or(std::cmp::Ordering::Equal)
-    });
+    idx.sort_by(|&i, &j| equal::compare(&keys[i], &keys[j]).unwrap_or(std::cmp::Ordering::Equal));
     Ok(out(idx.into_iter().map(|i| xs[i].clone()).collect()))
 }
 
@@ -157,7 +159,11 @@ fn sort_by_associated_keys<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
 }
 
 /// `trackAllocatingListCall`: size·factor (truncated) + 1 + `ListCreateBaseCost`.
-#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_precision_loss
+)]
 fn allocating(factor: f64, size: u64) -> u64 {
     ((size as f64 * factor) as u64).saturating_add(11)
 }
@@ -197,12 +203,25 @@ fn cost_sort_by<'a>(a: &[Value<'a>], _: &Value<'a>) -> u64 {
 
 /// The lists extension, version 3.
 pub(crate) static FUNCTIONS: &[FnDef] = &[
-    FnDef::new("slice", true, 3, slice).since(1, 34).cost(cost_output),
-    FnDef::new("flatten", true, 1, flatten).arity(1, 2).since(1, 34).cost(cost_flatten),
-    FnDef::new("distinct", true, 1, distinct).since(1, 34).cost(cost_self_compare),
-    FnDef::new("lists.range", false, 1, range).since(1, 34).cost(cost_output),
-    FnDef::new("reverse", true, 1, reverse).since(1, 34).cost(cost_output),
-    FnDef::new("sort", true, 1, sort).since(1, 34).cost(cost_self_compare),
+    FnDef::new("slice", true, 3, slice)
+        .since(1, 34)
+        .cost(cost_output),
+    FnDef::new("flatten", true, 1, flatten)
+        .arity(1, 2)
+        .since(1, 34)
+        .cost(cost_flatten),
+    FnDef::new("distinct", true, 1, distinct)
+        .since(1, 34)
+        .cost(cost_self_compare),
+    FnDef::new("lists.range", false, 1, range)
+        .since(1, 34)
+        .cost(cost_output),
+    FnDef::new("reverse", true, 1, reverse)
+        .since(1, 34)
+        .cost(cost_output),
+    FnDef::new("sort", true, 1, sort)
+        .since(1, 34)
+        .cost(cost_self_compare),
     FnDef::new("@sortByAssociatedKeys", true, 2, sort_by_associated_keys)
         .since(1, 34)
         .cost(cost_sort_by),

@@ -114,7 +114,11 @@ pub(crate) fn actual_size(v: &Value<'_>) -> u64 {
 }
 
 /// `ceil(size * factor)` as Go computes it in float64.
-#[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+#[allow(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss
+)]
 pub(crate) fn ceil_factor(size: u64, factor: f64) -> u64 {
     (size as f64 * factor).ceil() as u64
 }
@@ -166,9 +170,11 @@ pub(crate) fn lookup(
     argc: usize,
     version: (u32, u32),
 ) -> Option<&'static FnDef> {
-    BY_NAME.get(&(name, member))?.iter().copied().find(|f| {
-        f.min_args <= argc && argc <= f.max_args && f.since <= version
-    })
+    BY_NAME
+        .get(&(name, member))?
+        .iter()
+        .copied()
+        .find(|f| f.min_args <= argc && argc <= f.max_args && f.since <= version)
 }
 
 /// Whether a global function of that name exists at `version` (to resolve `a.b.f()` as a

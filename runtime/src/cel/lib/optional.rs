@@ -98,9 +98,7 @@ fn unwrap<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
             Value::Optional(Some(v)) => out.push((*v).clone()),
             Value::Optional(None) => {}
             other => {
-                return Err(EvalError::other(format!(
-                    "value {other} is not optional"
-                )));
+                return Err(EvalError::other(format!("value {other} is not optional")));
             }
         }
     }

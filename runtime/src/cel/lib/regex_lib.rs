@@ -30,8 +30,7 @@ pub(crate) fn compile(pattern: &str) -> Result<Regex, String> {
 
 fn first_line(s: &str) -> String {
     s.lines()
-        .filter(|l| !l.trim().is_empty())
-        .last()
+        .rfind(|l| !l.trim().is_empty())
         .unwrap_or(s)
         .trim()
         .trim_start_matches("error: ")
@@ -120,5 +119,7 @@ fn cost_find<'a>(a: &[Value<'a>], _: &Value<'a>) -> u64 {
 /// The Kubernetes regex library (Kubernetes 1.23).
 pub(crate) static FUNCTIONS: &[FnDef] = &[
     FnDef::new("find", true, 2, find_fn).cost(cost_find),
-    FnDef::new("findAll", true, 2, find_all_fn).arity(2, 3).cost(cost_find),
+    FnDef::new("findAll", true, 2, find_all_fn)
+        .arity(2, 3)
+        .cost(cost_find),
 ];

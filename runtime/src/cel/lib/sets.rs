@@ -56,7 +56,13 @@ fn cost2<'a>(a: &[Value<'a>], _: &Value<'a>) -> u64 {
 
 /// The sets extension.
 pub(crate) static FUNCTIONS: &[FnDef] = &[
-    FnDef::new("sets.contains", false, 2, contains).since(1, 29).cost(cost1),
-    FnDef::new("sets.equivalent", false, 2, equivalent).since(1, 29).cost(cost2),
-    FnDef::new("sets.intersects", false, 2, intersects).since(1, 29).cost(cost1),
+    FnDef::new("sets.contains", false, 2, contains)
+        .since(1, 29)
+        .cost(cost1),
+    FnDef::new("sets.equivalent", false, 2, equivalent)
+        .since(1, 29)
+        .cost(cost2),
+    FnDef::new("sets.intersects", false, 2, intersects)
+        .since(1, 29)
+        .cost(cost1),
 ];

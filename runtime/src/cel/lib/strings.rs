@@ -33,7 +33,10 @@ fn char_at<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
         return Err(range_err(i));
     }
     Ok(Value::string(
-        runes.get(i as usize).map(char::to_string).unwrap_or_default(),
+        runes
+            .get(i as usize)
+            .map(char::to_string)
+            .unwrap_or_default(),
     ))
 }
 
@@ -149,7 +152,10 @@ pub(crate) fn go_split(st: &str, sep: &str, n: i64) -> Vec<String> {
 fn split<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
     let (st, sep) = (s(a, 0)?, s(a, 1)?);
     let n = if a.len() == 3 { int(a, 2)? } else { -1 };
-    let out = go_split(st, sep, n).into_iter().map(Value::string).collect();
+    let out = go_split(st, sep, n)
+        .into_iter()
+        .map(Value::string)
+        .collect();
     Ok(Value::List(List::Owned(Arc::new(out), ListKind::Plain)))
 }
 
@@ -171,7 +177,9 @@ fn substring<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
         return Err(range_err(end));
     }
     Ok(Value::string(
-        runes[start as usize..end as usize].iter().collect::<String>(),
+        runes[start as usize..end as usize]
+            .iter()
+            .collect::<String>(),
     ))
 }
 
@@ -220,7 +228,11 @@ fn quote<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
 }
 
 /// apiserver `traversalCost` for `indexOf`/`lastIndexOf` on strings (bytes, truncated).
-#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_precision_loss
+)]
 fn cost_index<'a>(a: &[Value<'a>], _: &Value<'a>) -> u64 {
     super::k8s_lists::traversal_cost(&a[0])
 }
@@ -236,16 +248,30 @@ fn cost_join<'a>(_: &[Value<'a>], r: &Value<'a>) -> u64 {
 /// The strings extension, version 2.
 pub(crate) static FUNCTIONS: &[FnDef] = &[
     FnDef::new("charAt", true, 2, char_at),
-    FnDef::new("indexOf", true, 2, index_of).arity(2, 3).cost(cost_index),
-    FnDef::new("lastIndexOf", true, 2, last_index_of).arity(2, 3).cost(cost_index),
+    FnDef::new("indexOf", true, 2, index_of)
+        .arity(2, 3)
+        .cost(cost_index),
+    FnDef::new("lastIndexOf", true, 2, last_index_of)
+        .arity(2, 3)
+        .cost(cost_index),
     FnDef::new("lowerAscii", true, 1, lower_ascii).cost(cost_traverse0),
     FnDef::new("upperAscii", true, 1, upper_ascii).cost(cost_traverse0),
-    FnDef::new("replace", true, 3, replace).arity(3, 4).cost(cost_replace),
-    FnDef::new("split", true, 2, split).arity(2, 3).cost(cost_replace),
-    FnDef::new("substring", true, 2, substring).arity(2, 3).cost(cost_traverse0),
+    FnDef::new("replace", true, 3, replace)
+        .arity(3, 4)
+        .cost(cost_replace),
+    FnDef::new("split", true, 2, split)
+        .arity(2, 3)
+        .cost(cost_replace),
+    FnDef::new("substring", true, 2, substring)
+        .arity(2, 3)
+        .cost(cost_traverse0),
     FnDef::new("trim", true, 1, trim).cost(cost_traverse0),
-    FnDef::new("join", true, 1, join).arity(1, 2).cost(cost_join),
-    FnDef::new("strings.quote", false, 1, quote).since(1, 29).cost(cost_traverse0),
+    FnDef::new("join", true, 1, join)
+        .arity(1, 2)
+        .cost(cost_join),
+    FnDef::new("strings.quote", false, 1, quote)
+        .since(1, 29)
+        .cost(cost_traverse0),
 ];
 
 const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -274,7 +300,7 @@ pub fn base64_encode(b: &[u8]) -> String {
 #[must_use]
 pub fn base64_decode(s: &str) -> Option<Vec<u8>> {
     let clean: Vec<u8> = s.bytes().filter(|b| *b != b'\n' && *b != b'\r').collect();
-    if clean.len() % 4 != 0 {
+    if !clean.len().is_multiple_of(4) {
         return None;
     }
     let mut out = Vec::with_capacity(clean.len() / 4 * 3);

@@ -3,7 +3,7 @@
 //! formatters, and the `en_US` printing of `%f` and `%e` through `golang.org/x/text/message`:
 //! digit grouping, `×10⁰³` exponents).
 
-use super::{Env, FnDef, actual_size, ceil_factor, TRAVERSAL};
+use super::{Env, FnDef, TRAVERSAL, actual_size, ceil_factor};
 use crate::cel::eval::{EvalError, EvalResult};
 use crate::cel::value::Value;
 
@@ -53,7 +53,11 @@ fn member(v: &Value<'_>) -> Result<String, EvalError> {
         Value::Double(d) => format!("{d:.6}"),
         Value::Timestamp(_) | Value::Duration(_) => {
             let s = format_string(v)?;
-            let f = if matches!(v, Value::Timestamp(_)) { "timestamp" } else { "duration" };
+            let f = if matches!(v, Value::Timestamp(_)) {
+                "timestamp"
+            } else {
+                "duration"
+            };
             format!("{f}({s:?})")
         }
         Value::List(_) => format_list(v)?,
@@ -61,7 +65,12 @@ fn member(v: &Value<'_>) -> Result<String, EvalError> {
         Value::String(_) | Value::Bytes(_) | Value::Bool(_) | Value::Null | Value::Type(_) => {
             format_string(v)?
         }
-        other => return Err(err(format!("no formatting function for {}", other.type_name()))),
+        other => {
+            return Err(err(format!(
+                "no formatting function for {}",
+                other.type_name()
+            )));
+        }
     };
     Ok(quote(v, s))
 }
@@ -76,7 +85,9 @@ fn quote(v: &Value<'_>, s: String) -> String {
 }
 
 fn format_list(v: &Value<'_>) -> Result<String, EvalError> {
-    let Value::List(l) = v else { return Ok(String::new()) };
+    let Value::List(l) = v else {
+        return Ok(String::new());
+    };
     let mut parts = Vec::new();
     for x in crate::cel::eval::list::iter(l) {
         parts.push(member(&x?)?);
@@ -85,7 +96,9 @@ fn format_list(v: &Value<'_>) -> Result<String, EvalError> {
 }
 
 fn format_map(v: &Value<'_>) -> Result<String, EvalError> {
-    let Value::Map(m) = v else { return Ok(String::new()) };
+    let Value::Map(m) = v else {
+        return Ok(String::new());
+    };
     let mut pairs = Vec::new();
     for (k, x) in crate::cel::eval::map::entries(m) {
         let key = match &k {
@@ -108,7 +121,9 @@ fn format_map(v: &Value<'_>) -> Result<String, EvalError> {
 /// `en_US` digit grouping of the integer part.
 fn group(s: &str) -> String {
     let (sign, rest) = s.strip_prefix('-').map_or(("", s), |r| ("-", r));
-    let (int, frac) = rest.split_once('.').map_or((rest, None), |(a, b)| (a, Some(b)));
+    let (int, frac) = rest
+        .split_once('.')
+        .map_or((rest, None), |(a, b)| (a, Some(b)));
     let mut out = String::new();
     for (i, c) in int.chars().enumerate() {
         if i > 0 && (int.len() - i) % 3 == 0 {
@@ -179,7 +194,11 @@ fn decimal(v: &Value<'_>) -> Result<String, EvalError> {
 
 fn radix(v: &Value<'_>, c: char) -> Result<String, EvalError> {
     let signed = |i: i64, f: fn(u64) -> String| {
-        if i < 0 { format!("-{}", f(i.unsigned_abs())) } else { f(i as u64) }
+        if i < 0 {
+            format!("-{}", f(i.unsigned_abs()))
+        } else {
+            f(i as u64)
+        }
     };
     match (c, v) {
         ('b', Value::Int(i)) => Ok(signed(*i, |u| format!("{u:b}"))),
