@@ -68,6 +68,13 @@ pub fn run(
     for f in &files {
         objects.extend(load::load(f)?);
     }
+    // The API server takes `apiVersion` and `kind` from the request's URL: with one CRD, an
+    // object without them is posted to its storage version.
+    if let [(_, crd)] = crds.as_slice() {
+        for doc in objects.iter_mut().chain(olds.iter_mut()) {
+            fill_type_meta(&mut doc.value, crd);
+        }
+    }
     let single_pair = olds.len() == 1 && objects.len() == 1;
     let mut code = OK;
     // Each CRD version is compiled once, whatever the number of objects.
@@ -229,6 +236,28 @@ impl Target {
             kind: kind.to_owned(),
             schema: CompiledSchema::new(&structural).with_resource(info),
         })
+    }
+}
+
+/// Sets a missing `apiVersion`/`kind` to the CRD's storage version and kind.
+fn fill_type_meta(obj: &mut Json, crd: &CustomResourceDefinition) {
+    let Json::Object(map) = obj else { return };
+    let version = crd
+        .spec
+        .versions
+        .iter()
+        .find(|v| v.storage)
+        .or(crd.spec.versions.first());
+    if let Some(v) = version
+        && !map.contains_key("apiVersion")
+    {
+        map.insert(
+            "apiVersion".to_owned(),
+            Json::from(format!("{}/{}", crd.spec.group, v.name)),
+        );
+    }
+    if !map.contains_key("kind") {
+        map.insert("kind".to_owned(), Json::from(crd.spec.names.kind.clone()));
     }
 }
 
