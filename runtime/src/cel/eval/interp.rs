@@ -443,7 +443,7 @@ fn quant<'a>(q: &'a super::node::Quant, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
     let range = q.range.eval(cx)?;
     let mut accu: Result<bool, EvalError> = Ok(q.all);
     let cond_cost = if q.all { 2 } else { 3 };
-    let mut body =
+    let body =
         |cx: &mut Cx<'a, '_>, accu: &mut Result<bool, EvalError>| -> Result<bool, EvalError> {
             cx.charge(cond_cost)?;
             if *accu == Ok(!q.all) {
