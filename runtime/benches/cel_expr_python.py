@@ -28,7 +28,7 @@ RULES = [
 
 
 def obj():
-    labels = {f"label-{i:02}": f"value-{i}" for i in range(19)}
+    labels = {f"a-{i:02}": f"value-{i}" for i in range(19)}
     labels["app"] = "crontab"
     return {
         "minReplicas": 1,

@@ -927,3 +927,73 @@ fn activation_errors_and_optional_old_self() {
         assert!(matches!(got, Ok(Value::Bool(true))), "{got:?}");
     }
 }
+
+/// apiserver `pkg/cel/library/{ip,cidr,quantity,semver,format}_test.go`, transcribed to
+/// `data/cel/eval/k8s_library.json` (expression → value, `Display` of the value, or runtime
+/// error). Cases that expect a compile error belong to the type checker and are skipped.
+/// Error texts are compared exactly (as a regex when they hold `.*`), except those listed in
+/// `APPROXIMATE_ERRORS`.
+#[test]
+fn kubernetes_library_tables() {
+    /// Go `net/netip` parse errors we word differently (the error itself is raised).
+    const APPROXIMATE_ERRORS: &[&str] = &[
+        "ip_test.go/parse invalid ipv4",
+        "ip_test.go/ip.isCanonical invalid ipv4",
+        "ip_test.go/parse invalid ipv6",
+        "ip_test.go/ip.isCanonical invalid ipv6",
+        "cidr_test.go/parse invalid ipv4",
+        "cidr_test.go/parse invalid ipv6",
+    ];
+    let path = format!(
+        "{}/tests/data/cel/eval/k8s_library.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let cases: Vec<J> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for c in &cases {
+        if c.get("compile_error").is_some() {
+            continue;
+        }
+        let key = format!(
+            "{}/{}",
+            c["file"].as_str().unwrap(),
+            c["name"].as_str().unwrap()
+        );
+        let expr = c["expr"].as_str().unwrap();
+        let got = run(expr);
+        checked += 1;
+        let ok = if let Some(e) = c.get("error").and_then(J::as_str) {
+            match &got {
+                Err(g) if APPROXIMATE_ERRORS.contains(&key.as_str()) => !g.is_empty(),
+                Err(g) if e.contains(".*") => regex::Regex::new(e).unwrap().is_match(g),
+                Err(g) => g == e,
+                Ok(_) => false,
+            }
+        } else if let Some(d) = c.get("display").and_then(J::as_str) {
+            got.as_deref() == Ok(d)
+        } else if let Some(eq) = c.get("equals").and_then(J::as_str) {
+            run(&format!("{expr} == {eq}")).as_deref() == Ok("true")
+        } else {
+            let want = &c["value"];
+            let want = match want {
+                J::String(s) => s.clone(),
+                J::Number(n) if n.is_f64() => {
+                    crdkit_runtime::cel::value::Value::Double(n.as_f64().unwrap()).to_string()
+                }
+                other => other.to_string(),
+            };
+            got.as_deref() == Ok(want.as_str())
+        };
+        if !ok {
+            bad.push(format!("{key}: {expr}: got {got:?}, want {c}"));
+        }
+    }
+    assert!(checked > 150, "{checked}");
+    assert!(
+        bad.is_empty(),
+        "{} failures:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}

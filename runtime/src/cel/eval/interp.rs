@@ -83,6 +83,12 @@ impl Node {
                 cancelled(&r)?;
                 let cost = match (&l, &r) {
                     (Ok(Value::Ext(_)), _) => 1,
+                    // Short strings: 1 to 10 bytes hold 1 to 10 code points, ceil(n/10) = 1.
+                    (Ok(Value::String(a)), Ok(Value::String(b)))
+                        if (1..=10).contains(&a.len()) && (1..=10).contains(&b.len()) =>
+                    {
+                        1
+                    }
                     (Ok(a), Ok(b)) => ceil_factor(actual_size(a).min(actual_size(b)), TRAVERSAL),
                     (Ok(a), Err(_)) | (Err(_), Ok(a)) => {
                         ceil_factor(actual_size(a).min(1), TRAVERSAL)
@@ -437,7 +443,7 @@ fn quant<'a>(q: &'a super::node::Quant, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
     let range = q.range.eval(cx)?;
     let mut accu: Result<bool, EvalError> = Ok(q.all);
     let cond_cost = if q.all { 2 } else { 3 };
-    let mut body =
+    let body =
         |cx: &mut Cx<'a, '_>, accu: &mut Result<bool, EvalError>| -> Result<bool, EvalError> {
             cx.charge(cond_cost)?;
             if *accu == Ok(!q.all) {

@@ -145,14 +145,6 @@ pub(crate) fn contains(m: &Map<'_>, k: &Value<'_>) -> Result<bool, EvalError> {
     }
 }
 
-/// The keys, in iteration order.
-pub(crate) fn keys<'a>(m: &Map<'a>) -> Vec<Value<'a>> {
-    match m {
-        Map::Owned(o) => o.entries().iter().map(|(k, _)| k.clone()).collect(),
-        Map::Json(j) => j.keys().collect(),
-    }
-}
-
 /// The entries, in iteration order.
 pub(crate) fn entries<'a>(m: &Map<'a>) -> Vec<(Value<'a>, EvalResult<'a>)> {
     match m {
