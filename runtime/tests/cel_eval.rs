@@ -997,3 +997,19 @@ fn kubernetes_library_tables() {
         bad.join("\n")
     );
 }
+
+#[test]
+fn hostile_sizes_and_exponents() {
+    for e in [
+        "quantity('1e-2147483648')",
+        "quantity('1e2147483647')",
+        "quantity('1e999').compareTo(quantity('1e-999'))",
+        "'x'.repeat(3)",
+        "lists.range(9223372036854775807)",
+    ] {
+        let _ = run(e);
+    }
+    let big = "a".repeat(10_000);
+    let e = format!("'{big}'.replace('', '{big}')");
+    assert!(run(&e).unwrap_err().contains("too large"));
+}

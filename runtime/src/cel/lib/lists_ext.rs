@@ -97,7 +97,7 @@ fn distinct<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
 }
 
 /// The largest list `lists.range` builds (the cost limit stops far smaller ones).
-const MAX_RANGE: i64 = 1 << 24;
+const MAX_RANGE: i64 = 1 << 22;
 
 fn range<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
     let n = int(a, 0)?;

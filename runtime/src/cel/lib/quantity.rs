@@ -30,6 +30,9 @@ fn pow10(n: u32) -> Option<i128> {
 
 impl Quantity {
     fn align(&self, other: &Quantity) -> Option<(i128, i128, i32)> {
+        if (self.exp - other.exp).abs() > 38 {
+            return None;
+        }
         let e = self.exp.min(other.exp);
         let a = self.coef.checked_mul(pow10((self.exp - e) as u32)?)?;
         let b = other.coef.checked_mul(pow10((other.exp - e) as u32)?)?;
@@ -181,7 +184,10 @@ pub(crate) fn parse(s: &str) -> Result<Quantity, &'static str> {
         all.parse()
             .map_err(|_| "unable to parse numeric part of quantity")?
     };
-    exp10 -= denom.len() as i32;
+    exp10 = i32::try_from(i64::from(exp10) - denom.len() as i64)
+        .ok()
+        .filter(|e| e.unsigned_abs() <= 1000)
+        .ok_or("unable to parse numeric part of quantity")?;
     coef = coef
         .checked_mul(1i128 << pow2)
         .ok_or("unable to parse numeric part of quantity")?;

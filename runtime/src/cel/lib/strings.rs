@@ -118,9 +118,28 @@ fn upper_ascii<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
     Ok(Value::string(s(a, 0)?.to_ascii_uppercase()))
 }
 
+/// Results larger than this are refused (a hostile `s.replace('', big)` would otherwise
+/// allocate len(s)·len(big) bytes).
+const MAX_RESULT: usize = 64 << 20;
+
 fn replace<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
     let (st, old, new) = (s(a, 0)?, s(a, 1)?, s(a, 2)?);
     let n = if a.len() == 4 { int(a, 3)? } else { -1 };
+    if new.len() > old.len() {
+        let count = if old.is_empty() {
+            st.chars().count() + 1
+        } else {
+            st.matches(old).count()
+        };
+        let count = if n >= 0 { count.min(n as usize) } else { count };
+        if count
+            .saturating_mul(new.len() - old.len())
+            .saturating_add(st.len())
+            > MAX_RESULT
+        {
+            return Err(EvalError::other("string replacement result too large"));
+        }
+    }
     Ok(Value::string(if n < 0 {
         st.replace(old, new)
     } else {
