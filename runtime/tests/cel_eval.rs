@@ -1013,3 +1013,58 @@ fn hostile_sizes_and_exponents() {
     let e = format!("'{big}'.replace('', '{big}')");
     assert!(run(&e).unwrap_err().contains("too large"));
 }
+
+/// apiserver `pkg/cel/library/cost_test.go`: the runtime costs of its 225 cases (transcribed by
+/// the cost estimator's tests in `data/cel/check/library_cost_test.json`). That test builds
+/// its program without `OptOptimize` and with presence tests costing 1, so this one does too.
+/// The authorizer and `jsonpatch` cases are skipped: neither the `authorizer` variable nor the
+/// JSON-patch library (mutating admission policies only) exists in CRD rules.
+#[test]
+fn library_cost_test_runtime_costs() {
+    let path = format!(
+        "{}/tests/data/cel/check/library_cost_test.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let cases: Vec<J> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let opts = CompileOptions {
+        optimize: false,
+        ..CompileOptions::default()
+    };
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for c in &cases {
+        let expr = c["expr"].as_str().unwrap();
+        let Some(want) = c.get("runtime").and_then(J::as_u64) else {
+            continue;
+        };
+        if expr.contains("authorizer") || expr.contains("jsonpatch") {
+            continue;
+        }
+        checked += 1;
+        let ast = crdkit_runtime::cel::parse(expr).unwrap();
+        let p = match Program::compile(&ast, &opts) {
+            Ok(p) => p,
+            Err(e) => {
+                bad.push(format!("{expr}: {e}"));
+                continue;
+            }
+        };
+        let mut cost = CostTracker::kubernetes();
+        cost.presence_test_has_cost = true;
+        match p.eval(&Activation::new(), &mut cost) {
+            Ok(_) if cost.actual_cost() == want => {}
+            Ok(v) => bad.push(format!(
+                "{expr}: {v}: cost {} want {want}",
+                cost.actual_cost()
+            )),
+            Err(e) => bad.push(format!("{expr}: error {e}")),
+        }
+    }
+    assert!(checked > 150, "{checked}");
+    assert!(
+        bad.is_empty(),
+        "{} of {checked}:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
