@@ -78,28 +78,18 @@ impl Cidr {
 
 /// apiserver `parseIPAddr`: Go's `netip.ParseAddr` without zones or IPv4-mapped addresses.
 pub(crate) fn parse_ip(raw: &str) -> Result<IpAddr, String> {
-    if raw.contains('%') {
-        return match raw
-            .split_once('%')
-            .map(|(a, _)| a.parse::<std::net::Ipv6Addr>())
-        {
-            Some(Ok(_)) => Err(format!("IP address {raw:?} with zone value is not allowed")),
-            _ => Err(parse_error(raw)),
-        };
+    let p = super::netip::parse_addr(raw).map_err(|e| {
+        format!("IP Address {raw:?} parse error during conversion from string: {e}")
+    })?;
+    if p.zone {
+        return Err(format!("IP address {raw:?} with zone value is not allowed"));
     }
-    let addr: IpAddr = raw.parse().map_err(|_| parse_error(raw))?;
-    if let IpAddr::V6(v6) = addr
+    if let IpAddr::V6(v6) = p.addr
         && v6.to_ipv4_mapped().is_some()
     {
         return Err(format!("IPv4-mapped IPv6 address {raw:?} is not allowed"));
     }
-    Ok(addr)
-}
-
-fn parse_error(raw: &str) -> String {
-    format!(
-        "IP Address {raw:?} parse error during conversion from string: ParseAddr({raw:?}): unable to parse IP"
-    )
+    Ok(p.addr)
 }
 
 /// apiserver `parseCIDR`: Go's `netip.ParsePrefix` without IPv4-mapped addresses.
@@ -115,9 +105,7 @@ pub(crate) fn parse_cidr(raw: &str) -> Result<Cidr, String> {
     if a.contains('%') {
         return Err(err("IPv6 zones cannot be present in a prefix"));
     }
-    let addr: IpAddr = a
-        .parse()
-        .map_err(|_| err(&format!("ParseAddr({a:?}): unable to parse IP")))?;
+    let addr = super::netip::parse_addr(a).map_err(|e| err(&e))?.addr;
     let max = if addr.is_ipv4() { 32 } else { 128 };
     let valid =
         !b.is_empty() && b.bytes().all(|c| c.is_ascii_digit()) && (b == "0" || !b.starts_with('0'));

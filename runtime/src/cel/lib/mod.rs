@@ -17,6 +17,7 @@ pub(crate) mod ip;
 pub(crate) mod k8s_formats;
 pub(crate) mod k8s_lists;
 pub(crate) mod lists_ext;
+mod netip;
 pub(crate) mod optional;
 pub(crate) mod quantity;
 pub(crate) mod regex_lib;
