@@ -14,6 +14,7 @@ pub mod names;
 pub mod objectmeta;
 pub mod pipeline;
 pub mod prune;
+pub mod ratchet;
 pub mod resource;
 pub mod schema;
 pub mod shape;

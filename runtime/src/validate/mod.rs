@@ -12,12 +12,16 @@
 //! 3. OpenAPI validation of the whole object ([`openapi`]),
 //! 4. embedded resources (`x-kubernetes-embedded-resource`),
 //! 5. `x-kubernetes-list-type` `set`/`map` uniqueness,
-//! 6. CEL rules — not wired yet: [`has_blocking_error`] tells whether the API server would skip
-//!    them, and [`CompiledSchema::validate_update`] is where transition rules and ratcheting go.
+//! 6. CEL rules ([`cel`]), skipped after a blocking error ([`has_blocking_error`]).
+//!
+//! On update ([`CompiledSchema::validate_update`]), OpenAPI errors and CEL failures on parts of
+//! the object that did not change are dropped (validation ratcheting, [`crate::ratchet`]), and CEL
+//! transition rules see the old value.
 //!
 //! Messages are kube-openapi's as today's API server prints them, e.g.
 //! `spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10`.
 
+pub mod cel;
 pub(crate) mod compile;
 mod errors;
 pub mod formats;
@@ -26,6 +30,7 @@ pub mod list_type;
 mod meta;
 mod number;
 pub(crate) mod openapi;
+mod ratchet;
 mod regexp;
 pub mod typed;
 
@@ -80,6 +85,8 @@ pub struct CompiledSchema {
     pub(crate) has_list_types: bool,
     /// Whether any node has a default (else defaulting is skipped).
     pub(crate) has_defaults: bool,
+    /// The CEL rules, compiled on first use.
+    pub(crate) cel: std::sync::OnceLock<cel::CelValidator>,
 }
 
 impl CompiledSchema {
@@ -104,6 +111,7 @@ impl CompiledSchema {
             has_embedded,
             has_list_types,
             has_defaults,
+            cel: std::sync::OnceLock::new(),
         }
     }
 
@@ -131,12 +139,13 @@ impl CompiledSchema {
         meta::validate_root_meta(obj, self.resource.namespaced, &mut errs);
         errs.extend(self.validate_openapi(obj, &FieldPath::nil()));
         self.validate_structure(obj, &mut errs);
+        self.validate_cel(obj, None, None, &mut errs);
         errs
     }
 
-    /// Validates an update. For now the same as [`validate`](Self::validate) for `new` (list-type
-    /// errors only when `old` had none, as the API server does); ratcheting and CEL transition
-    /// rules will hook in here.
+    /// Validates an update: as [`validate`](Self::validate) for `new`, with validation
+    /// ratcheting, CEL transition rules, and list-type errors only when `old` had none, as the
+    /// API server does.
     #[must_use]
     pub fn validate_update(&self, new: &Value, old: &Value) -> Vec<FieldError> {
         let mut errs = Vec::new();
@@ -144,7 +153,8 @@ impl CompiledSchema {
             return errs;
         }
         meta::validate_root_meta(new, self.resource.namespaced, &mut errs);
-        errs.extend(self.validate_openapi(new, &FieldPath::nil()));
+        let correlation = crate::ratchet::Correlated::new(new, old, &self.structural);
+        errs.extend(ratchet::ratcheted_openapi(&self.root, &correlation));
         if self.has_embedded {
             meta::validate_embedded(&FieldPath::nil(), new, &self.structural, &mut errs, 0);
         }
@@ -158,6 +168,7 @@ impl CompiledSchema {
                 new,
             ));
         }
+        self.validate_cel(new, Some(old), Some(&correlation), &mut errs);
         errs
     }
 
