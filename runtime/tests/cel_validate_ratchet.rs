@@ -1,0 +1,199 @@
+//! Validation ratcheting on update:
+//!
+//! - apiextensions `pkg/apiserver/schema/cel/validation_test.go` `TestRatcheting` (CEL rules:
+//!   which failures stay errors and which become warnings), from `validation_test.json`;
+//! - `pkg/apiserver/validation/ratcheting_test.go` (OpenAPI value validation), from
+//!   `ratcheting_openapi.json`;
+//! - `test/integration/ratcheting_test.go` `TestRatchetingFunctionality` (sequences of schema
+//!   changes and server-side applies of one object, each expected to pass or fail), from
+//!   `ratcheting_integration.json`, run through pruning, defaulting and the whole validation.
+
+use crdkit_runtime::field::{FieldError, FieldPath};
+use crdkit_runtime::ratchet::Correlated;
+use crdkit_runtime::schema::{JsonSchemaProps, Structural};
+use crdkit_runtime::validate::cel::CelValidator;
+use crdkit_runtime::validate::{CompiledSchema, ResourceInfo};
+use serde_json::{Value, json};
+
+fn load(name: &str) -> Value {
+    let path = format!(
+        "{}/tests/data/cel/validate/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn structural(props: &Value) -> Structural {
+    let p: JsonSchemaProps = serde_json::from_value(props.clone()).unwrap();
+    Structural::from_props(&p).unwrap()
+}
+
+fn show(errs: &[FieldError]) -> String {
+    errs.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("\n    ")
+}
+
+fn report(name: &str, total: usize, failures: &[String]) {
+    eprintln!("{name}: {}/{total} passed", total - failures.len());
+    assert!(
+        failures.is_empty(),
+        "{name}: {} of {total} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .map(|s| s.as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn cel_ratcheting() {
+    let data = load("validation_test.json");
+    let cases = data["TestRatcheting"].as_array().unwrap();
+    let mut failures = Vec::new();
+    for case in cases {
+        let name = case["name"].as_str().unwrap();
+        let s = structural(&case["schema"]);
+        let (new, old) = (&case["newObj"], &case["oldObj"]);
+        let correlation = Correlated::new(new, old, &s);
+        let budget = case
+            .get("runtimeCostBudget")
+            .and_then(Value::as_i64)
+            .filter(|b| *b != 0)
+            .unwrap_or(10_000_000);
+        let r = CelValidator::new(&s, false).validate_with_budget(
+            &FieldPath::new("root"),
+            new,
+            Some(old),
+            Some(&correlation),
+            budget,
+        );
+        let errors = strings(&case["errors"]);
+        let warnings = strings(&case["warnings"]);
+        let ok = r.errors.len() == errors.len()
+            && errors
+                .iter()
+                .all(|e| r.errors.iter().any(|g| g.to_string().contains(e.as_str())))
+            && r.warnings.len() == warnings.len()
+            && warnings
+                .iter()
+                .all(|w| r.warnings.iter().any(|g| g.to_string() == *w));
+        if !ok {
+            failures.push(format!(
+                "{name}:\n  errors {errors:?}, got:\n    {}\n  warnings {warnings:?}, got:\n    {}",
+                show(&r.errors),
+                show(&r.warnings)
+            ));
+        }
+    }
+    report("TestRatcheting", cases.len(), &failures);
+}
+
+#[test]
+fn openapi_ratcheting() {
+    let data = load("ratcheting_openapi.json");
+    let cases = data["cases"].as_array().unwrap();
+    let mut failures = Vec::new();
+    for case in cases {
+        let name = case["name"].as_str().unwrap();
+        let schema = CompiledSchema::new(&structural(&case["schema"]));
+        let errs = schema.validate_openapi_update(&case["new"], &case["old"]);
+        if errs.is_empty() != case["valid"].as_bool().unwrap() {
+            failures.push(format!("{name}: got:\n    {}", show(&errs)));
+        }
+    }
+    report("ratcheting_test.go", cases.len(), &failures);
+}
+
+/// RFC 7386 JSON merge patch.
+fn merge_patch(target: &mut Value, patch: &Value) {
+    let Value::Object(p) = patch else {
+        *target = patch.clone();
+        return;
+    };
+    if !target.is_object() {
+        *target = json!({});
+    }
+    let t = target.as_object_mut().unwrap();
+    for (k, v) in p {
+        if v.is_null() {
+            t.remove(k);
+        } else {
+            merge_patch(t.entry(k.clone()).or_insert(Value::Null), v);
+        }
+    }
+}
+
+/// Server-side apply by a single manager: the applied configuration becomes the object; null
+/// fields are removed.
+fn without_nulls(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k.clone(), without_nulls(v)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(without_nulls).collect()),
+        v => v.clone(),
+    }
+}
+
+#[test]
+fn ratcheting_functionality() {
+    let data = load("ratcheting_integration.json");
+    let cases = data["cases"].as_array().unwrap();
+    let mut total = 0;
+    let mut failures = Vec::new();
+    for case in cases {
+        let name = case["name"].as_str().unwrap();
+        let mut schema = Value::Null;
+        let mut stored: Option<Value> = None;
+        for step in case["steps"].as_array().unwrap() {
+            match step["op"].as_str().unwrap() {
+                "setSchema" => schema = step["schema"].clone(),
+                "patchSchema" => merge_patch(&mut schema, &step["patch"]),
+                _ => {
+                    total += 1;
+                    let compiled =
+                        CompiledSchema::new(&structural(&schema)).with_resource(ResourceInfo {
+                            api_version: "mygroup.example.com/v1beta1".into(),
+                            kind: "MyCoolCRD".into(),
+                            namespaced: Some(true),
+                        });
+                    let mut obj = without_nulls(&step["object"]);
+                    obj["apiVersion"] = json!("mygroup.example.com/v1beta1");
+                    obj["kind"] = json!("MyCoolCRD");
+                    obj["metadata"] = json!({"name": "mycrdinstance", "namespace": "default"});
+                    let errs = match compiled.prune_and_default(&mut obj) {
+                        Err(e) => vec![e],
+                        Ok(_) => match &stored {
+                            None => compiled.validate(&obj),
+                            Some(old) => compiled.validate_update(&obj, old),
+                        },
+                    };
+                    let expect_error = step["expectError"].as_bool().unwrap();
+                    if errs.is_empty() == expect_error {
+                        failures.push(format!(
+                            "{name}: {}: expected {}, got:\n    {}",
+                            step["description"].as_str().unwrap(),
+                            if expect_error { "an error" } else { "no error" },
+                            show(&errs)
+                        ));
+                    }
+                    if errs.is_empty() {
+                        stored = Some(obj);
+                    }
+                }
+            }
+        }
+    }
+    report("TestRatchetingFunctionality", total, &failures);
+}
