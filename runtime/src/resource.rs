@@ -363,7 +363,15 @@ pub trait CustomResource: crate::shape::Schema + Sized {
         Self: Serialize,
     {
         let schema = Self::compiled_schema().map_err(|e| self.crd_invalid(&e))?;
-        let errors = crate::validate::validate_typed(self, schema);
+        // CEL rules run on JSON values.
+        let errors = if schema.has_cel_rules() {
+            match serde_json::to_value(self) {
+                Ok(v) => schema.validate(&v),
+                Err(e) => vec![FieldError::internal(&FieldPath::nil(), e)],
+            }
+        } else {
+            crate::validate::validate_typed(self, schema)
+        };
         if errors.is_empty() {
             Ok(())
         } else {
@@ -380,7 +388,7 @@ pub trait CustomResource: crate::shape::Schema + Sized {
         Self: Serialize,
     {
         let schema = Self::compiled_schema().map_err(|e| self.crd_invalid(&e))?;
-        if crate::validate::typed::is_valid(self, schema) {
+        if !schema.has_cel_rules() && crate::validate::typed::is_valid(self, schema) {
             return Ok(());
         }
         let (new_v, old_v) = (serde_json::to_value(self), serde_json::to_value(old));

@@ -428,6 +428,17 @@ fn compile_one(
 pub const RULES_NOT_CHECKED: &str = "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation";
 
 impl super::CompiledSchema {
+    /// Whether the schema has `x-kubernetes-validations` rules (compiling them on first use).
+    #[must_use]
+    pub fn has_cel_rules(&self) -> bool {
+        self.cel_validator().has_rules()
+    }
+
+    fn cel_validator(&self) -> &CelValidator {
+        self.cel
+            .get_or_init(|| CelValidator::new(&self.structural, true))
+    }
+
     /// The registry's last step: the CEL rules of the schema (compiled on first use), unless an
     /// earlier error blocks them, which is then reported instead.
     pub(crate) fn validate_cel(
@@ -437,9 +448,7 @@ impl super::CompiledSchema {
         ratchet: Option<&Rc<Correlated<'_>>>,
         errs: &mut Vec<FieldError>,
     ) {
-        let cel = self
-            .cel
-            .get_or_init(|| CelValidator::new(&self.structural, true));
+        let cel = self.cel_validator();
         if !cel.has_rules() {
             return;
         }
