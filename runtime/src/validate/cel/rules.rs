@@ -67,21 +67,19 @@ impl Walk {
             self.budget = -1;
             return;
         }
-        let view = |v| {
-            json::from_json(v, schema, node.is_resource_root)
-                .unwrap_or(CelValue::Unknown(v))
-        };
+        // `UnstructuredToVal`: a value that does not fit its schema is an error when read.
+        let view = |v| json::from_json(v, schema, node.is_resource_root);
         let this = view(obj);
         let old_view = old.map(view);
-        let mut activation = Activation::new().bind("self", this.clone());
+        let mut activation = Activation::new().bind_result("self", this.clone());
         if let Some(o) = &old_view {
-            activation = activation.bind("oldSelf", o.clone());
+            activation = activation.bind_result("oldSelf", o.clone());
         }
-        let optional_activation = Activation::new().bind("self", this).bind(
+        let optional_activation = Activation::new().bind_result("self", this).bind_result(
             "oldSelf",
             match old_view {
-                Some(o) => CelValue::optional_of(o),
-                None => CelValue::Optional(None),
+                Some(o) => o.map(CelValue::optional_of),
+                None => Ok(CelValue::Optional(None)),
             },
         );
         for rule in &node.rules {
