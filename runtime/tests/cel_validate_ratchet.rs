@@ -6,10 +6,13 @@
 //!   `ratcheting_openapi.json`;
 //! - `test/integration/ratcheting_test.go` `TestRatchetingFunctionality` (sequences of schema
 //!   changes and server-side applies of one object, each expected to pass or fail), from
-//!   `ratcheting_integration.json`, run through pruning, defaulting and the whole validation.
+//!   `ratcheting_integration.json`, run through pruning, defaulting and the whole validation;
+//! - apiserver `pkg/cel/common/equality_test.go` `TestCorrelation` (`correlation.json`) and
+//!   apiextensions `pkg/apiserver/schema/cel/maplist_test.go` `TestMapList` (`maplist.json`) for
+//!   the correlation itself.
 
 use crdkit_runtime::field::{FieldError, FieldPath};
-use crdkit_runtime::ratchet::Correlated;
+use crdkit_runtime::ratchet::{Correlated, MapList};
 use crdkit_runtime::schema::{JsonSchemaProps, Structural};
 use crdkit_runtime::validate::cel::CelValidator;
 use crdkit_runtime::validate::{CompiledSchema, ResourceInfo};
@@ -196,4 +199,68 @@ fn ratcheting_functionality() {
         }
     }
     report("TestRatchetingFunctionality", total, &failures);
+}
+
+/// apiserver `pkg/cel/common/equality_test.go` `TestCorrelation`: following a key path through
+/// the correlated object gives the expected new and old values (or nothing, where the path
+/// does not correlate), and the cached deep-equal agrees with plain equality or the expected
+/// result (map lists compare regardless of order).
+#[test]
+fn correlation() {
+    let data = load("correlation.json");
+    let cases = data["cases"].as_array().unwrap();
+    let mut failures = Vec::new();
+    for case in cases {
+        let name = case["name"].as_str().unwrap();
+        let s = structural(&case["schema"]);
+        let (root, root_old) = (&case["root"], &case["rootOld"]);
+        let mut node = Some(Correlated::new(root, root_old, &s));
+        for step in case["keyPath"].as_array().unwrap() {
+            let Some(n) = node else { break };
+            node = match step {
+                Value::String(k) => n.key(k),
+                Value::Number(i) => n.index(usize::try_from(i.as_u64().unwrap()).unwrap()),
+                _ => panic!("{name}: bad key path"),
+            };
+        }
+        let (want_new, want_old) = (&case["new"], &case["old"]);
+        match node {
+            None if want_new.is_null() && want_old.is_null() => {}
+            None => failures.push(format!("{name}: the path does not correlate")),
+            Some(n) => {
+                if n.new != want_new || n.old != want_old {
+                    failures.push(format!("{name}: got {} / {}", n.new, n.old));
+                }
+                let equal = case["expectEqual"].as_bool().unwrap() || n.new == n.old;
+                if n.cached_deep_equal() != equal {
+                    failures.push(format!("{name}: deep-equal {}", !equal));
+                }
+            }
+        }
+    }
+    report("TestCorrelation", cases.len(), &failures);
+}
+
+/// apiextensions `pkg/apiserver/schema/cel/maplist_test.go` `TestMapList`: old map-list items
+/// found by the keys of a new item (first wins; items and queries without all keys, or with
+/// non-scalar keys, match nothing), whatever lookups came before.
+#[test]
+fn map_list() {
+    let data = load("maplist.json");
+    let cases = data["cases"].as_array().unwrap();
+    let mut failures = Vec::new();
+    for case in cases {
+        let name = case["name"].as_str().unwrap();
+        let s = structural(&case["schema"]);
+        let items = case["items"].as_array().unwrap();
+        let list = MapList::new(&s, items);
+        for q in case["warmUpQueries"].as_array().unwrap() {
+            let _ = list.get(q);
+        }
+        let got = list.get(&case["query"]).cloned().unwrap_or(Value::Null);
+        if got != case["expected"] {
+            failures.push(format!("{name}: got {got}, want {}", case["expected"]));
+        }
+    }
+    report("TestMapList", cases.len(), &failures);
 }
