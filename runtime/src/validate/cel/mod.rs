@@ -3,7 +3,7 @@
 //!
 //! Mirrors apiextensions-apiserver `pkg/apiserver/schema/cel/validation.go`: [`CelValidator`]
 //! is Go's `Validator` tree (`NewValidator`, `validator`), built only along the paths that lead
-//! to rules; [`CelValidator::validate`] is `Validator.Validate` (in [`walk`]). Rules are compiled
+//! to rules; [`CelValidator::validate`] is `Validator.Validate` (in `walk.rs`). Rules are compiled
 //! with the newest environment, as the API server compiles stored expressions
 //! (`StoredExpressionsEnvLoader`).
 //!
