@@ -25,6 +25,16 @@ pub struct ValueDefaultValidator {
     budget: Cell<Option<i64>>,
 }
 
+impl ValueDefaultValidator {
+    /// A validator whose CEL rules share `budget` instead of `RuntimeCELCostBudget`.
+    #[must_use]
+    pub fn with_budget(budget: i64) -> ValueDefaultValidator {
+        ValueDefaultValidator {
+            budget: Cell::new(Some(budget)),
+        }
+    }
+}
+
 impl DefaultValidator for ValueDefaultValidator {
     fn validate_default(&self, node: &DefaultNode<'_>) -> Vec<FieldError> {
         let budget = self.budget.get().unwrap_or(RUNTIME_CEL_COST_BUDGET_I64);
