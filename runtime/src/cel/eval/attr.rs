@@ -39,6 +39,51 @@ impl Attr {
         r
     }
 
+    /// An int read through field selections on a JSON object (`self.spec.replicas`) without
+    /// building the intermediate values; `None` when anything is off the fast path (the caller
+    /// then evaluates normally). Nothing is charged here: the caller charges
+    /// `self.quals.len() + 1` on success.
+    #[inline]
+    pub(crate) fn peek_int(&self, cx: &Cx<'_, '_>) -> Option<i64> {
+        if self.test_only || !self.charge {
+            return None;
+        }
+        let Base::Var(i) = self.base else {
+            return None;
+        };
+        let Some(Some(Ok(Value::Map(Map::Json(root))))) = cx.vars.get(i) else {
+            return None;
+        };
+        let mut obj = *root;
+        let (last, init) = self.quals.split_last()?;
+        for q in init {
+            let QualKind::Field { name, unescaped } = &q.kind else {
+                return None;
+            };
+            if q.optional {
+                return None;
+            }
+            let (raw, schema) = obj.find_raw(name, unescaped.as_deref())?;
+            match super::json::from_json(raw, schema, false) {
+                Ok(Value::Map(Map::Json(j))) => obj = j,
+                _ => return None,
+            }
+        }
+        let QualKind::Field { name, unescaped } = &last.kind else {
+            return None;
+        };
+        if last.optional {
+            return None;
+        }
+        let (raw, schema) = obj.find_raw(name, unescaped.as_deref())?;
+        if schema.generic.ty != Some(crate::schema::Type::Integer)
+            || schema.extensions.int_or_string
+        {
+            return None;
+        }
+        raw.as_i64()
+    }
+
     /// Resolves without the attribute's own charge (qualifiers are charged).
     pub(crate) fn resolve<'a>(&'a self, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
         let vars = cx.vars;

@@ -77,6 +77,24 @@ impl Node {
             }
             Node::Regex(r) => regex_call(r, cx),
             Node::Eq(p, negate) => {
+                // `x == 'lit'` on a comprehension variable: compare in place (same charges: the
+                // variable 1, then the equality).
+                if let (Node::Local(i), Node::Str(lit)) = (&p.0, &p.1)
+                    && let Ok(Value::String(x)) = &cx.locals[*i]
+                {
+                    let cost = if (1..=10).contains(&x.len()) && (1..=10).contains(&lit.len()) {
+                        1
+                    } else {
+                        ceil_factor(
+                            (x.chars().count() as u64).min(lit.chars().count() as u64),
+                            TRAVERSAL,
+                        )
+                    };
+                    let eq = x.as_str() == &**lit;
+                    cx.charge(1)?;
+                    cx.charge(cost)?;
+                    return Ok(Value::Bool(eq != *negate));
+                }
                 let l = p.0.eval(cx);
                 let r = p.1.eval(cx);
                 cancelled(&l)?;
@@ -193,7 +211,8 @@ fn int_op<'a>(op: IntOp, x: i64, y: i64) -> EvalResult<'a> {
     }
 }
 
-/// An int operand readable without evaluation: a constant or a comprehension variable.
+/// An int operand readable without evaluation: a constant, a comprehension variable, or an
+/// int field of a JSON object.
 #[inline]
 fn peek_int(n: &Node, cx: &Cx<'_, '_>) -> Option<i64> {
     match n {
@@ -202,13 +221,20 @@ fn peek_int(n: &Node, cx: &Cx<'_, '_>) -> Option<i64> {
             Ok(Value::Int(i)) => Some(i),
             _ => None,
         },
+        Node::Attr(a) => a.peek_int(cx),
         _ => None,
     }
 }
 
+/// What evaluating a peeked operand costs: 1 for a variable, 1 per selection plus 1 for an
+/// attribute.
 #[inline]
 fn local_cost(n: &Node) -> u64 {
-    u64::from(matches!(n, Node::Local(_)))
+    match n {
+        Node::Local(_) => 1,
+        Node::Attr(a) => a.quals.len() as u64 + 1,
+        _ => 0,
+    }
 }
 
 /// Propagates a cancellation found in a result that would otherwise be absorbed or deferred.

@@ -224,6 +224,28 @@ impl<'a> JsonObject<'a> {
         Some(from_json(v, schema, false))
     }
 
+    /// Like [`find`](Self::find) without converting: the raw JSON and its schema.
+    #[inline]
+    pub fn find_raw(
+        &self,
+        escaped: &str,
+        unescaped: Option<&str>,
+    ) -> Option<(&'a Json, &'a Structural)> {
+        let key = match self.kind {
+            ObjectKind::Object { .. } => unescaped?,
+            _ => escaped,
+        };
+        let (k, v) = if self.map.len() <= SMALL {
+            self.map.iter().find(|(k, _)| k.as_str() == key)?
+        } else {
+            self.map.get_key_value(key)?
+        };
+        if v.is_null() {
+            return None;
+        }
+        Some((v, self.prop_schema(k)?))
+    }
+
     /// Looks a key up as `m[key]` does: unescapes for objects.
     pub fn find_key(&self, key: &str) -> Option<EvalResult<'a>> {
         match self.kind {
