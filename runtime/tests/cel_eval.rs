@@ -1057,3 +1057,46 @@ fn library_cost_test_runtime_costs() {
         bad.join("\n")
     );
 }
+
+/// The in-place fast paths (int fields compared directly, string equality on comprehension
+/// variables) give the results, errors and costs of the general path.
+#[test]
+fn fast_paths_match_general_path() {
+    let int = || prim(Type::Integer, "");
+    let mut nested = Structural::of_type(Type::Object);
+    nested.properties.insert("a".into(), int());
+    let mut nullable = Structural::of_type(Type::Object);
+    nullable.generic.nullable = true;
+    nullable.properties.insert("a".into(), int());
+    let mut schema = Structural::of_type(Type::Object);
+    schema.properties.insert("n".into(), nested);
+    schema.properties.insert("z".into(), nullable);
+    schema.properties.insert("i".into(), int());
+    schema
+        .properties
+        .insert("m".into(), map_of(prim(Type::String, "")));
+    let obj =
+        json!({"n": {"a": 3}, "z": null, "i": 7, "m": {"k": "a-long-value-here", "app": "x"}});
+    let cases: &[(&str, Result<&str, &str>, u64)] = &[
+        ("self.n.a <= self.i", Ok("true"), 6),
+        ("self.n.a + 1 == 4", Ok("true"), 5),
+        ("self.missing <= 1", Err("no such key: missing"), 3),
+        ("self.z.a <= 1", Err("no such key: z"), 3),
+        ("self.n.b <= 1", Err("no such key: b"), 4),
+        ("self.m.exists(k, k == 'app')", Ok("true"), 12),
+        (
+            "self.m.exists(k, self.m[k] == 'a-long-value-here-and-more')",
+            Ok("false"),
+            20,
+        ),
+    ];
+    for (rule, want, want_cost) in cases {
+        let p = compile(rule);
+        let mut cost = CostTracker::kubernetes();
+        let got = eval_with(&p, &obj, &schema, &mut cost)
+            .map(|v| v.to_string())
+            .map_err(|e| e.to_string());
+        assert_eq!(got.as_deref().map_err(String::as_str), *want, "{rule}");
+        assert_eq!(cost.actual_cost(), *want_cost, "{rule}");
+    }
+}
