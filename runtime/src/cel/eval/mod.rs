@@ -62,6 +62,7 @@ mod compile;
 pub(crate) mod convert;
 pub(crate) mod equal;
 mod error;
+mod fold;
 pub(crate) mod format;
 mod interp;
 pub mod json;
@@ -69,6 +70,7 @@ pub(crate) mod list;
 pub(crate) mod map;
 mod node;
 pub(crate) mod ops;
+mod plan;
 pub(crate) mod stdlib;
 pub mod time;
 

@@ -1,0 +1,213 @@
+//! Comprehensions: mirrors cel-go `interpreter/interpretable.go` (`evalFold`, `folder`: the
+//! loop condition, step and result, with the accumulator and iteration variables in local
+//! slots), plus the in-place accumulation of `map`/`filter` and the `all`/`exists` quantifier
+//! node, each charged as the expanded comprehension is.
+
+use std::sync::Arc;
+
+use super::error::{EvalError, EvalResult};
+use super::interp::{Cx, LIST_CREATE, cancelled, cancelled_err};
+use super::node::{Fold, Node, Quant, Step};
+use crate::cel::value::{List, ListKind, Map, Value};
+
+/// A comprehension (cel-go `evalFold` and `folder`).
+pub(crate) fn fold<'a>(f: &'a Fold, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
+    let range = f.range.eval(cx)?;
+    let init = f.init.eval(cx);
+    cancelled(&init)?;
+    cx.locals[f.accu_slot] = init;
+    match &range {
+        Value::List(l) => {
+            let n = super::list::len(l);
+            for i in 0..n {
+                let item = super::list::at(l, i)?;
+                if let Some(s2) = f.iter2_slot {
+                    cx.locals[f.iter_slot] = Ok(Value::Int(i as i64));
+                    cx.locals[s2] = Ok(item);
+                } else {
+                    cx.locals[f.iter_slot] = Ok(item);
+                }
+                if !iterate(f, cx)? {
+                    break;
+                }
+            }
+        }
+        Value::Map(Map::Json(j)) if f.iter2_slot.is_none() => {
+            for k in j.keys() {
+                cx.locals[f.iter_slot] = Ok(k);
+                if !iterate(f, cx)? {
+                    break;
+                }
+            }
+        }
+        Value::Map(Map::Owned(o)) => {
+            for (k, v) in o.entries() {
+                cx.locals[f.iter_slot] = Ok(k.clone());
+                if let Some(s2) = f.iter2_slot {
+                    cx.locals[s2] = Ok(v.clone());
+                }
+                if !iterate(f, cx)? {
+                    break;
+                }
+            }
+        }
+        Value::Map(m) => {
+            for (k, v) in super::map::entries(m) {
+                cx.locals[f.iter_slot] = Ok(k);
+                if let Some(s2) = f.iter2_slot {
+                    cx.locals[s2] = Ok(v?);
+                }
+                if !iterate(f, cx)? {
+                    break;
+                }
+            }
+        }
+        other if f.iter2_slot.is_some() => {
+            return Err(EvalError::other(format!(
+                "unsupported comprehension range type: {}",
+                other.go_type_name()
+            )));
+        }
+        other => {
+            return Err(EvalError::other(format!(
+                "got '{}', expected iterable type",
+                other.go_type_name()
+            )));
+        }
+    }
+    let r = f.result.eval(cx);
+    cx.locals[f.accu_slot] = Ok(Value::Null);
+    r
+}
+
+/// `all` / `exists`: the same steps and charges as the expanded comprehension, with the
+/// accumulator (a bool or an error) kept here. Per element: the loop condition
+/// (`@not_strictly_false(@result)`: 2; for `exists` with `!`: 3), then the step's read of
+/// `@result` (1) and the predicate; finally the result read (1).
+pub(crate) fn quant<'a>(q: &'a Quant, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
+    let range = q.range.eval(cx)?;
+    let mut accu: Result<bool, EvalError> = Ok(q.all);
+    let cond_cost = if q.all { 2 } else { 3 };
+    let body =
+        |cx: &mut Cx<'a, '_>, accu: &mut Result<bool, EvalError>| -> Result<bool, EvalError> {
+            cx.charge(cond_cost)?;
+            if *accu == Ok(!q.all) {
+                return Ok(false);
+            }
+            cx.charge(1)?;
+            let p = q.pred.eval(cx);
+            cancelled(&p)?;
+            *accu = match (std::mem::replace(accu, Ok(q.all)), p) {
+                (_, Ok(Value::Bool(b))) if b != q.all => Ok(b),
+                (Ok(_), Ok(Value::Bool(_))) => Ok(q.all),
+                (Err(e), _) => Err(e),
+                (Ok(_), Ok(_)) => Err(EvalError::no_such_overload()),
+                (Ok(_), Err(e)) => Err(e),
+            };
+            Ok(true)
+        };
+    match &range {
+        Value::List(l) => {
+            for i in 0..super::list::len(l) {
+                let item = super::list::at(l, i)?;
+                if let Some(s2) = q.iter2_slot {
+                    cx.locals[q.iter_slot] = Ok(Value::Int(i as i64));
+                    cx.locals[s2] = Ok(item);
+                } else {
+                    cx.locals[q.iter_slot] = Ok(item);
+                }
+                if !body(cx, &mut accu)? {
+                    break;
+                }
+            }
+        }
+        Value::Map(Map::Json(j)) if q.iter2_slot.is_none() => {
+            for k in j.keys() {
+                cx.locals[q.iter_slot] = Ok(k);
+                if !body(cx, &mut accu)? {
+                    break;
+                }
+            }
+        }
+        Value::Map(m) => {
+            for (k, v) in super::map::entries(m) {
+                cx.locals[q.iter_slot] = Ok(k);
+                if let Some(s2) = q.iter2_slot {
+                    cx.locals[s2] = Ok(v?);
+                }
+                if !body(cx, &mut accu)? {
+                    break;
+                }
+            }
+        }
+        other if q.iter2_slot.is_some() => {
+            return Err(EvalError::other(format!(
+                "unsupported comprehension range type: {}",
+                other.go_type_name()
+            )));
+        }
+        other => {
+            return Err(EvalError::other(format!(
+                "got '{}', expected iterable type",
+                other.go_type_name()
+            )));
+        }
+    }
+    cx.charge(1)?;
+    accu.map(Value::Bool)
+}
+
+/// One iteration; `false` once the loop condition is `false`.
+fn iterate<'a>(f: &'a Fold, cx: &mut Cx<'a, '_>) -> Result<bool, EvalError> {
+    let c = f.cond.eval(cx);
+    cancelled(&c)?;
+    if matches!(c, Ok(Value::Bool(false))) {
+        return Ok(false);
+    }
+    match &f.step {
+        Step::Expr(n) => {
+            let v = n.eval(cx);
+            cancelled(&v)?;
+            cx.locals[f.accu_slot] = v;
+        }
+        Step::Append(e) => append(f, e, cx)?,
+        Step::AppendIf(c, e) => match c.eval(cx) {
+            Ok(Value::Bool(true)) => append(f, e, cx)?,
+            Ok(Value::Bool(false)) => {}
+            Ok(_) => cx.locals[f.accu_slot] = Err(EvalError::no_such_overload()),
+            Err(err) => {
+                cancelled_err(&err)?;
+                cx.locals[f.accu_slot] = Err(err);
+            }
+        },
+    }
+    Ok(true)
+}
+
+/// `@result + [e]` done in place, charged as cel-go charges the call: the accumulator
+/// identifier (1), the list literal (10, or 0 when `e` is a constant), `e` and `_+_` (1).
+fn append<'a>(f: &'a Fold, e: &'a Node, cx: &mut Cx<'a, '_>) -> Result<(), EvalError> {
+    cx.charge(1)?;
+    let v = e.eval(cx);
+    cancelled(&v)?;
+    cx.charge(
+        if e.as_const().is_some() {
+            0
+        } else {
+            LIST_CREATE
+        } + 1,
+    )?;
+    let acc = std::mem::replace(&mut cx.locals[f.accu_slot], Ok(Value::Null));
+    cx.locals[f.accu_slot] = match (acc, v) {
+        (Err(e), _) | (_, Err(e)) => Err(e),
+        (Ok(Value::List(List::Owned(mut items, ListKind::Plain))), Ok(v)) => {
+            Arc::make_mut(&mut items).push(v);
+            Ok(Value::List(List::Owned(items, ListKind::Plain)))
+        }
+        (Ok(Value::List(l)), Ok(v)) => {
+            super::list::add(&l, &List::Owned(Arc::new(vec![v]), ListKind::Plain))
+        }
+        (Ok(_), Ok(_)) => Err(EvalError::no_such_overload()),
+    };
+    Ok(())
+}
