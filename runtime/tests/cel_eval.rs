@@ -1100,3 +1100,26 @@ fn fast_paths_match_general_path() {
         assert_eq!(cost.actual_cost(), *want_cost, "{rule}");
     }
 }
+
+/// Programs are compiled once and shared between threads.
+#[test]
+fn program_is_send_and_sync() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Program>();
+    let p = std::sync::Arc::new(compile("self.i * 2 == 14"));
+    let schema = {
+        let mut s = Structural::of_type(Type::Object);
+        s.properties.insert("i".into(), prim(Type::Integer, ""));
+        s
+    };
+    let obj = json!({"i": 7});
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            let (p, schema, obj) = (p.clone(), &schema, &obj);
+            s.spawn(move || {
+                let got = eval_with(&p, obj, schema, &mut CostTracker::kubernetes());
+                assert!(matches!(got, Ok(Value::Bool(true))));
+            });
+        }
+    });
+}
