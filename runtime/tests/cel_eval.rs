@@ -677,6 +677,9 @@ fn kubernetes_libraries() {
         "string(cidr('192.168.0.1/24').ip())" => Ok("192.168.0.1"),
         "cidr('::1/128').prefixLength()" => Ok("128"),
         "isCIDR('192.168.0.0/33')" => Ok("false"),
+        "cidr('192.168.0.0/33')" => Err("netip.ParsePrefix(\"192.168.0.0/33\"): prefix length out of range"),
+        "cidr('192.168.0.0/024')" => Err("bad bits after slash: \"024\""),
+        "cidr('fe80::1%eth0/64')" => Err("IPv6 zones cannot be present in a prefix"),
         // quantity.go
         "quantity('50Mi').isGreaterThan(quantity('50M'))" => Ok("true"),
         "quantity('1.5').isInteger()" => Ok("false"),

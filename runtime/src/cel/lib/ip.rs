@@ -102,20 +102,23 @@ pub(crate) fn parse_cidr(raw: &str) -> Result<Cidr, String> {
     let Some((a, b)) = raw.rsplit_once('/') else {
         return Err(err("no '/'"));
     };
-    if a.contains('%') {
+    let parsed = super::netip::parse_addr(a).map_err(|e| err(&e))?;
+    if parsed.zone {
         return Err(err("IPv6 zones cannot be present in a prefix"));
     }
-    let addr = super::netip::parse_addr(a).map_err(|e| err(&e))?.addr;
+    let addr = parsed.addr;
+    // strconv.Atoi without a sign or leading zeros.
+    let bad = || err(&format!("bad bits after slash: {b:?}"));
+    if b.len() > 1 && !(b'1'..=b'9').contains(&b.as_bytes()[0]) {
+        return Err(bad());
+    }
+    if b.is_empty() || !b.bytes().all(|c| c.is_ascii_digit()) {
+        return Err(bad());
+    }
     let max = if addr.is_ipv4() { 32 } else { 128 };
-    let valid =
-        !b.is_empty() && b.bytes().all(|c| c.is_ascii_digit()) && (b == "0" || !b.starts_with('0'));
-    let bits: u32 = if valid {
-        b.parse().unwrap_or(u32::MAX)
-    } else {
-        u32::MAX
-    };
+    let bits: u32 = b.parse().unwrap_or(u32::MAX);
     if bits > max {
-        return Err(err(&format!("bad bits after slash: {b:?}")));
+        return Err(err("prefix length out of range"));
     }
     if let IpAddr::V6(v6) = addr
         && v6.to_ipv4_mapped().is_some()
