@@ -111,7 +111,6 @@ pub use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 /// kube-rs integration: the CRD as k8s-openapi's type, schemas of k8s-openapi types.
 #[cfg(feature = "kube")]
 pub mod kube {
-    //! kube-rs integration.
     pub use crate::kube_impls::{KubeCrdExt, to_k8s};
     pub use crdkit_runtime::shape::k8s::QUANTITY_PATTERN;
 }
