@@ -272,17 +272,29 @@ impl Gen<'_> {
             )
         } else {
             let info = self.push_const(quote!(#c::RuleInfo), quote!(#c::rule_info(#check)));
-            self.check_at(
-                span,
-                quote!(if #info.ok {
-                    ::core::result::Result::Ok(())
-                } else {
-                    match #check {
-                        ::core::result::Result::Ok(_) => ::core::result::Result::Ok(()),
-                        ::core::result::Result::Err(e) => ::core::result::Result::Err(e),
-                    }
-                }),
-            );
+            // Each error at the literal it is about.
+            let parts = [
+                (Some(span), quote!(Rule)),
+                (
+                    r.message_expression.as_ref().map(syn::LitStr::span),
+                    quote!(MessageExpression),
+                ),
+                (
+                    r.field_path.as_ref().map(syn::LitStr::span),
+                    quote!(FieldPath),
+                ),
+            ];
+            for (at, part) in parts {
+                let Some(at) = at else { continue };
+                self.check_at(
+                    at,
+                    quote!(if #info.ok {
+                        ::core::result::Result::Ok(())
+                    } else {
+                        #c::check_part(#site, #c::child(#node), &#src, #c::Part::#part)
+                    }),
+                );
+            }
             info
         };
         rule(

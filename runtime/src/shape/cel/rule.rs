@@ -69,23 +69,49 @@ pub struct Site {
     pub items_of: Option<&'static Shape>,
 }
 
+/// The attribute an error is about, to point at it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    Rule,
+    MessageExpression,
+    FieldPath,
+}
+
 /// Checks a rule on the schema node `node`: `Ok` with what the CRD-wide checks need, or the
-/// API server's messages.
+/// API server's message.
 ///
 /// # Errors
-/// The messages, prefixed with the site and followed by the rule.
+/// The message, prefixed with the site and followed by the expression it is about.
 pub const fn check_rule(site: Site, node: NodeRef, r: &RuleSrc) -> Result<RuleInfo, Msg> {
+    match check(site, node, r) {
+        Ok(i) => Ok(i),
+        Err((_, m)) => Err(m),
+    }
+}
+
+/// The error of [`check_rule`] if it is about `part`.
+///
+/// # Errors
+/// The message, when the rule fails on `part`.
+pub const fn check_part(site: Site, node: NodeRef, r: &RuleSrc, part: Part) -> Result<(), Msg> {
+    match check(site, node, r) {
+        Err((p, m)) if p as u8 == part as u8 => Err(m),
+        _ => Ok(()),
+    }
+}
+
+const fn check(site: Site, node: NodeRef, r: &RuleSrc) -> Result<RuleInfo, (Part, Msg)> {
     let head = Msg::of("invalid rule on `").s(site.name).s("`: ");
     if r.ast.table_len as usize != OVERLOADS.len() {
-        return Err(head.s(
+        return Err((Part::Rule, head.s(
             "crdkit-macros and crdkit-runtime are different versions: use the same version of both",
-        ));
+        )));
     }
     if !schema::visible(node) {
-        return Err(report::source_lines(
+        return Err((Part::Rule, report::source_lines(
             head.s("internal error: failed to construct type information for x-kubernetes-validations rules: unable to convert structural schema to CEL declarations"),
             r.rule,
-        ));
+        )));
     }
     let env = Env {
         node,
@@ -98,18 +124,24 @@ pub const fn check_rule(site: Site, node: NodeRef, r: &RuleSrc) -> Result<RuleIn
     }
     if c.t.overflow {
         // Never silently accept: say that the rule is beyond what the derive can check.
-        return Err(report::source_lines(
-            head.s("the rule is too large to check at compile time; split it"),
-            r.rule,
+        return Err((
+            Part::Rule,
+            report::source_lines(
+                head.s("the rule is too large to check at compile time; split it"),
+                r.rule,
+            ),
         ));
     }
     if c.issues_len > 0 {
-        return Err(report::issues(&c, r.rule, head.s("compilation failed: ")));
+        return Err((
+            Part::Rule,
+            report::issues(&c, r.rule, head.s("compilation failed: ")),
+        ));
     }
     if !c.t.exact(c.get_type(r.ast.root), BOOL) {
-        return Err(report::source_lines(
-            head.s("cel expression must evaluate to a bool"),
-            r.rule,
+        return Err((
+            Part::Rule,
+            report::source_lines(head.s("cel expression must evaluate to a bool"), r.rule),
         ));
     }
     let uses_old_self = uses_old_self(&c);
@@ -129,7 +161,7 @@ pub const fn check_rule(site: Site, node: NodeRef, r: &RuleSrc) -> Result<RuleIn
             rule_cost,
             STATIC_ESTIMATED_COST_LIMIT,
         );
-        return Err(report::source_lines(m, r.rule));
+        return Err((Part::Rule, report::source_lines(m, r.rule)));
     }
     if let Some(m) = r.message_ast {
         let mut mc = Checker::new(m, env);
@@ -138,16 +170,22 @@ pub const fn check_rule(site: Site, node: NodeRef, r: &RuleSrc) -> Result<RuleIn
             mc.validate();
         }
         if mc.issues_len > 0 {
-            return Err(report::issues(
-                &mc,
-                m.source,
-                head.s("messageExpression compilation failed: "),
+            return Err((
+                Part::MessageExpression,
+                report::issues(
+                    &mc,
+                    m.source,
+                    head.s("messageExpression compilation failed: "),
+                ),
             ));
         }
         if !mc.t.exact(mc.get_type(m.root), STRING) {
-            return Err(report::source_lines(
-                head.s("messageExpression must evaluate to a string"),
-                m.source,
+            return Err((
+                Part::MessageExpression,
+                report::source_lines(
+                    head.s("messageExpression must evaluate to a string"),
+                    m.source,
+                ),
             ));
         }
         info.message_cost = cost::estimate(&mut mc, node).max;
@@ -158,34 +196,44 @@ pub const fn check_rule(site: Site, node: NodeRef, r: &RuleSrc) -> Result<RuleIn
                 info.message_cost,
                 STATIC_ESTIMATED_COST_LIMIT,
             );
-            return Err(report::source_lines(m2, m.source));
+            return Err((Part::MessageExpression, report::source_lines(m2, m.source)));
         }
     }
     if r.optional_old_self && !uses_old_self {
-        return Err(report::source_lines(
-            head.s("`optional_old_self` may not be set if oldSelf is not used in rule"),
-            r.rule,
+        return Err((
+            Part::Rule,
+            report::source_lines(
+                head.s("`optional_old_self` may not be set if oldSelf is not used in rule"),
+                r.rule,
+            ),
         ));
     }
     if uses_old_self
         && let Some(list) = site.items_of
         && !matches!(list.list_type, Some(ListType::Map))
     {
-        return Err(report::source_lines(
-            head.s("oldSelf cannot be used on the uncorrelatable portion of the schema within `")
+        return Err((
+            Part::Rule,
+            report::source_lines(
+                head.s(
+                    "oldSelf cannot be used on the uncorrelatable portion of the schema within `",
+                )
                 .s(site.name)
                 .s("`: the items of a list can be correlated only in a `list_type = \"map\"`"),
-            r.rule,
+                r.rule,
+            ),
         ));
     }
     if let Some((text, steps)) = r.field_path
         && let Err(e) = resolve_field_path(node, steps)
     {
-        return Err(head
-            .s("fieldPath \"")
-            .s(text)
-            .s("\" must be a valid path: ")
-            .s(e.as_str()));
+        return Err((
+            Part::FieldPath,
+            head.s("fieldPath \"")
+                .s(text)
+                .s("\" must be a valid path: ")
+                .s(e.as_str()),
+        ));
     }
     Ok(info)
 }
