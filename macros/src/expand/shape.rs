@@ -277,6 +277,10 @@ impl<'c> Gen<'c> {
         }
         if kw.int_or_string.as_ref().is_some_and(|i| i.value) {
             sets.push(quote!(s.kind = #p::Kind::IntOrString;));
+            // `serde_json::Value` preserves unknown fields; int-or-string must not.
+            if kw.preserve_unknown_fields.is_none() {
+                sets.push(quote!(s.preserve_unknown_fields = false;));
+            }
         }
         if let Some(t) = &kw.list_type {
             let v = format_ident!("{}", capitalize(&t.value));

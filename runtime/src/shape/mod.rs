@@ -11,6 +11,8 @@
 //! are laid out and flattened fields merged.
 
 pub mod build;
+// A failed check returns its message by value: const fns cannot box it.
+#[allow(clippy::result_large_err)]
 pub mod cel;
 // A failed check returns its message by value: const fns cannot box it.
 #[allow(clippy::result_large_err)]

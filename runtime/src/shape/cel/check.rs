@@ -264,7 +264,7 @@ impl Checker {
         if !head.is_empty() {
             let local = self.lookup_local(head);
             let dotted = head.as_bytes()[0] == b'.';
-            if !(local != NONE && !dotted) && !matches!(qualified, Global::None) {
+            if (local == NONE || dotted) && !matches!(qualified, Global::None) {
                 let t = self.global_type(qualified);
                 self.set_type(id, t);
                 self.refs[id as usize] = Ref::Ident { old_self: false };

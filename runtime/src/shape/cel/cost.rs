@@ -33,6 +33,23 @@ pub const UNKNOWN: Size = Size {
 pub const ZERO: Cost = Cost { min: 0, max: 0 };
 pub const ONE: Cost = Cost { min: 1, max: 1 };
 
+/// `x.ceil()` (`f64::ceil` is `const` only from Rust 1.90).
+#[must_use]
+pub const fn ceil(x: f64) -> f64 {
+    // Beyond 2^52 every double is an integer (and NaN stays NaN).
+    if x.is_nan() || x >= 4_503_599_627_370_496.0 || x <= -4_503_599_627_370_496.0 {
+        return x;
+    }
+    let t = x as i64 as f64;
+    if t < x { t + 1.0 } else { t }
+}
+
+/// `x.floor()`.
+#[must_use]
+pub const fn floor(x: f64) -> f64 {
+    -ceil(-x)
+}
+
 /// `ceil(x * y)`, saturating (cel-go `multiplyByCostFactor`).
 #[must_use]
 pub const fn mul_factor(x: u64, y: f64) -> u64 {
@@ -40,7 +57,7 @@ pub const fn mul_factor(x: u64, y: f64) -> u64 {
     if xf > 0.0 && y > 0.0 && xf > u64::MAX as f64 / y {
         return u64::MAX;
     }
-    let c = (xf * y).ceil();
+    let c = ceil(xf * y);
     if c >= 18_446_744_073_709_551_616.0 {
         u64::MAX
     } else {

@@ -159,35 +159,29 @@ impl Coster<'_> {
                     return (computed(&t).by_factor(ST).add(arg_sum), None);
                 }
             }
-            b"string_to_bytes" | b"bytes_to_string" | b"strings_quote" => {
-                if args.len() == 1 {
-                    let sz = computed(&args[0]);
-                    let result = match o {
-                        b"string_to_bytes" => Size {
-                            min: sz.min,
-                            max: sz.max.saturating_mul(4),
-                        },
-                        b"bytes_to_string" => Size {
-                            min: sz.min / 4,
-                            max: sz.max,
-                        },
-                        _ => Size {
-                            min: sz.min.saturating_add(2),
-                            max: sz.max.saturating_mul(2).saturating_add(2),
-                        },
-                    };
-                    return (sz.by_factor(ST).add(arg_sum), Some(result));
-                }
+            b"string_to_bytes" | b"bytes_to_string" | b"strings_quote" if args.len() == 1 => {
+                let sz = computed(&args[0]);
+                let result = match o {
+                    b"string_to_bytes" => Size {
+                        min: sz.min,
+                        max: sz.max.saturating_mul(4),
+                    },
+                    b"bytes_to_string" => Size {
+                        min: sz.min / 4,
+                        max: sz.max,
+                    },
+                    _ => Size {
+                        min: sz.min.saturating_add(2),
+                        max: sz.max.saturating_mul(2).saturating_add(2),
+                    },
+                };
+                return (sz.by_factor(ST).add(arg_sum), Some(result));
             }
-            b"starts_with_string" | b"ends_with_string" => {
-                if args.len() == 1 {
-                    return (computed(&args[0]).by_factor(ST).add(arg_sum), None);
-                }
+            b"starts_with_string" | b"ends_with_string" if args.len() == 1 => {
+                return (computed(&args[0]).by_factor(ST).add(arg_sum), None);
             }
-            b"in_list" => {
-                if args.len() == 2 {
-                    return (computed(&args[1]).by_factor(1.0).add(arg_sum), None);
-                }
+            b"in_list" if args.len() == 2 => {
+                return (computed(&args[1]).by_factor(1.0).add(arg_sum), None);
             }
             b"matches_string" => {
                 if let Some(t) = target
@@ -227,19 +221,17 @@ impl Coster<'_> {
                 let c = arg_costs[0].add(arg_costs[1].union(arg_costs[2]));
                 return (c, Some(result));
             }
-            b"add_string" | b"add_bytes" | b"add_list" => {
-                if args.len() == 2 {
-                    let result = computed(&args[0]).add(computed(&args[1]));
-                    let e1 = self.entry_arg(&args[0]);
-                    let e2 = self.entry_arg(&args[1]);
-                    if let (Some(a), Some(b)) = (e1, e2) {
-                        self.union_entries(id, a, b);
-                    }
-                    if str_eq(overload, "add_list") {
-                        return (ONE.add(arg_sum), Some(result));
-                    }
-                    return (result.by_factor(ST).add(arg_sum), Some(result));
+            b"add_string" | b"add_bytes" | b"add_list" if args.len() == 2 => {
+                let result = computed(&args[0]).add(computed(&args[1]));
+                let e1 = self.entry_arg(&args[0]);
+                let e2 = self.entry_arg(&args[1]);
+                if let (Some(a), Some(b)) = (e1, e2) {
+                    self.union_entries(id, a, b);
                 }
+                if str_eq(overload, "add_list") {
+                    return (ONE.add(arg_sum), Some(result));
+                }
+                return (result.by_factor(ST).add(arg_sum), Some(result));
             }
             b"less_string"
             | b"greater_string"
@@ -660,7 +652,7 @@ const fn replace_cost(sz: Size, to_replace: Size, replace_with: Size) -> (Cost, 
     } else if replace_with.max <= to_replace.min {
         retained.max = sz.max;
     } else {
-        count.max = (sz.max as f64 / to_replace.min as f64).ceil() as u64;
+        count.max = super::cost::ceil(sz.max as f64 / to_replace.min as f64) as u64;
     }
     if to_replace.max == 0 {
         count.min = if sz.min < u64::MAX {
@@ -672,7 +664,7 @@ const fn replace_cost(sz: Size, to_replace: Size, replace_with: Size) -> (Cost, 
     } else if to_replace.max <= replace_with.min {
         retained.min = sz.min;
     } else {
-        count.min = (sz.min as f64 / to_replace.max as f64).ceil() as u64;
+        count.min = super::cost::ceil(sz.min as f64 / to_replace.max as f64) as u64;
     }
     let result = count.multiply(replace_with).add(retained);
     (sz.by_factor(2.0 * ST), Some(result))

@@ -332,7 +332,7 @@ pub const fn fixed(m: Msg, v: f64, decimals: u32) -> Msg {
         i += 1;
     }
     let x = v * scale;
-    let mut n = x.floor();
+    let mut n = super::cost::floor(x);
     let frac = x - n;
     if frac > 0.5 || (frac == 0.5 && (n as u64) % 2 == 1) {
         n += 1.0;
