@@ -31,6 +31,7 @@ fn with_rule(node: Shape, text: &'static str) -> &'static Shape {
     let site = Site {
         name: "T.f",
         items_of: None,
+        resource_root: false,
     };
     let info = check_rule(site, child(node), &src).expect("the rule checks on its own");
     let rules: &'static [Rule] = Box::leak(Box::new([Rule {

@@ -197,6 +197,7 @@ impl Gen<'_> {
         node: &TokenStream,
         site: &str,
         items_of: Option<&TokenStream>,
+        resource_root: bool,
     ) -> TokenStream {
         let k = self.krate.clone();
         let p = quote!(#k::__private);
@@ -258,7 +259,8 @@ impl Gen<'_> {
             Some(l) => quote!(::core::option::Option::Some(#l)),
             None => none.clone(),
         };
-        let site = quote!(#c::Site { name: #site, items_of: #items_of });
+        let site =
+            quote!(#c::Site { name: #site, items_of: #items_of, resource_root: #resource_root });
         let check = quote!(#c::check_rule(#site, #c::child(#node), &#src));
         let span = r.rule.span();
         let info = if self.generic {

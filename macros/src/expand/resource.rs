@@ -120,7 +120,7 @@ pub fn expand(cx: &Ctxt, cont: &Container<'_>, r: &Resource) -> TokenStream {
     let rules: Vec<TokenStream> = r
         .root_rules
         .iter()
-        .map(|rule| g.rule(rule, &root_node, kind, None))
+        .map(|rule| g.rule(rule, &root_node, kind, None, true))
         .collect();
     let root_consts = &g.consts;
     let root_checks = super::emit_checks(&g.checks, root, &krate);

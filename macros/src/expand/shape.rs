@@ -387,7 +387,7 @@ impl<'c> Gen<'c> {
         let rules: Vec<TokenStream> = kw
             .rules
             .iter()
-            .map(|r| self.rule(r, &node, site, items_of.as_ref()))
+            .map(|r| self.rule(r, &node, site, items_of.as_ref(), false))
             .collect();
         let own = self.push_const(quote!(&'static [#p::Rule]), quote!(&[#(#rules),*]));
         let inherited = self.push_const(quote!(&'static #p::Rules), quote!(&(#base).rules));

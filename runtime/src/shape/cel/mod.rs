@@ -21,7 +21,7 @@
 //! static N: Shape = Shape::integer();
 //! let ast = lower_source("self == true").unwrap().leak();
 //! let src = RuleSrc { rule: "self == true", ast, message_ast: None, optional_old_self: false, field_path: None };
-//! let site = Site { name: "S.n", items_of: None };
+//! let site = Site { name: "S.n", items_of: None, resource_root: false };
 //! let err = check_rule(site, NodeRef::Shape(&N), &src).unwrap_err();
 //! assert_eq!(err.as_str(), "invalid rule on `S.n`: compilation failed: ERROR: <input>:1:6: found no matching overload for '_==_' applied to '(int, bool)'\n | self == true\n | .....^");
 //! ```

@@ -17,6 +17,7 @@ use crate::cel::cost::{STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LI
 use crate::cel::decl::MAX_REQUEST_SIZE_BYTES;
 use crate::cel::env::OVERLOADS;
 use crate::schema::ListType;
+use crate::shape::msg::str_eq;
 use crate::shape::{Msg, Shape};
 
 /// What the compile-time check of a rule found, for the checks of the whole CRD.
@@ -67,6 +68,9 @@ pub struct Site {
     pub name: &'static str,
     /// The list whose items carry the rule (`items(validation(..))`).
     pub items_of: Option<&'static Shape>,
+    /// A root rule of a custom resource: its schema in the CRD has only `spec` and `status`
+    /// (CEL sees `apiVersion`, `kind` and `metadata` too, field paths do not).
+    pub resource_root: bool,
 }
 
 /// The attribute an error is about, to point at it.
@@ -225,7 +229,18 @@ const fn check(site: Site, node: NodeRef, r: &RuleSrc) -> Result<RuleInfo, (Part
         ));
     }
     if let Some((text, steps)) = r.field_path
-        && let Err(e) = resolve_field_path(node, steps)
+        && let Err(e) = if site.resource_root
+            && let [first, ..] = steps
+            && (str_eq(first, "apiVersion") || str_eq(first, "kind") || str_eq(first, "metadata"))
+        {
+            Err(
+                Msg::of("does not refer to a valid field: the CRD's root schema has no field \"")
+                    .s(first)
+                    .s("\""),
+            )
+        } else {
+            resolve_field_path(node, steps)
+        }
     {
         return Err((
             Part::FieldPath,
