@@ -12,6 +12,7 @@
 
 use crdkit_runtime::shape::cel::check::MAX_NODES;
 use crdkit_runtime::shape::cel::lower::{LKind, Lowered, lower_source};
+use crdkit_runtime::shape::cel::types::MAX_VARS;
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 
@@ -24,10 +25,14 @@ use crate::check::jsonpath::{Step, field_path};
 pub const MAX_DEPTH: u32 = 30;
 
 /// Parses an expression for the `const` checker; `None` when it does not parse (the syntax
-/// error is reported by `check::check_rules`) or is too large to check at compile time.
+/// error is reported by `check::check_rules`) or is too large to check at compile time (then
+/// `crdgen check` checks it when the CRD is written).
 pub fn lower(text: &str) -> Option<Lowered> {
     let l = lower_source(text).ok()?;
-    (l.nodes.len() <= MAX_NODES && l.depth <= MAX_DEPTH).then_some(l)
+    (l.nodes.len() <= MAX_NODES * 2 / 3
+        && l.depth <= MAX_DEPTH
+        && l.type_vars as usize <= MAX_VARS / 2)
+        .then_some(l)
 }
 
 /// `&Ast { .. }` of a lowered expression (`c` is the path of `crdkit::shape::cel`).

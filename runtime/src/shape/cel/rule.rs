@@ -173,6 +173,15 @@ const fn check(site: Site, node: NodeRef, r: &RuleSrc) -> Result<RuleInfo, (Part
         if mc.issues_len == 0 {
             mc.validate();
         }
+        if mc.t.overflow {
+            return Err((
+                Part::MessageExpression,
+                report::source_lines(
+                    head.s("the messageExpression is too large to check at compile time; split it"),
+                    m.source,
+                ),
+            ));
+        }
         if mc.issues_len > 0 {
             return Err((
                 Part::MessageExpression,

@@ -30,7 +30,7 @@ pub const TIMESTAMP: TyId = 10;
 const FIRST_FREE: usize = 11;
 
 /// Capacity of the type arena.
-pub const MAX_TYPES: usize = 2048;
+pub const MAX_TYPES: usize = 4096;
 /// Capacity of the name arena.
 pub const MAX_NAMES: usize = 256;
 /// Capacity of the type-variable table.
