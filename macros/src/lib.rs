@@ -62,7 +62,7 @@ fn expand_resource(input: &syn::DeriveInput) -> proc_macro2::TokenStream {
     let krate = cont.attrs.krate();
     let mut generator = expand::shape::Gen::new(&cx, krate);
     let schema = expand::schema_impl(&mut generator, &cont);
-    let root = resource.map(|r| expand::resource::expand(&cont, &r));
+    let root = resource.map(|r| expand::resource::expand(&cx, &cont, &r));
     match cx.check() {
         Ok(()) => {
             let root = root.unwrap_or_default();

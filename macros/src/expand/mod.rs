@@ -1,5 +1,6 @@
 //! Model → tokens. Never reports a user error except through the `Ctxt` it is given.
 
+pub mod cel;
 pub mod resource;
 pub mod shape;
 

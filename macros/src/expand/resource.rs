@@ -7,10 +7,13 @@ use quote::{quote, quote_spanned};
 use crate::ast::Container;
 use crate::check::jsonpath::Step;
 use crate::check::resource::{Expect, Resource};
+use crate::ctxt::Ctxt;
+use crate::expand::shape::Gen;
 
-pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
+pub fn expand(cx: &Ctxt, cont: &Container<'_>, r: &Resource) -> TokenStream {
     let krate = cont.attrs.krate();
     let p = quote!(#krate::__private);
+    let c = quote!(#krate::shape::cel);
     let spec = cont.ident;
     let root = &r.root;
     let vis = cont.vis;
@@ -107,20 +110,27 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
         quote!(#p::PrinterColumn { name: #name, ty: #ty, format: #format, description: #description, priority: #priority, json_path: #path })
     });
     let selectable = &r.selectable_fields;
-    let rules = r.root_rules.iter().map(|rule| {
-        let text = rule.rule.value();
-        let o = |l: &Option<syn::LitStr>| match l {
-            Some(l) => {
-                let v = l.value();
-                quote!(Some(#v))
-            }
-            None => quote!(None),
+    // Root rules: checked on the root's schema (with apiVersion, kind and metadata).
+    let mut g = Gen::new(cx, krate.clone());
+    g.type_name.clone_from(kind);
+    let root_node = g.push_const(
+        quote!(&'static #p::Shape),
+        quote!(&<#root as #p::Schema>::SHAPE),
+    );
+    let rules: Vec<TokenStream> = r
+        .root_rules
+        .iter()
+        .map(|rule| g.rule(rule, &root_node, kind, None, true))
+        .collect();
+    let root_consts = &g.consts;
+    let root_checks = super::emit_checks(&g.checks, root, &krate);
+    let spec_span = spec.span();
+    let crd_check = quote_spanned! {spec_span=>
+        const _: () = match #c::check_crd(&<#root as #p::Schema>::SHAPE, <#root as #p::CustomResource>::RESOURCE.rules) {
+            ::core::result::Result::Ok(()) => (),
+            ::core::result::Result::Err(e) => ::core::panic!("{}", #p::Msg::as_str(&e)),
         };
-        let (m, me, fp) = (o(&rule.message), o(&rule.message_expression), o(&rule.field_path));
-        let reason = opt_str(&rule.reason.as_ref().map(|s| s.value.clone()));
-        let oos = rule.optional_old_self;
-        quote!(#p::Rule { rule: #text, message: #m, message_expression: #me, reason: #reason, field_path: #fp, optional_old_self: #oos })
-    });
+    };
     let derives = &r.derives;
     let path_checks = r.paths.iter().map(|pc| {
         let steps = pc.steps.iter().map(|s| match s {
@@ -165,6 +175,8 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
         }
 
         impl #root {
+            #(#root_consts)*
+
             /// A new object named `name` with the given spec.
             #[must_use]
             pub fn new(name: &str, spec: #spec) -> Self {
@@ -294,5 +306,7 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
         #krate::__impl_kube_resource!(#root, #group, #version, #api_version, #kind, #plural, #scope);
 
         #(#path_checks)*
+        #root_checks
+        #crd_check
     }
 }

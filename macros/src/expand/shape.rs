@@ -11,7 +11,6 @@ use syn::spanned::Spanned as _;
 use crate::ast::{Container, Data, Field, Style, Variant};
 use crate::attr::json::DefaultAttr;
 use crate::attr::keywords::Keywords;
-use crate::attr::rule::RuleAttr;
 use crate::ctxt::Ctxt;
 
 /// A const-time check to emit, spanned at the tokens that asked for it.
@@ -27,6 +26,10 @@ pub struct Gen<'c> {
     pub krate: TokenStream,
     pub consts: Vec<TokenStream>,
     pub checks: Vec<Check>,
+    /// The type has type parameters: no free `const _` checks (rules fail on instantiation).
+    pub generic: bool,
+    /// The container's name, for the sites of rules (`Spec.replicas`).
+    pub type_name: String,
     next: usize,
 }
 
@@ -37,6 +40,8 @@ impl<'c> Gen<'c> {
             krate,
             consts: Vec::new(),
             checks: Vec::new(),
+            generic: false,
+            type_name: String::new(),
             next: 0,
         }
     }
@@ -57,11 +62,18 @@ impl<'c> Gen<'c> {
         self.checks.push(Check { span, expr });
     }
 
+    /// Adds a check (an expression of type `Result<(), Msg>`) spanned at `span`.
+    pub fn check_at(&mut self, span: Span, expr: TokenStream) {
+        self.check(span, expr);
+    }
+
     /// The `Shape` expression of the container.
     pub fn container(&mut self, cont: &Container<'_>) -> TokenStream {
         let k = self.krate.clone();
         let p = quote!(#k::__private);
         let name = cont.ident.to_string();
+        self.type_name.clone_from(&name);
+        self.generic = !cont.generics.params.is_empty();
         let base = if let Some(proxy) = &cont.serde.proxy {
             quote_spanned!(proxy.span()=> <#proxy as #p::Schema>::SHAPE)
         } else {
@@ -105,6 +117,8 @@ impl<'c> Gen<'c> {
             None,
             &name,
             cont.ident.span(),
+            &name.clone(),
+            None,
         );
         let span = attr_span(cont_attrs(cont)).unwrap_or_else(|| cont.ident.span());
         self.check(span, quote!(#p::check::check_keywords(#shape, #name)));
@@ -166,6 +180,7 @@ impl<'c> Gen<'c> {
             None
         };
         let span = attr_span(&f.original.attrs).unwrap_or_else(|| f.ty.span());
+        let site = format!("{}.{}", self.type_name, f.ident);
         let shape = self.keywords(
             base.clone(),
             &f.attrs.keywords,
@@ -173,6 +188,8 @@ impl<'c> Gen<'c> {
             nullable,
             &f.ident,
             span,
+            &site,
+            None,
         );
         let ident = &f.ident;
         self.check(span, quote!(#p::check::check_keywords(#shape, #ident)));
@@ -180,6 +197,9 @@ impl<'c> Gen<'c> {
     }
 
     /// Applies keywords to the shape expression `base`, returning a `&'static Shape` expression.
+    /// `site` names the node in rule messages; `items_of` is the list when these are the
+    /// keywords of its items.
+    #[allow(clippy::too_many_arguments, clippy::too_many_lines)]
     fn keywords(
         &mut self,
         base: TokenStream,
@@ -188,6 +208,8 @@ impl<'c> Gen<'c> {
         nullable: Option<bool>,
         what: &str,
         span: Span,
+        site: &str,
+        items_of: Option<TokenStream>,
     ) -> TokenStream {
         let k = self.krate.clone();
         let p = quote!(#k::__private);
@@ -255,6 +277,10 @@ impl<'c> Gen<'c> {
         }
         if kw.int_or_string.as_ref().is_some_and(|i| i.value) {
             sets.push(quote!(s.kind = #p::Kind::IntOrString;));
+            // `serde_json::Value` preserves unknown fields; int-or-string must not.
+            if kw.preserve_unknown_fields.is_none() {
+                sets.push(quote!(s.preserve_unknown_fields = false;));
+            }
         }
         if let Some(t) = &kw.list_type {
             let v = format_ident!("{}", capitalize(&t.value));
@@ -304,12 +330,17 @@ impl<'c> Gen<'c> {
             };
             sets.push(quote!(s.default = Some(#value);));
         }
-        if !kw.rules.is_empty() {
-            let rules = kw.rules.iter().map(|r| rule_tokens(&p, r));
-            let own = self.push_const(quote!(&'static [#p::Rule]), quote!(&[#(#rules),*]));
-            let inherited = self.push_const(quote!(&'static #p::Rules), quote!(&(#base).rules));
-            sets.push(quote!(s.rules = #p::Rules { own: #own, inherited: Some(#inherited) };));
-        }
+        // The list type the items' rules see (transition rules need `list_type = "map"`).
+        let list_for_items = kw.items.as_ref().map(|_| {
+            let set = kw.list_type.as_ref().map(|t| {
+                let v = format_ident!("{}", capitalize(&t.value));
+                quote!(s.list_type = Some(#p::ListType::#v);)
+            });
+            self.push_const(
+                quote!(&'static #p::Shape),
+                quote!(&{ let mut s: #p::Shape = #base; #set s }),
+            )
+        });
         for (inner, accessor, label) in [
             (&kw.items, quote!(items), "items"),
             (&kw.values, quote!(values), "values"),
@@ -317,7 +348,22 @@ impl<'c> Gen<'c> {
             if let Some(inner) = inner {
                 let inner_base = quote!(*(#base).#accessor());
                 let inner_what = format!("{what}[*]");
-                let shape = self.keywords(inner_base, inner, None, None, &inner_what, span);
+                let inner_site = format!("{site}[*]");
+                let parent = if label == "items" {
+                    list_for_items.clone()
+                } else {
+                    None
+                };
+                let shape = self.keywords(
+                    inner_base,
+                    inner,
+                    None,
+                    None,
+                    &inner_what,
+                    span,
+                    &inner_site,
+                    parent,
+                );
                 let what_s = what.to_owned();
                 self.check(
                     span,
@@ -327,12 +373,27 @@ impl<'c> Gen<'c> {
                 sets.push(quote!(s = s.with_inner(#shape);));
             }
         }
-        if sets.is_empty() {
-            return self.push_const(quote!(&'static #p::Shape), quote!(&#base));
+        let node = if sets.is_empty() {
+            self.push_const(quote!(&'static #p::Shape), quote!(&#base))
+        } else {
+            self.push_const(
+                quote!(&'static #p::Shape),
+                quote!(&{ let mut s: #p::Shape = #base; #(#sets)* s }),
+            )
+        };
+        if kw.rules.is_empty() {
+            return node;
         }
+        let rules: Vec<TokenStream> = kw
+            .rules
+            .iter()
+            .map(|r| self.rule(r, &node, site, items_of.as_ref(), false))
+            .collect();
+        let own = self.push_const(quote!(&'static [#p::Rule]), quote!(&[#(#rules),*]));
+        let inherited = self.push_const(quote!(&'static #p::Rules), quote!(&(#base).rules));
         self.push_const(
             quote!(&'static #p::Shape),
-            quote!(&{ let mut s: #p::Shape = #base; #(#sets)* s }),
+            quote!(&{ let mut s: #p::Shape = *#node; s.rules = #p::Rules { own: #own, inherited: Some(#inherited) }; s }),
         )
     }
 
@@ -396,29 +457,6 @@ impl<'c> Gen<'c> {
         );
         quote!(#p::Shape::new(#p::Kind::Enum(#variants)))
     }
-}
-
-fn rule_tokens(p: &TokenStream, r: &RuleAttr) -> TokenStream {
-    let opt = |l: &Option<syn::LitStr>| match l {
-        Some(l) => {
-            let v = l.value();
-            quote!(Some(#v))
-        }
-        None => quote!(None),
-    };
-    let rule = r.rule.value();
-    let message = opt(&r.message);
-    let message_expression = opt(&r.message_expression);
-    let field_path = opt(&r.field_path);
-    let reason = match &r.reason {
-        Some(s) => {
-            let v = &s.value;
-            quote!(Some(#v))
-        }
-        None => quote!(None),
-    };
-    let oos = r.optional_old_self;
-    quote!(#p::Rule { rule: #rule, message: #message, message_expression: #message_expression, reason: #reason, field_path: #field_path, optional_old_self: #oos })
 }
 
 fn cont_attrs<'a>(cont: &'a Container<'_>) -> &'a [syn::Attribute] {

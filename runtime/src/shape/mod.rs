@@ -13,6 +13,9 @@
 pub mod build;
 // A failed check returns its message by value: const fns cannot box it.
 #[allow(clippy::result_large_err)]
+pub mod cel;
+// A failed check returns its message by value: const fns cannot box it.
+#[allow(clippy::result_large_err)]
 pub mod check;
 mod impls;
 mod json;
@@ -188,6 +191,14 @@ pub struct Rule {
     pub reason: Option<&'static str>,
     pub field_path: Option<&'static str>,
     pub optional_old_self: bool,
+    /// The rule as the derive parsed it (`None` for rules written by hand): what the
+    /// compile-time checks read.
+    pub ast: Option<&'static cel::Ast>,
+    /// The parsed `message_expression`.
+    pub message_ast: Option<&'static cel::Ast>,
+    /// What the compile-time check of the rule found (cost, transition rule), for the checks
+    /// of the whole CRD.
+    pub info: Option<&'static cel::RuleInfo>,
 }
 
 impl Rule {
@@ -201,6 +212,9 @@ impl Rule {
             reason: None,
             field_path: None,
             optional_old_self: false,
+            ast: None,
+            message_ast: None,
+            info: None,
         }
     }
 }

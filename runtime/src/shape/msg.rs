@@ -5,7 +5,7 @@
 //! of the attribute that asked for the check.
 
 /// Capacity of a [`Msg`]; longer messages are cut with `...`.
-pub const MSG_CAP: usize = 1024;
+pub const MSG_CAP: usize = 2048;
 
 /// An error message from a `const fn` check.
 #[derive(Clone, Copy)]
@@ -34,6 +34,10 @@ impl Msg {
     #[must_use]
     pub const fn s(mut self, s: &str) -> Msg {
         let b = s.as_bytes();
+        if self.len > MSG_CAP - 3 {
+            // Already cut.
+            return self;
+        }
         let mut i = 0;
         while i < b.len() {
             // Keep room for "..." and never split a UTF-8 sequence.
@@ -216,6 +220,14 @@ mod tests {
         assert_eq!(Msg::new().num(10.0).as_str(), "10");
         assert_eq!(Msg::new().num(-0.5).as_str(), "-0.5");
         assert_eq!(Msg::new().num(2.25).as_str(), "2.25");
+    }
+
+    #[test]
+    fn appends_nothing_once_cut() {
+        let long = "x".repeat(MSG_CAP);
+        let m = Msg::of(&long).s("more").s("and more");
+        assert!(m.as_str().ends_with("..."));
+        assert_eq!(m.as_str().len(), MSG_CAP);
     }
 
     #[test]

@@ -39,6 +39,7 @@ use crate::cel::types::Type;
 use crate::cel::{Ast, ExprId, ExprKind, Issue, ParseErrors, Source, parse_with};
 
 pub use debug::checked_debug_string;
+pub(crate) use validate::valid_literal_argument;
 
 /// What an identifier or call resolved to (cel-go `ReferenceInfo`).
 #[derive(Clone, Debug, PartialEq, Eq)]

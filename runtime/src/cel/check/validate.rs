@@ -183,6 +183,17 @@ fn reachable(checked: &CheckedAst) -> Vec<(ExprId, bool)> {
     out
 }
 
+/// Whether a literal first argument of `function` passes the literal validators
+/// (`duration`, `timestamp`, `matches`); other functions accept anything.
+pub(crate) fn valid_literal_argument(function: &str, l: &Literal) -> bool {
+    match function {
+        "duration" => valid_duration_arg(l),
+        "timestamp" => valid_timestamp_arg(l),
+        "matches" => valid_regex_arg(l),
+        _ => true,
+    }
+}
+
 fn valid_duration_arg(l: &Literal) -> bool {
     match l {
         Literal::String(s) => parse_go_duration(s).is_some(),
