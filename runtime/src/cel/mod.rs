@@ -58,9 +58,12 @@ pub mod check;
 pub mod cost;
 pub mod decl;
 pub mod env;
+#[cfg(feature = "full")]
 pub mod eval;
+#[cfg(feature = "full")]
 pub mod lib;
 pub mod types;
+#[cfg(feature = "full")]
 pub mod value;
 
 pub use ast::{

@@ -24,6 +24,7 @@ mod aggregate;
 mod call;
 mod checker;
 pub mod compile;
+#[cfg(feature = "full")]
 pub mod crd;
 mod debug;
 mod format;
