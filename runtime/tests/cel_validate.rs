@@ -17,17 +17,6 @@ const BUDGET: i64 = 10_000_000;
 /// Rules whose expected result depends on evaluator or checker behaviour not done yet (owned
 /// by the CEL engine, not by validation). Each must still fail: remove it once it passes.
 const ENGINE_GAPS: &[(&str, &str)] = &[
-    // The JSON view gives embedded resources `metadata.name`/`generateName` only, even when the
-    // schema declares all of `kind`, `apiVersion`, `metadata.name` and `metadata.generateName`
-    // (then Go's `WithTypeAndObjectMeta` keeps the schema's own `metadata`).
-    (
-        "embedded object with usage of reserved keywords",
-        "has(self.embedded.metadata.namespace)",
-    ),
-    (
-        "embedded object with usage of reserved keywords",
-        "self.embedded.metadata.namespace == 'reserved_keyword_namespace'",
-    ),
     // `sum()` of an empty list of durations is `duration('0')` (the zero of the declared
     // element type), not `0`.
     (

@@ -312,7 +312,8 @@ impl<'a> Activation<'a> {
 
     /// Like [`bind_json`](Self::bind_json) for the root of a resource: `apiVersion`, `kind`
     /// and `metadata.name`/`generateName` are accessible whatever the schema says
-    /// (apiextensions `WithTypeAndObjectMeta`).
+    /// (apiextensions `WithTypeAndObjectMeta`); a schema that declares all four keeps its own
+    /// `metadata`.
     #[must_use]
     pub fn bind_resource(
         self,
