@@ -16,32 +16,7 @@ const BUDGET: i64 = 10_000_000;
 
 /// Rules whose expected result depends on evaluator or checker behaviour not done yet (owned
 /// by the CEL engine, not by validation). Each must still fail: remove it once it passes.
-const ENGINE_GAPS: &[(&str, &str)] = &[
-    // The JSON view gives embedded resources `metadata.name`/`generateName` only, even when the
-    // schema declares all of `kind`, `apiVersion`, `metadata.name` and `metadata.generateName`
-    // (then Go's `WithTypeAndObjectMeta` keeps the schema's own `metadata`).
-    (
-        "embedded object with usage of reserved keywords",
-        "has(self.embedded.metadata.namespace)",
-    ),
-    (
-        "embedded object with usage of reserved keywords",
-        "self.embedded.metadata.namespace == 'reserved_keyword_namespace'",
-    ),
-    // `sum()` of an empty list of durations is `duration('0')` (the zero of the declared
-    // element type), not `0`.
-    (
-        "stdlib list functions",
-        "self.emptyDurations.sum() == duration('0')",
-    ),
-    // A constant invalid regex of `find`/`findAll` fails program creation with Go's regexp
-    // message (`error parsing regexp: unexpected ): ...`).
-    ("stdlib regex functions", "self.str.find(')') == ''"),
-    ("stdlib regex functions", "self.str.findAll(')') == []"),
-    ("stdlib regex functions", "self.str.findAll(')', 1) == []"),
-    // RE2 rejects `x++` (invalid nested repetition): a compile error of `matches`.
-    ("stdlib regex functions", "self.str.matches('x++')"),
-];
+const ENGINE_GAPS: &[(&str, &str)] = &[];
 
 fn data() -> Value {
     let path = format!(

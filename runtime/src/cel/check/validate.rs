@@ -6,8 +6,9 @@
 //! extension's check of literal `format` calls (from 1.29, `format.rs`).
 //!
 //! cel-go validates a literal by evaluating the call; here Go's `time.ParseDuration`,
-//! `time.Parse(time.RFC3339, _)` with CEL's timestamp range, and RE2 syntax (through the
-//! `regex` crate, whose syntax differs from RE2 in rare corners) are reproduced directly.
+//! `time.Parse(time.RFC3339, _)` with CEL's timestamp range, and RE2 syntax (Go's syntax
+//! rules of `lib/re2_syntax.rs`, then the `regex` crate that evaluates the pattern) are
+//! reproduced directly.
 
 use super::time::{parse_go_duration, parse_rfc3339_seconds};
 use super::walk;
@@ -211,7 +212,9 @@ fn valid_timestamp_arg(l: &Literal) -> bool {
 
 fn valid_regex_arg(l: &Literal) -> bool {
     match l {
-        Literal::String(s) => regex::Regex::new(s).is_ok(),
+        Literal::String(s) => {
+            crate::cel::lib::re2_syntax::check(s).is_ok() && regex::Regex::new(s).is_ok()
+        }
         _ => true,
     }
 }

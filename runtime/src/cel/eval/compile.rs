@@ -10,11 +10,15 @@ use super::error::CompileError;
 use super::node::{Base, Call, Fold, IntOp, Node, RegexCall, RegexKind, Step};
 use super::plan::{add_qual, attr, const_set, field_qual, index_qual, literal, uncharged};
 use crate::cel::ast::{Ast, ExprId, ExprKind, Literal};
+use crate::cel::check::CheckedAst;
 use crate::cel::lib;
 use crate::cel::value::{List, ListKind, Map, Type, Value};
 
 pub(crate) struct Planner<'p> {
     pub ast: &'p Ast,
+    /// The checker's output when the program is compiled from a checked expression: calls
+    /// then follow its overloads (`overload.rs`).
+    pub checked: Option<&'p CheckedAst>,
     pub vars: &'p [String],
     pub version: (u32, u32),
     pub fold_constants: bool,
@@ -35,6 +39,7 @@ impl<'p> Planner<'p> {
     ) -> Self {
         Planner {
             ast,
+            checked: None,
             vars,
             version,
             fold_constants,
@@ -75,7 +80,7 @@ impl<'p> Planner<'p> {
                 target,
                 function,
                 args,
-            } => self.call(*target, function, args),
+            } => self.call(id, *target, function, args),
             ExprKind::List {
                 elems,
                 optional_indices,
@@ -297,7 +302,7 @@ impl<'p> Planner<'p> {
         Ok(out)
     }
 
-    fn call(&mut self, target: Option<ExprId>, function: &str, args: &[ExprId]) -> R {
+    fn call(&mut self, id: ExprId, target: Option<ExprId>, function: &str, args: &[ExprId]) -> R {
         match (function, target, args.len()) {
             ("_&&_" | "_||_", None, _) => {
                 let ts = self.plan_args(None, args)?;
@@ -352,13 +357,13 @@ impl<'p> Planner<'p> {
         {
             let full = format!("{prefix}.{function}");
             if lib::has_global(&full, self.version) {
-                return self.function(&full, None, args);
+                return self.function(id, &full, None, args);
             }
         }
-        self.function(function, target, args)
+        self.function(id, function, target, args)
     }
 
-    fn function(&mut self, name: &str, target: Option<ExprId>, args: &[ExprId]) -> R {
+    fn function(&mut self, id: ExprId, name: &str, target: Option<ExprId>, args: &[ExprId]) -> R {
         let argc = args.len() + usize::from(target.is_some());
         let Some(def) = lib::lookup(name, target.is_some(), argc, self.version) else {
             if lib::lookup(name, target.is_some(), argc, (u32::MAX, u32::MAX)).is_some() {
@@ -388,20 +393,24 @@ impl<'p> Planner<'p> {
         {
             return Ok(Node::Const(r));
         }
+        let (imp, cost) = super::overload::resolve(def, self.checked.map(|c| c.overload_ids(id)));
+        // Constant patterns are compiled with the program; an invalid one fails it (cel-go's
+        // `MatchesRegexOptimization` under `OptOptimize`, apiserver's
+        // `ExtensionLibRegexOptimizations` for `find`/`findAll` always).
         let regex = match (name, target.is_some()) {
-            ("matches", _) => Some(RegexKind::Matches),
+            ("matches", _) if self.fold_constants => Some(RegexKind::Matches),
             ("find", true) => Some(RegexKind::Find),
             ("findAll", true) => Some(RegexKind::FindAll),
             _ => None,
         };
         if let Some(kind) = regex
-            && self.fold_constants
             && let Some(Value::String(p)) = nodes.get(1).and_then(Node::as_const)
-            && let Ok(re) = lib::regex_lib::compile(&p)
         {
+            let re = lib::regex_lib::compile(&p).map_err(CompileError::new)?;
             return Ok(Node::Regex(Box::new(RegexCall {
                 call: Call {
-                    def,
+                    imp,
+                    cost,
                     args: nodes.into_boxed_slice(),
                 },
                 regex: Arc::new(re),
@@ -418,7 +427,8 @@ impl<'p> Planner<'p> {
             _ => None,
         };
         let call = Box::new(Call {
-            def,
+            imp,
+            cost,
             args: nodes.into_boxed_slice(),
         });
         Ok(match op {

@@ -313,7 +313,7 @@ fn call<'a>(c: &'a Call, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
             match a {
                 Ok(a) => finish(c, std::slice::from_ref(&a), cx),
                 Err(e) => {
-                    cx.charge((c.def.cost)(&[Value::Null], &Value::Null))?;
+                    cx.charge((c.cost)(&[Value::Null], &Value::Null))?;
                     Err(e)
                 }
             }
@@ -349,7 +349,7 @@ fn call_with<'a>(
                 a.as_ref().map_or(Value::Null, Clone::clone),
                 b.as_ref().map_or(Value::Null, Clone::clone),
             ];
-            cx.charge((c.def.cost)(&args, &Value::Null))?;
+            cx.charge((c.cost)(&args, &Value::Null))?;
             Err(a
                 .err()
                 .or(b.err())
@@ -360,10 +360,10 @@ fn call_with<'a>(
 
 #[inline]
 fn finish<'a>(c: &'a Call, args: &[Value<'a>], cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
-    let r = (c.def.imp)(cx.env, args);
+    let r = (c.imp)(cx.env, args);
     let cost = match &r {
-        Ok(v) => (c.def.cost)(args, v),
-        Err(_) => (c.def.cost)(args, &Value::Null),
+        Ok(v) => (c.cost)(args, v),
+        Err(_) => (c.cost)(args, &Value::Null),
     };
     cx.charge(cost)?;
     r
@@ -384,9 +384,9 @@ fn regex_call<'a>(r: &'a RegexCall, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
         (RegexKind::FindAll, Some(Value::String(s))) => {
             crate::cel::lib::regex_lib::find_all(&r.regex, s, vals.get(2))
         }
-        _ => (r.call.def.imp)(cx.env, &vals),
+        _ => (r.call.imp)(cx.env, &vals),
     };
-    let cost = (r.call.def.cost)(&vals, out.as_ref().unwrap_or(&Value::Null));
+    let cost = (r.call.cost)(&vals, out.as_ref().unwrap_or(&Value::Null));
     cx.charge(cost)?;
     out
 }

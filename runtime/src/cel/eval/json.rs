@@ -26,7 +26,8 @@ pub struct JsonObject<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ObjectKind {
     /// `properties` (escaped names, null fields absent); `meta` adds `apiVersion`, `kind` and
-    /// `metadata.name`/`generateName` (the root and embedded resources).
+    /// `metadata.name`/`generateName` (the root and embedded resources, unless their schema
+    /// declares all of these itself).
     Object { meta: bool },
     /// `additionalProperties` with a schema.
     Map,
@@ -94,7 +95,9 @@ pub fn from_json<'a>(v: &'a Json, schema: &'a Structural, meta: bool) -> EvalRes
                     "invalid data, expected a map for the provided schema with type=object".into(),
                 ));
             };
-            let meta = meta || schema.extensions.embedded_resource;
+            // `WithTypeAndObjectMeta` keeps a schema that declares the type and object meta.
+            let meta = (meta || schema.extensions.embedded_resource)
+                && !declares_type_and_object_meta(schema);
             let kind = if meta || !schema.properties.is_empty() {
                 ObjectKind::Object { meta }
             } else if schema.additional_properties_schema().is_some() {
@@ -151,6 +154,20 @@ pub fn from_json<'a>(v: &'a Json, schema: &'a Structural, meta: bool) -> EvalRes
         None if schema.extensions.preserve_unknown_fields => Ok(Value::Unknown(v)),
         None => Err(invalid("invalid type, expected object, array, number, integer, boolean or string, or no type with x-kubernetes-int-or-string or x-kubernetes-preserve-unknown-fields is true, got ".into())),
     }
+}
+
+/// Whether `s` declares `kind`, `apiVersion`, `metadata.name` and `metadata.generateName`
+/// with their types: then `WithTypeAndObjectMeta` leaves it unchanged (and `metadata` keeps
+/// its other properties).
+fn declares_type_and_object_meta(s: &Structural) -> bool {
+    let is = |n: Option<&Structural>, t: Type| n.is_some_and(|n| n.generic.ty == Some(t));
+    let meta = s.properties.get("metadata");
+    let meta_prop = |k: &str| meta.and_then(|m| m.properties.get(k));
+    is(s.properties.get("kind"), Type::String)
+        && is(s.properties.get("apiVersion"), Type::String)
+        && is(meta, Type::Object)
+        && is(meta_prop("name"), Type::String)
+        && is(meta_prop("generateName"), Type::String)
 }
 
 fn string_with_format<'a>(s: &'a str, schema: &'a Structural) -> EvalResult<'a> {

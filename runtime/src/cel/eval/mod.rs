@@ -45,16 +45,19 @@
 //!
 //! # Differences from cel-go
 //!
-//! - Overloads are resolved from run-time types. cel-go charges the cost formula of the
-//!   overload the checker chose; for operands typed `dyn` (int-or-string, preserved unknown
-//!   fields) it falls back to a cost of 1 where we may charge a string formula.
+//! - [`Program::compile`] (a parsed-only expression) resolves overloads from run-time types and
+//!   charges by them; [`Program::compile_checked`] follows the checker's overloads as cel-go
+//!   does (a call on `dyn` operands the checker could not narrow costs 1, `sum()` of an empty
+//!   list is the zero of the checked element type).
 //! - Where two or three steps are charged together (an int comparison of two variables), a
 //!   cancelled evaluation reports a cost up to 2 higher than cel-go's.
-//! - `sum()` of an empty list is `0` (cel-go takes the zero of the checked element type).
 //! - JSON objects are iterated in key order (Go: random order).
-//! - Regular expressions use Rust's `regex` (RE2 syntax and linear time); compile-error texts
-//!   differ. IP parse-error texts approximate Go's `netip`; quantities are exact up to 38
-//!   significant digits (Go: arbitrary precision).
+//! - Regular expressions run on Rust's `regex` (RE2 syntax and linear time); the patterns Go
+//!   rejects fail with Go's messages, the few that Go accepts and `regex` does not (`\Q..\E`,
+//!   octal escapes) fail with `regex`'s; `\d`, `\w`, `\s` and `\b` are Unicode-aware (Go:
+//!   ASCII).
+//! - IP parse-error texts approximate Go's `netip`; quantities are exact up to 38 significant
+//!   digits (Go: arbitrary precision).
 //! - Time zones come from the IANA database bundled in `jiff`.
 
 mod attr;
@@ -70,6 +73,7 @@ pub(crate) mod list;
 pub(crate) mod map;
 mod node;
 pub(crate) mod ops;
+mod overload;
 mod plan;
 pub(crate) mod stdlib;
 pub mod time;
@@ -81,6 +85,7 @@ pub use crate::cel::value::Value;
 use std::borrow::Cow;
 
 use crate::cel::ast::Ast;
+use crate::cel::check::CheckedAst;
 use crate::cel::lib::Env;
 use crate::schema::Structural;
 
@@ -145,12 +150,48 @@ impl std::fmt::Debug for node::Node {
 }
 
 impl Program {
-    /// Compiles a parsed expression.
+    /// Compiles a parsed expression. Overloads are chosen from run-time types, and calls are
+    /// charged from them: prefer [`Program::compile_checked`] for type-checked expressions.
     pub fn compile(ast: &Ast, opts: &CompileOptions) -> Result<Program, CompileError> {
+        Program::plan(ast, None, opts)
+    }
+
+    /// Compiles a type-checked expression as cel-go plans a checked AST: a call the checker
+    /// resolved to one overload runs that overload (`sum()` of an empty `list(duration)` is
+    /// `duration('0')`) and is charged by it; a call it left to dynamic dispatch (operands typed
+    /// `dyn`: int-or-string, preserved unknown fields) costs 1 unless the Kubernetes cost
+    /// estimator prices the function by name.
+    ///
+    /// ```
+    /// use crdkit_runtime::cel::{check, env::CheckEnv, types::Type};
+    /// use crdkit_runtime::cel::eval::{Activation, CompileOptions, CostTracker, Program, Value};
+    ///
+    /// let env = CheckEnv::kubernetes((1, 30)).with_variable("self", Type::Dyn);
+    /// let checked = check::compile("self < 'abcdefghijklmnopqrstuvwxyz'", &env).unwrap();
+    /// let program = Program::compile_checked(&checked, &CompileOptions::default()).unwrap();
+    /// let activation = Activation::new().bind("self", Value::from("abcdefghijklmnopqrstuvwxyy"));
+    /// let mut cost = CostTracker::kubernetes();
+    /// assert_eq!(program.eval(&activation, &mut cost).unwrap().as_bool(), Some(true));
+    /// // `self` (1) and `less_string` on 26 characters (3): the checker's one overload.
+    /// assert_eq!(cost.actual_cost(), 4);
+    /// ```
+    pub fn compile_checked(
+        checked: &CheckedAst,
+        opts: &CompileOptions,
+    ) -> Result<Program, CompileError> {
+        Program::plan(&checked.ast, Some(checked), opts)
+    }
+
+    fn plan(
+        ast: &Ast,
+        checked: Option<&CheckedAst>,
+        opts: &CompileOptions,
+    ) -> Result<Program, CompileError> {
         let env = Env::new();
         let (root, max_locals) = {
             let mut p =
                 compile::Planner::new(ast, &opts.variables, opts.k8s_version, opts.optimize, &env);
+            p.checked = checked;
             let mut root = p.plan(ast.root)?;
             root.simplify();
             (root, p.max_locals)
@@ -312,7 +353,8 @@ impl<'a> Activation<'a> {
 
     /// Like [`bind_json`](Self::bind_json) for the root of a resource: `apiVersion`, `kind`
     /// and `metadata.name`/`generateName` are accessible whatever the schema says
-    /// (apiextensions `WithTypeAndObjectMeta`).
+    /// (apiextensions `WithTypeAndObjectMeta`); a schema that declares all four keeps its own
+    /// `metadata`.
     #[must_use]
     pub fn bind_resource(
         self,

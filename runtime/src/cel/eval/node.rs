@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use super::error::EvalError;
 use super::list::SetKey;
-use crate::cel::lib::FnDef;
+use crate::cel::lib::{CostFn, Impl};
 use crate::cel::value::Value;
 
 /// A node of the executable tree.
@@ -67,9 +67,12 @@ pub(crate) enum IntOp {
     Sub,
 }
 
-/// A call: the function found at compile time and the argument nodes (receiver first).
+/// A call: the implementation and cost function chosen at compile time (by the checker's
+/// overload when the program is checked, `overload.rs`) and the argument nodes (receiver
+/// first).
 pub(crate) struct Call {
-    pub def: &'static FnDef,
+    pub imp: Impl,
+    pub cost: CostFn,
     pub args: Box<[Node]>,
 }
 

@@ -279,17 +279,28 @@ fn cost_canonical<'a>(a: &[Value<'a>], _: &Value<'a>) -> u64 {
     ceil_factor(actual_size(&a[0]), 2.0 * TRAVERSAL)
 }
 
-fn cost_contains_ip<'a>(a: &[Value<'a>], _: &Value<'a>) -> u64 {
-    let c = actual_size(&a[0]);
-    let mut cost = ceil_factor(c + c, TRAVERSAL);
+fn cost_contains_ip<'a>(a: &[Value<'a>], r: &Value<'a>) -> u64 {
+    let mut cost = cost_contains_ip_parsed(a, r);
     if let Value::String(_) = &a[1] {
         cost += ceil_factor(actual_size(&a[1]), TRAVERSAL);
     }
     cost
 }
 
+/// `containsIP` without parsing a string argument: the cost of the `cidr_contains_ip_ip`
+/// overload, and of any call the checker did not narrow to one overload.
+pub(crate) fn cost_contains_ip_parsed<'a>(a: &[Value<'a>], _: &Value<'a>) -> u64 {
+    let c = actual_size(&a[0]);
+    ceil_factor(c + c, TRAVERSAL)
+}
+
 fn cost_contains_cidr<'a>(a: &[Value<'a>], r: &Value<'a>) -> u64 {
     cost_contains_ip(a, r) + ceil_factor(actual_size(&a[0]), TRAVERSAL) + 1
+}
+
+/// `containsCIDR` without parsing a string argument (`cidr_contains_cidr`, or no overload).
+pub(crate) fn cost_contains_cidr_parsed<'a>(a: &[Value<'a>], r: &Value<'a>) -> u64 {
+    cost_contains_ip_parsed(a, r) + ceil_factor(actual_size(&a[0]), TRAVERSAL) + 1
 }
 
 /// The IP and CIDR libraries.

@@ -2,8 +2,10 @@
 //! `sum`, `min`, `max`, `indexOf`, `lastIndexOf`, and `includes` from version 1, Kubernetes
 //! 1.37), with the traversal costs of `library/cost.go`.
 //!
-//! `sum()` of an empty list is `0`: cel-go picks the zero of the element type from the
-//! checked overload, which an unchecked evaluation cannot know.
+//! `sum()` starts from the zero of the checked overload's element type (`duration('0')` for
+//! `list_duration_sum_duration`, [`sum_overload`]); a parsed-only program, or a call the checker
+//! left to dynamic dispatch, starts from the zero of the first element's type (an empty list
+//! sums to `0`), as cel-go's dispatch picks the first overload that accepts the list.
 
 use super::{Env, FnDef};
 use crate::cel::eval::{EvalError, EvalResult, equal, list};
@@ -76,12 +78,45 @@ fn is_sorted<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
 
 fn sum<'a>(e: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
     let xs = items(&a[0])?;
-    let mut acc = match xs.first() {
+    let zero = match xs.first() {
         Some(Value::Uint(_)) => Value::Uint(0),
         Some(Value::Double(_)) => Value::Double(0.0),
         Some(Value::Duration(_)) => Value::Duration(crate::cel::eval::time::Duration(0)),
         _ => Value::Int(0),
     };
+    sum_from(e, xs, zero)
+}
+
+fn sum_int<'a>(e: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
+    sum_from(e, items(&a[0])?, Value::Int(0))
+}
+
+fn sum_uint<'a>(e: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
+    sum_from(e, items(&a[0])?, Value::Uint(0))
+}
+
+fn sum_double<'a>(e: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
+    sum_from(e, items(&a[0])?, Value::Double(0.0))
+}
+
+fn sum_duration<'a>(e: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
+    let zero = Value::Duration(crate::cel::eval::time::Duration(0));
+    sum_from(e, items(&a[0])?, zero)
+}
+
+/// The implementation of a `sum` overload (lists.go `zeroValuesOfSummableTypes`).
+pub(crate) fn sum_overload(id: &str) -> Option<super::Impl> {
+    Some(match id {
+        "list_int_sum_int" => sum_int,
+        "list_uint_sum_uint" => sum_uint,
+        "list_double_sum_double" => sum_double,
+        "list_duration_sum_duration" => sum_duration,
+        _ => return None,
+    })
+}
+
+fn sum_from<'a>(e: &Env, xs: Vec<Value<'a>>, zero: Value<'a>) -> EvalResult<'a> {
+    let mut acc = zero;
     for x in xs {
         if !matches!(
             x,

@@ -20,6 +20,7 @@ pub(crate) mod lists_ext;
 mod netip;
 pub(crate) mod optional;
 pub(crate) mod quantity;
+pub(crate) mod re2_syntax;
 pub(crate) mod regex_lib;
 pub(crate) mod semver;
 pub(crate) mod sets;

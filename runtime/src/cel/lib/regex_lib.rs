@@ -3,7 +3,8 @@
 //! patterns known only at run time (constant patterns are compiled once by the planner).
 //!
 //! Go's RE2 and Rust's `regex` share syntax and linear-time semantics; a pattern whose
-//! compiled program would be huge (`(a{1000}){1000}`) is an error, never a hang.
+//! compiled program would be huge is an error, never a hang. Patterns are first checked
+//! against Go's syntax rules (`re2_syntax.rs`), so what Go rejects fails with Go's message.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -19,8 +20,10 @@ const SIZE_LIMIT: usize = 8 << 20;
 /// Patterns kept in the run-time cache.
 const CACHE_CAPACITY: usize = 256;
 
-/// Compiles a pattern with RE2-like limits.
+/// Compiles a pattern with RE2-like limits; the error is Go's `regexp.Compile` text for the
+/// patterns Go rejects.
 pub(crate) fn compile(pattern: &str) -> Result<Regex, String> {
+    super::re2_syntax::check(pattern).map_err(|e| e.to_string())?;
     regex::RegexBuilder::new(pattern)
         .size_limit(SIZE_LIMIT)
         .dfa_size_limit(SIZE_LIMIT)

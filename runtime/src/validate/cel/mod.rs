@@ -37,7 +37,7 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
-use crate::cel::Ast;
+use crate::cel::check::CheckedAst;
 use crate::cel::check::compile::{RuleOptions, compile_rule};
 use crate::cel::check::walk::with_stack;
 use crate::cel::decl::{DeclType, escape, schema_decl_type};
@@ -405,13 +405,13 @@ fn compile_one(
         return Compiled::Blank;
     };
     // Deep expressions are planned on a large stack, as they are checked.
-    let plan = |ast: &Ast| with_stack(ast, || Program::compile(ast, program_opts));
-    let program = match plan(&checked.ast) {
+    let plan = |c: &CheckedAst| with_stack(&c.ast, || Program::compile_checked(c, program_opts));
+    let program = match plan(&checked) {
         Ok(p) => p,
         Err(e) => return Compiled::Error(format!("program instantiation failed: {e}")),
     };
     // A message expression that does not compile is ignored: the rule's message is used.
-    let message_expression = result.message_expression.and_then(|m| plan(&m.ast).ok());
+    let message_expression = result.message_expression.and_then(|m| plan(&m).ok());
     let field_path = (!rule.field_path.is_empty())
         .then(|| valid_field_path(&rule.field_path, node, true).ok())
         .flatten()
