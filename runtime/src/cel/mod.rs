@@ -62,6 +62,13 @@ pub mod env;
 pub mod eval;
 #[cfg(feature = "full")]
 pub mod lib;
+// RE2's syntax rules serve the checker, which slim builds (the proc-macro) have without the
+// libraries: the file is compiled on its own there.
+#[cfg(feature = "full")]
+pub(crate) use lib::re2_syntax;
+#[cfg(not(feature = "full"))]
+#[path = "lib/re2_syntax.rs"]
+pub(crate) mod re2_syntax;
 pub mod types;
 #[cfg(feature = "full")]
 pub mod value;

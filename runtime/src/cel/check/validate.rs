@@ -213,7 +213,7 @@ fn valid_timestamp_arg(l: &Literal) -> bool {
 fn valid_regex_arg(l: &Literal) -> bool {
     match l {
         Literal::String(s) => {
-            crate::cel::lib::re2_syntax::check(s).is_ok() && regex::Regex::new(s).is_ok()
+            crate::cel::re2_syntax::check(s).is_ok() && regex::Regex::new(s).is_ok()
         }
         _ => true,
     }
