@@ -56,14 +56,19 @@ pub const STATIC_ESTIMATED_CRD_COST_LIMIT: u64 = 100_000_000;
 /// A range of sizes (cel-go `SizeEstimate`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SizeEstimate {
+    /// The smallest size: elements of a list or map, bytes of a string or bytes, code points of a
+    /// string where cel-go counts them.
     pub min: u64,
+    /// The largest size; `u64::MAX` when nothing bounds it.
     pub max: u64,
 }
 
 /// A range of costs (cel-go `CostEstimate`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct CostEstimate {
+    /// The cost when every short-circuit and early exit is taken.
     pub min: u64,
+    /// The cost in the worst case; the figure checked against the limits.
     pub max: u64,
 }
 
@@ -95,11 +100,13 @@ impl SizeEstimate {
         max: u64::MAX,
     };
 
+    /// Exactly `n`: the size of a literal or of a value whose size is known.
     #[must_use]
     pub const fn fixed(n: u64) -> SizeEstimate {
         SizeEstimate { min: n, max: n }
     }
 
+    /// The size of a concatenation (`a + b`), saturating.
     #[must_use]
     pub fn add(self, o: SizeEstimate) -> SizeEstimate {
         SizeEstimate {
@@ -108,6 +115,7 @@ impl SizeEstimate {
         }
     }
 
+    /// The size of a product (`n` lists of `m` elements), saturating.
     #[must_use]
     pub fn multiply(self, o: SizeEstimate) -> SizeEstimate {
         SizeEstimate {
@@ -116,6 +124,8 @@ impl SizeEstimate {
         }
     }
 
+    /// The cost of traversing a value of this size at `f` per unit, e.g.
+    /// [`STRING_TRAVERSAL_COST_FACTOR`] for a string scan; rounds up, saturating.
     #[must_use]
     pub fn multiply_by_cost_factor(self, f: f64) -> CostEstimate {
         CostEstimate {
@@ -124,6 +134,7 @@ impl SizeEstimate {
         }
     }
 
+    /// The cost of doing `c` once per unit of this size (an element-wise comparison), saturating.
     #[must_use]
     pub fn multiply_by_cost(self, c: CostEstimate) -> CostEstimate {
         CostEstimate {
@@ -132,6 +143,8 @@ impl SizeEstimate {
         }
     }
 
+    /// A size that covers both: the smaller minimum and the larger maximum (the branches of
+    /// `_?_:_`).
     #[must_use]
     pub fn union(self, o: SizeEstimate) -> SizeEstimate {
         SizeEstimate {
@@ -143,11 +156,13 @@ impl SizeEstimate {
 
 #[allow(clippy::should_implement_trait)]
 impl CostEstimate {
+    /// Exactly `n`: a call whose cost does not depend on its arguments.
     #[must_use]
     pub const fn fixed(n: u64) -> CostEstimate {
         CostEstimate { min: n, max: n }
     }
 
+    /// The cost of doing both, saturating.
     #[must_use]
     pub fn add(self, o: CostEstimate) -> CostEstimate {
         CostEstimate {
@@ -156,6 +171,8 @@ impl CostEstimate {
         }
     }
 
+    /// The cost of doing `self` as many times as `o` says, saturating (a loop body times its
+    /// iterations).
     #[must_use]
     pub fn multiply(self, o: CostEstimate) -> CostEstimate {
         CostEstimate {
@@ -164,6 +181,7 @@ impl CostEstimate {
         }
     }
 
+    /// The cost scaled by `f`, rounded up and saturating.
     #[must_use]
     pub fn multiply_by_cost_factor(self, f: f64) -> CostEstimate {
         CostEstimate {
@@ -172,6 +190,8 @@ impl CostEstimate {
         }
     }
 
+    /// A cost that covers both: the smaller minimum and the larger maximum (the branches of
+    /// `_?_:_`).
     #[must_use]
     pub fn union(self, o: CostEstimate) -> CostEstimate {
         CostEstimate {
@@ -184,6 +204,8 @@ impl CostEstimate {
 /// Where the estimator learns the largest size of a value, from its path (`self`, field
 /// names, `@items`, `@values`, `@keys`) and type (cel-go `CostEstimator.EstimateSize`).
 pub trait SizeEstimator: Sync {
+    /// The size of the value at `path` of type `ty`, or `None` when this estimator does not
+    /// know it: the cost estimator then assumes [`SizeEstimate::UNKNOWN`] (scalars count 1).
     fn estimate_size(&self, path: &[String], ty: &Type) -> Option<SizeEstimate>;
 }
 
@@ -261,6 +283,7 @@ pub fn cost_error_message(cost_name: &str, cost: u64, limit: u64) -> String {
 /// most expensive rules, counting only those above 1% of the CRD limit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TotalCost<P = String> {
+    /// The sum of all observed costs, saturating.
     pub total: u64,
     /// `(path, cost)`, most expensive first.
     pub most_expensive: Vec<(P, u64)>,

@@ -52,6 +52,7 @@ const NAME_MAX_LENGTH: i64 = 253;
 /// A CEL declaration derived from a schema node (apiserver `DeclType`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct DeclType {
+    /// What the node declares: a scalar, a list, a map or an object.
     pub kind: DeclKind,
     /// The largest size of a value: characters (×4, in bytes) of a string, items of a list,
     /// properties of a map; 0 for other types.
@@ -65,13 +66,17 @@ pub struct DeclType {
 pub enum DeclKind {
     /// A scalar (or `dyn` for int-or-string); the CEL type.
     Simple(Type),
+    /// `list(T)`: the element declaration, whatever the `x-kubernetes-list-type`.
     List(Box<DeclType>),
     /// `map(string, T)`: key and value declarations.
     Map(Box<DeclType>, Box<DeclType>),
     /// An object with its (escaped) fields; `name` is `object` until
     /// [`DeclType::assign_type_names`] names it.
     Object {
+        /// The type name: `object` until named, then the path of the node (`root.spec.template`).
         name: String,
+        /// The visible fields by escaped name; properties without a type or whose names cannot be
+        /// escaped are left out.
         fields: BTreeMap<String, DeclField>,
     },
 }
@@ -81,9 +86,13 @@ pub enum DeclKind {
 pub struct DeclField {
     /// The escaped name.
     pub name: String,
+    /// The field's declaration.
     pub ty: DeclType,
+    /// Listed in the parent's `required`.
     pub required: bool,
+    /// The schema's `enum`, empty when it has none.
     pub enum_values: Vec<Value>,
+    /// The schema's `default`.
     pub default: Option<Value>,
 }
 

@@ -57,15 +57,27 @@ pub enum Library {
     Optionals,
     /// `ext.TwoVarComprehensions`.
     TwoVarComprehensions,
+    /// `library.URLs`: `url(s)`, `isURL(s)`, `getHost()`, `getQuery()`, …
     KubernetesUrls,
+    /// `library.Regex`: `find(re)`, `findAll(re)`.
     KubernetesRegex,
+    /// `library.Lists`: `isSorted()`, `sum()`, `min()`, `max()`, `indexOf(x)`, `lastIndexOf(x)`,
+    /// and from 1.37 `includes(x)`.
     KubernetesLists,
+    /// `library.Authz`: `authorizer.group(..).resource(..).check(..)`; CRD rules have no
+    /// `authorizer` variable.
     KubernetesAuthz,
+    /// `library.AuthzSelectors`: `fieldSelector(s)` and `labelSelector(s)` on authorizer checks.
     KubernetesAuthzSelectors,
+    /// `library.Quantity`: `quantity('1Gi')`, `isQuantity(s)`, `add`, `sub`, `compareTo`, …
     KubernetesQuantity,
+    /// `library.IP`: `ip(s)`, `isIP(s)`, `family()`, `isLoopback()`, …
     KubernetesIp,
+    /// `library.CIDR`: `cidr(s)`, `isCIDR(s)`, `containsIP(ip)`, `prefixLength()`, …
     KubernetesCidr,
+    /// `library.Format`: `format.dns1123Label().validate(s)` and the other named formats.
     KubernetesFormat,
+    /// `library.SemverLib`: `semver(s)`, `isSemver(s)`, `major()`, `isGreaterThan(v)`, …
     KubernetesSemver,
     /// `library.JSONPatch` (mutating admission policies only; not in [`CheckEnv::kubernetes`]).
     KubernetesJsonPatch,
@@ -80,12 +92,16 @@ pub struct OverloadDecl {
     pub id: &'static str,
     /// `x.f(y)` rather than `f(x, y)`; the receiver is `params[0]`.
     pub receiver_style: bool,
+    /// The parameter types, the receiver first for receiver-style overloads; type parameters
+    /// (`A`, `B`) bind across parameters and result.
     pub params: &'static [TypeSpec],
+    /// The result type.
     pub result: TypeSpec,
     /// The Kubernetes version that introduced it.
     pub since: Version,
     /// The Kubernetes version that removed it (a library replaced by a newer version).
     pub removed: Option<Version>,
+    /// The library that declares it.
     pub library: Library,
 }
 
@@ -198,8 +214,11 @@ pub const OVERLOADS: &[OverloadDecl] = &flatten();
 /// A type name usable as an identifier (`int`, `net.IP`), whose type is `type(T)`.
 #[derive(Clone, Copy, Debug)]
 pub struct TypeIdent {
+    /// The name as written in expressions.
     pub name: &'static str,
+    /// The type it names; the identifier itself has type `type(ty)`.
     pub ty: TypeSpec,
+    /// The Kubernetes version from which the name resolves.
     pub since: Version,
 }
 

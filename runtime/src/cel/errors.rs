@@ -18,6 +18,7 @@ pub struct Source {
 }
 
 impl Source {
+    /// Indexes the lines of `text`.
     pub fn new(text: &str) -> Source {
         let mut lines = Vec::new();
         let mut n = 0u32;
@@ -34,6 +35,7 @@ impl Source {
         }
     }
 
+    /// The expression text.
     pub fn text(&self) -> &str {
         &self.text
     }
@@ -97,7 +99,9 @@ impl Source {
 /// One parse (or, later, check) error. `location` is `None` for cel-go's `NoLocation`.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Issue {
+    /// 1-based line and 0-based column, in code points.
     pub location: Option<(i32, i32)>,
+    /// cel-go's message, e.g. `Syntax error: mismatched input '<EOF>' expecting …`.
     pub message: String,
 }
 
@@ -135,9 +139,11 @@ impl Issue {
 /// server wraps in `compilation failed: …`).
 #[derive(Clone, Debug)]
 pub struct ParseErrors {
+    /// The first 100 errors, by location (errors without one first).
     pub issues: Vec<Issue>,
     /// How many errors were reported in total (cel-go keeps the first 100).
     pub count: usize,
+    /// The expression, for the snippets of [`Issue::display`].
     pub source: Source,
 }
 

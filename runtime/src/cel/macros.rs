@@ -12,31 +12,52 @@ use super::visit::Builder;
 /// Which expander a macro uses.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum MacroKind {
+    /// `has(a.f)`: the presence test, a [`ExprKind::Select`](crate::cel::ExprKind::Select) with
+    /// `test_only`; no comprehension.
     Has,
+    /// `l.all(x, p)`: whether `p` holds for every element (every key of a map).
     All,
+    /// `l.exists(x, p)`: whether `p` holds for some element.
     Exists,
+    /// `l.exists_one(x, p)`, `l.existsOne(x, p)`: whether `p` holds for exactly one element.
     ExistsOne,
     /// `map(x, f)` and `map(x, p, f)`.
     Map,
+    /// `l.filter(x, p)`: the elements for which `p` holds.
     Filter,
     /// Two-variable `all(k, v, p)`.
     All2,
+    /// Two-variable `exists(k, v, p)`.
     Exists2,
+    /// Two-variable `existsOne(k, v, p)` (and `exists_one`).
     ExistsOne2,
+    /// `transformList(i, v, f)` and `transformList(i, v, p, f)`: a list of `f` over index (or key)
+    /// and value, filtered by `p`.
     TransformList,
+    /// `transformMap(k, v, f)` and `transformMap(k, v, p, f)`: the same keys mapped to `f`,
+    /// filtered by `p`.
     TransformMap,
+    /// `transformMapEntry(k, v, f)` and its filtered form: `f` returns a one-entry map; the entries
+    /// are merged (a duplicate key is an error).
     TransformMapEntry,
+    /// `o.optMap(x, f)`: `optional.of(f)` with `x` bound to the value, or `optional.none()`.
     OptMap,
+    /// `o.optFlatMap(x, f)`: as `optMap`, but `f` itself returns an optional.
     OptFlatMap,
+    /// `l.sortBy(x, key)`: the elements sorted by `key`.
     SortBy,
 }
 
 /// A macro: name, argument count (`None` for any) and whether it is called on a receiver.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Macro {
+    /// The function name that triggers it (`all`, `exists_one`).
     pub name: &'static str,
+    /// The argument count, receiver not counted; `None` for a macro of any arity.
     pub args: Option<usize>,
+    /// Called as `target.name(..)` rather than `name(..)`.
     pub receiver: bool,
+    /// The expander.
     pub kind: MacroKind,
 }
 

@@ -16,19 +16,33 @@ use std::sync::Arc;
 /// A CEL type. `PartialEq` is cel-go's `IsExactType` (objects compare by name).
 #[derive(Clone, Debug)]
 pub enum Type {
+    /// `dyn`: a value whose type is known only at run time (`x-kubernetes-int-or-string`,
+    /// `dyn(x)`).
     Dyn,
     /// The type of an expression that failed to check (`!error!`).
     Error,
+    /// `null_type`, printed `null`: the type of `null`.
     Null,
+    /// `bool` (OpenAPI `boolean`).
     Bool,
+    /// `int`, 64-bit signed (OpenAPI `integer`).
     Int,
+    /// `uint`, 64-bit unsigned; no schema produces it, only `1u` and `uint(x)`.
     Uint,
+    /// `double` (OpenAPI `number`).
     Double,
+    /// `string` (OpenAPI `string` without a format CEL maps).
     String,
+    /// `bytes` (`format: byte`, the base64-decoded value).
     Bytes,
+    /// `google.protobuf.Duration`, printed `duration` (`format: duration`, `duration('1h')`).
     Duration,
+    /// `google.protobuf.Timestamp`, printed `timestamp` (`format: date` and `date-time`,
+    /// `timestamp('2024-01-01T00:00:00Z')`).
     Timestamp,
+    /// `list(T)` (OpenAPI arrays, whatever their `x-kubernetes-list-type`).
     List(Box<Type>),
+    /// `map(K, V)` (objects with `additionalProperties`, always `map(string, T)`).
     Map(Box<Type>, Box<Type>),
     /// `type` (no parameter) or `type(T)`.
     Type(Option<Box<Type>>),
@@ -44,7 +58,10 @@ pub enum Type {
 /// An object type and its fields (already escaped as CEL sees them).
 #[derive(Clone, Debug, Default)]
 pub struct ObjectType {
+    /// The type name: the schema node's path (`selfType0.spec`) or the library's name
+    /// (`kubernetes.URL`).
     pub name: String,
+    /// The fields CEL sees, by escaped name.
     pub fields: BTreeMap<String, Type>,
     /// Whether the type provider knows the type. A field selection on an unknown object type
     /// reports `unexpected failed resolution of '<name>'` (only test environments build them).
@@ -61,16 +78,19 @@ impl Type {
         Type::Opaque(OPTIONAL_TYPE.into(), vec![t])
     }
 
+    /// `list(t)`.
     #[must_use]
     pub fn list(t: Type) -> Type {
         Type::List(Box::new(t))
     }
 
+    /// `map(k, v)`.
     #[must_use]
     pub fn map(k: Type, v: Type) -> Type {
         Type::Map(Box::new(k), Box::new(v))
     }
 
+    /// The type parameter `name` (`A`), bound afresh at each call of a generic overload.
     #[must_use]
     pub fn param(name: &str) -> Type {
         Type::Param(name.into())
@@ -232,22 +252,39 @@ impl PartialEq for Type {
 /// cel-go `types.Kind`, for comparisons.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
+    /// [`Type::Dyn`].
     Dyn,
+    /// [`Type::Error`].
     Error,
+    /// [`Type::Null`].
     Null,
+    /// [`Type::Bool`].
     Bool,
+    /// [`Type::Int`].
     Int,
+    /// [`Type::Uint`].
     Uint,
+    /// [`Type::Double`].
     Double,
+    /// [`Type::String`].
     String,
+    /// [`Type::Bytes`].
     Bytes,
+    /// [`Type::Duration`].
     Duration,
+    /// [`Type::Timestamp`].
     Timestamp,
+    /// [`Type::List`], any element type.
     List,
+    /// [`Type::Map`], any key and value types.
     Map,
+    /// [`Type::Type`], with or without a parameter.
     Type,
+    /// [`Type::Opaque`], any name and parameters.
     Opaque,
+    /// [`Type::Object`], any object type.
     Object,
+    /// [`Type::Param`], any type parameter.
     Param,
 }
 
@@ -292,22 +329,35 @@ impl fmt::Display for Type {
 /// whose signature mentions one is generic in it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TypeSpec {
+    /// [`Type::Dyn`].
     Dyn,
+    /// [`Type::Null`].
     Null,
+    /// [`Type::Bool`].
     Bool,
+    /// [`Type::Int`].
     Int,
+    /// [`Type::Uint`].
     Uint,
+    /// [`Type::Double`].
     Double,
+    /// [`Type::String`].
     String,
+    /// [`Type::Bytes`].
     Bytes,
+    /// [`Type::Duration`].
     Duration,
+    /// [`Type::Timestamp`].
     Timestamp,
+    /// `list(T)`.
     List(&'static TypeSpec),
+    /// `map(K, V)`.
     Map(&'static TypeSpec, &'static TypeSpec),
     /// `type(T)` (the result of `type(x)`).
     TypeOf(&'static TypeSpec),
     /// `type` without a parameter (the type of the identifier `type`).
     Type,
+    /// A type parameter (`A`, `K`, `V`): the same name binds the same type across one signature.
     Param(&'static str),
     /// An abstract type with parameters: `Opaque("optional_type", &[Param("V")])`, `Opaque("net.IP", &[])`.
     Opaque(&'static str, &'static [TypeSpec]),

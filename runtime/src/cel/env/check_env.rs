@@ -13,9 +13,13 @@ use crate::cel::types::Type;
 /// An overload ready for resolution (from the table or declared by a test environment).
 #[derive(Clone, Debug)]
 pub struct Overload {
+    /// cel-go's overload id (`add_int64`), as reported in the checker's reference table.
     pub id: Cow<'static, str>,
+    /// `x.f(y)` rather than `f(x, y)`; the receiver is `params[0]`.
     pub receiver_style: bool,
+    /// The parameter types, the receiver first for receiver-style overloads.
     pub params: Vec<Type>,
+    /// The result type, in terms of the type parameters.
     pub result: Type,
     /// The type parameters the signature mentions (instantiated afresh at each call).
     pub type_params: Vec<String>,
