@@ -272,7 +272,11 @@ pub enum ReadError {
     #[error(
         "expected a CustomResourceDefinition (apiextensions.k8s.io/v1 or v1beta1), found {found}"
     )]
-    WrongKind { found: String },
+    WrongKind {
+        /// What the document is instead: its `apiVersion` and `kind` (`v1 ConfigMap`), or a
+        /// note that it has no `kind`.
+        found: String,
+    },
     /// The document does not decode (a field of the wrong type, say).
     #[error("cannot decode the CustomResourceDefinition: {0}")]
     Decode(String),

@@ -19,28 +19,50 @@ use crate::validate::{CompiledSchema, ResourceInfo};
 #[derive(Clone, Copy, Debug)]
 #[allow(clippy::struct_excessive_bools)]
 pub struct ResourceDecl {
+    /// `spec.group`: the API group (`stable.example.com`).
     pub group: &'static str,
+    /// `spec.versions[].name`: this version (`v1`).
     pub version: &'static str,
+    /// `spec.names.kind`: the kind of the objects (`CronTab`).
     pub kind: &'static str,
+    /// `spec.names.plural`: the resource name in URLs (`crontabs`); the CRD is named
+    /// `<plural>.<group>`.
     pub plural: &'static str,
+    /// `spec.names.singular`: the lowercase kind unless given.
     pub singular: &'static str,
+    /// `spec.names.listKind`; empty when not given, left for the API server to default to
+    /// `<kind>List`.
     pub list_kind: &'static str,
+    /// `spec.names.shortNames`: aliases for kubectl (`ct`).
     pub short_names: &'static [&'static str],
+    /// `spec.names.categories`: groups for kubectl (`all`).
     pub categories: &'static [&'static str],
+    /// `spec.scope`: `Namespaced` when set, else `Cluster`.
     pub namespaced: bool,
+    /// `spec.versions[].served`: the API server serves this version.
     pub served: bool,
+    /// `spec.versions[].storage`: objects are stored in this version (see [`merge_crds`]).
     pub storage: bool,
+    /// `spec.versions[].deprecated`: requests for this version get a warning.
     pub deprecated: bool,
+    /// `spec.versions[].deprecationWarning`: the warning instead of the API server's default.
     pub deprecation_warning: Option<&'static str>,
     /// Description of the root object.
     pub description: Option<&'static str>,
+    /// The shape of the spec type (its [`Schema::SHAPE`](crate::shape::Schema::SHAPE)), the `spec`
+    /// property.
     pub spec: &'static Shape,
     /// `spec` is in the root's `required`.
     pub spec_required: bool,
+    /// The shape of the status type, the `status` property.
     pub status: Option<&'static Shape>,
+    /// `subresources.status: {}`: `status` is written through `/status` only.
     pub status_subresource: bool,
+    /// `subresources.scale`.
     pub scale: Option<Scale>,
+    /// `spec.versions[].additionalPrinterColumns`.
     pub printer_columns: &'static [PrinterColumn],
+    /// `spec.versions[].selectableFields[].jsonPath` (`.spec.color`).
     pub selectable_fields: &'static [&'static str],
     /// `x-kubernetes-validations` on the root object.
     pub rules: &'static [Rule],
@@ -49,25 +71,37 @@ pub struct ResourceDecl {
 /// `subresources.scale`.
 #[derive(Clone, Copy, Debug)]
 pub struct Scale {
+    /// `specReplicasPath`: the JSON path of the desired replicas (`.spec.replicas`).
     pub spec_replicas_path: &'static str,
+    /// `statusReplicasPath`: the JSON path of the observed replicas (`.status.replicas`).
     pub status_replicas_path: &'static str,
+    /// `labelSelectorPath`: the JSON path of the serialized label selector
+    /// (`.status.selector`), for the HorizontalPodAutoscaler.
     pub label_selector_path: Option<&'static str>,
 }
 
 /// One of `additionalPrinterColumns`.
 #[derive(Clone, Copy, Debug)]
 pub struct PrinterColumn {
+    /// `name`: the column header (`Age`).
     pub name: &'static str,
+    /// `type`: `integer`, `number`, `string`, `boolean` or `date`; inferred from the schema when
+    /// the attribute leaves it out.
     pub ty: &'static str,
+    /// `format` (`int32`, `byte`, `date-time`, …); left out when `None`.
     pub format: Option<&'static str>,
+    /// `description`: what the column shows, for readers of the CRD; left out when `None`.
     pub description: Option<&'static str>,
+    /// `priority`: 0 shows the column always, higher only with `kubectl get -o wide`.
     pub priority: i32,
+    /// `jsonPath`: the value shown, relative to the object (`.metadata.creationTimestamp`).
     pub json_path: &'static str,
 }
 
 /// A CRD that could not be built: the parts of its types without a structural schema.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CrdError {
+    /// Every failure, by path, in the order the schema was built.
     pub errors: Vec<BuildError>,
 }
 
@@ -205,16 +239,23 @@ impl ResourceDecl {
 /// Why CRDs of several versions do not merge into one.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MergeError {
+    /// No CRD was given.
     #[error("no CRDs to merge")]
     Empty,
+    /// A CRD is for another resource (plural, group, scope or kind differ from the first).
     #[error("CRD {index} is for {found}, but the first one is for {expected}")]
     Mismatch {
+        /// The position of the CRD in the input (the first is 0).
         index: usize,
+        /// The first CRD's resource: `<plural>.<group> (<scope>)`.
         expected: String,
+        /// This CRD's resource, in the same form.
         found: String,
     },
+    /// Two CRDs declare the same version.
     #[error("version {0} is given twice")]
     DuplicateVersion(String),
+    /// The storage version is not a version of any of the CRDs.
     #[error("storage version {0} is not among the versions")]
     UnknownStorage(String),
 }

@@ -9,18 +9,24 @@ use serde_json::Value;
 /// One object read from a file, with where it starts.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Document {
+    /// The file as given on the command line (`-` for standard input).
     pub file: PathBuf,
     /// 1-based line of the document's first token (0 when unknown).
     pub line: u64,
+    /// The object (an item of a `kind: List` is its own document).
     pub value: Value,
 }
 
 /// A file that could not be read as manifests.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoadError {
+    /// The file as given on the command line (`-` for standard input).
     pub file: PathBuf,
+    /// 1-based line of the error; 0 when the whole file is at fault (unreadable, not UTF-8).
     pub line: u64,
+    /// 1-based column of the error; 0 when unknown.
     pub column: u64,
+    /// What is wrong, without the position (printed separately by `Display`).
     pub message: String,
 }
 

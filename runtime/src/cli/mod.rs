@@ -39,8 +39,12 @@ Exit status: 0 valid, 1 invalid or rejected, 2 usage or input errors.
 /// Output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Output {
+    /// One line per object or CRD, as kubectl prints API errors (the default of `check` and
+    /// `validate`).
     Text,
+    /// One JSON document per CRD, object or report (`{"object": .., "errors": [..]}`).
     Json,
+    /// YAML documents separated by `---` (the default when printing CRDs).
     Yaml,
 }
 
@@ -87,8 +91,11 @@ pub fn run(
 /// Why a run could not do its job.
 #[derive(Debug)]
 pub enum Failure {
+    /// Bad arguments: the message, printed with a pointer to `--help`.
     Usage(String),
+    /// A file that could not be read as manifests or CRDs.
     Input(String),
+    /// Reading or writing failed (a closed pipe is not reported).
     Io(std::io::Error),
 }
 

@@ -17,7 +17,10 @@ use super::structural::{
 pub enum ConvertError {
     /// `items: [..]`: the tuple form of `items`.
     #[error("{path}: items must be a schema object and not an array")]
-    ItemsArray { path: String },
+    ItemsArray {
+        /// The dotted path of the offending `items` (`properties[spec].items`).
+        path: String,
+    },
 }
 
 impl Structural {

@@ -203,7 +203,9 @@ pub struct JsonSchemaProps {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum SchemaOrArray {
+    /// One schema for every item.
     Schema(Box<JsonSchemaProps>),
+    /// A schema per position (JSON Schema's tuple validation).
     Array(Vec<JsonSchemaProps>),
 }
 
@@ -211,7 +213,9 @@ pub enum SchemaOrArray {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum SchemaOrBool {
+    /// `true` allows anything, `false` nothing (which CRDs forbid).
     Bool(bool),
+    /// Every additional property (or item) must validate against this schema.
     Schema(Box<JsonSchemaProps>),
 }
 
@@ -219,7 +223,9 @@ pub enum SchemaOrBool {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum SchemaOrStringArray {
+    /// The properties that must be present when the key property is.
     Array(Vec<String>),
+    /// The schema the whole object must validate against when the key property is present.
     Schema(Box<JsonSchemaProps>),
 }
 
