@@ -12,11 +12,17 @@ use serde_json::Value;
 /// An OpenAPI type as CRD schemas allow it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Type {
+    /// `object`: a JSON object, with `properties` or `additionalProperties`.
     Object,
+    /// `array`: a JSON array, with `items`.
     Array,
+    /// `string`, possibly with a `format` (`date-time`, `byte`, …).
     String,
+    /// `integer`: a JSON number without a fractional part, within `int64`.
     Integer,
+    /// `number`: any JSON number, integers included.
     Number,
+    /// `boolean`.
     Boolean,
 }
 
@@ -58,12 +64,17 @@ impl std::fmt::Display for Type {
 /// `x-kubernetes-list-type`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ListType {
+    /// `atomic`: the list is one value, replaced as a whole by server-side apply; items may repeat
+    /// (the default).
     Atomic,
+    /// `set`: unique scalar items, merged by value.
     Set,
+    /// `map`: object items identified by the `x-kubernetes-list-map-keys` fields, merged by key.
     Map,
 }
 
 impl ListType {
+    /// The spelling in the CRD (`atomic`, `set`, `map`).
     #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -73,6 +84,7 @@ impl ListType {
         }
     }
 
+    /// Parses the CRD spelling; `None` for anything else.
     #[must_use]
     pub fn parse(s: &str) -> Option<ListType> {
         Some(match s {
@@ -87,11 +99,14 @@ impl ListType {
 /// `x-kubernetes-map-type`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MapType {
+    /// `granular`: keys are separate values, merged one by one by server-side apply (the default).
     Granular,
+    /// `atomic`: the map (or struct) is one value, replaced as a whole.
     Atomic,
 }
 
 impl MapType {
+    /// The spelling in the CRD (`granular`, `atomic`).
     #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -100,6 +115,7 @@ impl MapType {
         }
     }
 
+    /// Parses the CRD spelling; `None` for anything else.
     #[must_use]
     pub fn parse(s: &str) -> Option<MapType> {
         Some(match s {
@@ -138,7 +154,7 @@ pub struct ValidationRule {
 pub struct Generic {
     /// `description`
     pub description: Option<String>,
-    /// `ty`
+    /// `type`
     pub ty: Option<Type>,
     /// `title`
     pub title: Option<String>,
@@ -149,6 +165,7 @@ pub struct Generic {
 }
 
 impl Generic {
+    /// Whether no generic keyword is set.
     #[must_use]
     pub fn is_empty(&self) -> bool {
         *self == Generic::default()
@@ -175,6 +192,7 @@ pub struct Extensions {
 }
 
 impl Extensions {
+    /// Whether no extension is set.
     #[must_use]
     pub fn is_empty(&self) -> bool {
         *self == Extensions::default()
@@ -208,7 +226,7 @@ pub struct ValueValidation {
     pub unique_items: bool,
     /// `multipleOf`
     pub multiple_of: Option<f64>,
-    /// `enumValues`
+    /// `enum`
     pub enum_values: Vec<Value>,
     /// `maxProperties`
     pub max_properties: Option<i64>,
@@ -227,6 +245,7 @@ pub struct ValueValidation {
 }
 
 impl ValueValidation {
+    /// Whether no value validation is set.
     #[must_use]
     pub fn is_empty(&self) -> bool {
         *self == ValueValidation::default()
@@ -257,7 +276,9 @@ pub struct NestedValueValidation {
 /// `additionalProperties`: a schema, or a bool (`true` is "anything", `false` is forbidden in CRDs).
 #[derive(Clone, Debug, PartialEq)]
 pub enum AdditionalProperties {
+    /// `additionalProperties: true` (anything) or `false` (nothing).
     Bool(bool),
+    /// `additionalProperties: {..}`: a map whose values follow the schema.
     Schema(Box<Structural>),
 }
 
