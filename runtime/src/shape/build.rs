@@ -23,7 +23,10 @@ use crate::schema::{
 /// A shape that has no structural schema, at a JSON path (`spec.items[*].name`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BuildError {
+    /// The JSON path of the node (`spec.items[*].name`); empty for the root.
     pub path: String,
+    /// What is wrong there: a layout with no structural schema (variants that disagree on a
+    /// field, a flattened field that is not a struct), or a default function that failed.
     pub message: String,
 }
 

@@ -815,6 +815,7 @@ pub enum Seg {
 /// What a path must lead to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Expect {
+    /// Any value: the path need only resolve (printer columns without a `type`, filter paths).
     Anything,
     /// Printer column `type: integer` (and `scale` replica paths).
     Integer,

@@ -5,14 +5,21 @@ use serde_json::Value;
 /// A JSON value as `'static` data.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Json {
+    /// `null`.
     Null,
+    /// `true`, `false`.
     Bool(bool),
+    /// Integers that fit in `i64`.
     Int(i64),
     /// Integers above `i64::MAX`.
     UInt(u64),
+    /// Numbers with a fraction or an exponent (`1.5`, `1e3`).
     Float(f64),
+    /// A string.
     Str(&'static str),
+    /// An array of values.
     Array(&'static [Json]),
+    /// An object: `(key, value)` pairs in source order.
     Object(&'static [(&'static str, Json)]),
 }
 

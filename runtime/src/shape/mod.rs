@@ -59,26 +59,44 @@ pub trait Schema {
 pub struct Shape {
     /// The Rust type's name, for messages.
     pub name: &'static str,
+    /// What a value looks like in JSON: the `type` and the children.
     pub kind: Kind,
+    /// `description`; the derive takes it from the doc comment.
     pub description: Option<&'static str>,
+    /// `title`
     pub title: Option<&'static str>,
+    /// `format` (`date-time`, `int32`, …)
     pub format: Option<&'static str>,
     /// Null is a valid value (`nullable: true`).
     pub nullable: bool,
     /// A field of this type may be absent (`Option<T>`): not `required` unless asked.
     pub optional: bool,
+    /// `default`
     pub default: Option<DefaultValue>,
+    /// `minimum`
     pub minimum: Option<f64>,
+    /// `exclusiveMinimum`: `minimum` itself is excluded.
     pub exclusive_minimum: bool,
+    /// `maximum`
     pub maximum: Option<f64>,
+    /// `exclusiveMaximum`: `maximum` itself is excluded.
     pub exclusive_maximum: bool,
+    /// `multipleOf`
     pub multiple_of: Option<f64>,
+    /// `minLength`, in characters.
     pub min_length: Option<u64>,
+    /// `maxLength`, in characters.
     pub max_length: Option<u64>,
+    /// `pattern`: a regular expression (Go RE2 syntax, as the API server reads it) that must match
+    /// somewhere in the string; anchor it with `^…$` to match the whole.
     pub pattern: Option<&'static str>,
+    /// `minItems`
     pub min_items: Option<u64>,
+    /// `maxItems`
     pub max_items: Option<u64>,
+    /// `minProperties`
     pub min_properties: Option<u64>,
+    /// `maxProperties`
     pub max_properties: Option<u64>,
     /// `enum`; empty when unrestricted.
     pub enum_values: &'static [Json],
@@ -104,9 +122,13 @@ pub struct Shape {
 pub enum Kind {
     /// Any JSON value (`serde_json::Value`): no `type`, unknown fields preserved.
     Any,
+    /// `type: boolean` (`bool`).
     Boolean,
+    /// `type: integer` (`i32`, `u64`, …).
     Integer,
+    /// `type: number` (`f32`, `f64`).
     Number,
+    /// `type: string` (`String`, `char`, …).
     String,
     /// An integer or a string (`x-kubernetes-int-or-string`).
     IntOrString,
@@ -125,10 +147,13 @@ pub enum Kind {
 /// A field of a struct or struct variant, under its serialized name.
 #[derive(Clone, Copy, Debug)]
 pub struct Field {
+    /// The serialized name, after `rename` and `rename_all`.
     pub name: &'static str,
     /// The Rust field's name, for messages.
     pub ident: &'static str,
+    /// The field's schema: its type's shape refined by the field's `#[crd(..)]` keywords.
     pub shape: &'static Shape,
+    /// Listed in the parent's `required`: the field must be present.
     pub required: bool,
     /// `#[serde(flatten)]`: the shape's fields join the parent's.
     pub flatten: bool,
@@ -137,7 +162,9 @@ pub struct Field {
 /// A serde enum.
 #[derive(Clone, Copy, Debug)]
 pub struct Enum {
+    /// How serde tags the variants.
     pub repr: Repr,
+    /// The variants serde reads and writes (skipped ones left out).
     pub variants: &'static [Variant],
 }
 
@@ -147,10 +174,15 @@ pub enum Repr {
     /// `{"Variant": payload}`, or `"Variant"` for unit variants.
     External,
     /// `#[serde(tag = "t")]`: `{"t": "Variant", ..fields}`.
-    Internal { tag: &'static str },
+    Internal {
+        /// The tag's field name.
+        tag: &'static str,
+    },
     /// `#[serde(tag = "t", content = "c")]`: `{"t": "Variant", "c": payload}`.
     Adjacent {
+        /// The tag's field name.
         tag: &'static str,
+        /// The payload's field name.
         content: &'static str,
     },
     /// `#[serde(untagged)]`: the payload alone.
@@ -160,16 +192,22 @@ pub enum Repr {
 /// A variant under its serialized name.
 #[derive(Clone, Copy, Debug)]
 pub struct Variant {
+    /// The serialized name, after `rename` and `rename_all`.
     pub name: &'static str,
+    /// The variant's doc comment.
     pub description: Option<&'static str>,
+    /// The payload.
     pub kind: VariantKind,
 }
 
 /// The payload of a variant.
 #[derive(Clone, Copy, Debug)]
 pub enum VariantKind {
+    /// No payload: `A`.
     Unit,
+    /// One value: `A(T)`.
     Newtype(&'static Shape),
+    /// Named fields: `A { x: T }`.
     Struct(&'static [Field]),
 }
 
@@ -185,11 +223,19 @@ pub enum DefaultValue {
 /// One `x-kubernetes-validations` rule.
 #[derive(Clone, Copy, Debug)]
 pub struct Rule {
+    /// `rule`: the CEL expression; `self` is the value at this node.
     pub rule: &'static str,
+    /// `message`: the error when the rule fails (default: `failed rule: <rule>`).
     pub message: Option<&'static str>,
+    /// `messageExpression`: a CEL expression that yields the message.
     pub message_expression: Option<&'static str>,
+    /// `reason`: `FieldValueInvalid` (the default), `FieldValueForbidden`, `FieldValueRequired` or
+    /// `FieldValueDuplicate`.
     pub reason: Option<&'static str>,
+    /// `fieldPath`: where the error is reported, relative to this node (`.spec.replicas`).
     pub field_path: Option<&'static str>,
+    /// `optionalOldSelf`: the transition rule also runs when there is no old value, with `oldSelf`
+    /// an optional.
     pub optional_old_self: bool,
     /// The rule as the derive parsed it (`None` for rules written by hand): what the
     /// compile-time checks read.
@@ -405,7 +451,9 @@ pub const NOT_A_CONTAINER: Shape = Shape::new(Kind::Any).named("<not a list or m
 /// field's rules come before the rules on the field's type).
 #[derive(Clone, Copy, Debug)]
 pub struct Rules {
+    /// The rules written on this node.
     pub own: &'static [Rule],
+    /// The rules of the type this node refines, checked after `own`.
     pub inherited: Option<&'static Rules>,
 }
 
