@@ -19,15 +19,19 @@ pub const MAX_ISSUES: usize = 6;
 /// What an identifier or call resolved to (the parts of cel-go's references that matter).
 #[derive(Clone, Copy, Debug)]
 pub enum Ref {
+    /// No reference: the node is not an identifier or call, or did not resolve.
     None,
     /// A variable or type name; `old_self` when it is `oldSelf` (a transition rule).
     Ident {
+        /// The identifier is `oldSelf`.
         old_self: bool,
     },
     /// A call: the candidate overloads that matched (a bit per candidate), and whether the
     /// function is namespaced (`sets.contains`): then the target is not an argument.
     Function {
+        /// Bit `i` is set when `Call::overloads[i]` matched.
         mask: u32,
+        /// The candidates are those of the namespaced function, whose target is part of the name.
         namespaced: bool,
     },
     /// `a.?b`
@@ -37,28 +41,43 @@ pub enum Ref {
 /// One error, with cel-go's location.
 #[derive(Clone, Copy)]
 pub struct Issue {
+    /// 1-based line.
     pub line: u32,
+    /// 0-based column, in code points.
     pub col: u32,
+    /// cel-go's message.
     pub message: Msg,
 }
 
 /// The environment of a rule: `self` is the schema node, `oldSelf` the same or optional.
 #[derive(Clone, Copy, Debug)]
 pub struct Env {
+    /// The schema node the rule is on: the type of `self`.
     pub node: NodeRef,
+    /// `optionalOldSelf`: `oldSelf` is `optional_type(T)` rather than `T`.
     pub optional_old_self: bool,
 }
 
+/// The checker's state over one expression (cel-go `checker`): types and references by node,
+/// comprehension scopes, errors.
 pub struct Checker {
+    /// The expression checked.
     pub ast: &'static Ast,
+    /// The type arenas.
     pub t: Types,
+    /// The type of each node ([`NONE`] until checked).
     pub types: [TyId; MAX_NODES],
+    /// What each identifier and call resolved to.
     pub refs: [Ref; MAX_NODES],
     locals: [(&'static str, TyId); MAX_LOCALS],
     locals_len: usize,
+    /// The first [`MAX_ISSUES`] errors, in the order found.
     pub issues: [Issue; MAX_ISSUES],
+    /// How many errors `issues` holds.
     pub issues_len: usize,
+    /// The type of `self`.
     pub self_ty: TyId,
+    /// The type of `oldSelf`: `self`'s, or its optional with `optionalOldSelf`.
     pub old_self_ty: TyId,
 }
 
@@ -125,6 +144,7 @@ impl Checker {
         self.error(id, m);
     }
 
+    /// Reports `undeclared reference to 'name' (in container '')` at node `id`.
     pub const fn undeclared(&mut self, id: u32, name: &str) {
         self.error(
             id,
@@ -141,6 +161,8 @@ impl Checker {
         if t == NONE { ERROR } else { t }
     }
 
+    /// Records the type of node `id`; a different type already recorded is reported as cel-go does
+    /// (`incompatible type already exists for expression`).
     pub const fn set_type(&mut self, id: u32, t: TyId) {
         let old = self.types[id as usize];
         if old != NONE && !self.t.exact(old, t) {
@@ -155,6 +177,7 @@ impl Checker {
         }
     }
 
+    /// Declares the comprehension variable `name` of type `t` in the innermost scope.
     pub const fn push_local(&mut self, name: &'static str, t: TyId) {
         if self.locals_len < MAX_LOCALS {
             self.locals[self.locals_len] = (name, t);
@@ -164,11 +187,13 @@ impl Checker {
         }
     }
 
+    /// The current scope depth, to restore with [`Checker::pop_locals`].
     #[must_use]
     pub const fn locals_mark(&self) -> usize {
         self.locals_len
     }
 
+    /// Drops the comprehension variables declared since `mark`.
     pub const fn pop_locals(&mut self, mark: usize) {
         self.locals_len = mark;
     }
@@ -187,6 +212,8 @@ impl Checker {
         NONE
     }
 
+    /// Checks node `id` and its children (cel-go `checker.check`), recording types, references and
+    /// errors.
     pub const fn check(&mut self, id: u32) {
         match *self.ast.kind(id) {
             NodeKind::Null => self.set_type(id, super::types::NULL),

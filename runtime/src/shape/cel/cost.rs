@@ -15,22 +15,29 @@ use crate::shape::msg::str_eq;
 /// cel-go `SizeEstimate`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Size {
+    /// The smallest size.
     pub min: u64,
+    /// The largest size; `u64::MAX` when nothing bounds it.
     pub max: u64,
 }
 
 /// cel-go `CostEstimate`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cost {
+    /// The cost when every short-circuit and early exit is taken.
     pub min: u64,
+    /// The worst-case cost, the figure checked against the limits.
     pub max: u64,
 }
 
+/// A size nothing bounds: 0 to `u64::MAX`.
 pub const UNKNOWN: Size = Size {
     min: 0,
     max: u64::MAX,
 };
+/// No cost (`has(x.f)` in Kubernetes).
 pub const ZERO: Cost = Cost { min: 0, max: 0 };
+/// The cost of an identifier or a select.
 pub const ONE: Cost = Cost { min: 1, max: 1 };
 
 /// `x.ceil()` (`f64::ceil` is `const` only from Rust 1.90).
@@ -74,10 +81,12 @@ const fn max(a: u64, b: u64) -> u64 {
 }
 
 impl Size {
+    /// Exactly `n`.
     #[must_use]
     pub const fn fixed(n: u64) -> Size {
         Size { min: n, max: n }
     }
+    /// The size of a concatenation, saturating.
     #[must_use]
     pub const fn add(self, o: Size) -> Size {
         Size {
@@ -85,6 +94,7 @@ impl Size {
             max: self.max.saturating_add(o.max),
         }
     }
+    /// The size of a product, saturating.
     #[must_use]
     pub const fn multiply(self, o: Size) -> Size {
         Size {
@@ -92,6 +102,7 @@ impl Size {
             max: self.max.saturating_mul(o.max),
         }
     }
+    /// The cost of traversing a value of this size at `f` per unit, rounded up and saturating.
     #[must_use]
     pub const fn by_factor(self, f: f64) -> Cost {
         Cost {
@@ -99,6 +110,7 @@ impl Size {
             max: mul_factor(self.max, f),
         }
     }
+    /// The cost of doing `c` once per unit of this size, saturating.
     #[must_use]
     pub const fn by_cost(self, c: Cost) -> Cost {
         Cost {
@@ -106,6 +118,7 @@ impl Size {
             max: self.max.saturating_mul(c.max),
         }
     }
+    /// The smaller minimum and the larger maximum (the branches of `_?_:_`).
     #[must_use]
     pub const fn union(self, o: Size) -> Size {
         Size {
@@ -116,10 +129,12 @@ impl Size {
 }
 
 impl Cost {
+    /// Exactly `n`.
     #[must_use]
     pub const fn fixed(n: u64) -> Cost {
         Cost { min: n, max: n }
     }
+    /// The cost of doing both, saturating.
     #[must_use]
     pub const fn add(self, o: Cost) -> Cost {
         Cost {
@@ -127,6 +142,7 @@ impl Cost {
             max: self.max.saturating_add(o.max),
         }
     }
+    /// The cost of doing `self` as many times as `o` says, saturating.
     #[must_use]
     pub const fn multiply(self, o: Cost) -> Cost {
         Cost {
@@ -134,6 +150,7 @@ impl Cost {
             max: self.max.saturating_mul(o.max),
         }
     }
+    /// The cost scaled by `f`, rounded up and saturating.
     #[must_use]
     pub const fn by_factor(self, f: f64) -> Cost {
         Cost {
@@ -141,6 +158,7 @@ impl Cost {
             max: mul_factor(self.max, f),
         }
     }
+    /// The smaller minimum and the larger maximum (the branches of `_?_:_`).
     #[must_use]
     pub const fn union(self, o: Cost) -> Cost {
         Cost {
@@ -153,8 +171,11 @@ impl Cost {
 /// The sizes of an aggregate's keys and values (cel-go `entrySizeEstimate`).
 #[derive(Clone, Copy, Debug)]
 pub struct EntrySize {
+    /// A list (keys are indices) rather than a map.
     pub list: bool,
+    /// The size of the keys (1 for a list's indices).
     pub key: Size,
+    /// The size of the elements or values.
     pub val: Size,
 }
 
@@ -171,6 +192,7 @@ impl EntrySize {
 /// A path segment.
 #[derive(Clone, Copy)]
 pub enum Seg {
+    /// A field name.
     Field(&'static str),
     /// `@items` (also the values of a map)
     Items,
@@ -205,20 +227,30 @@ struct Local {
 /// cel-go `AstNode`: a call's target or argument as the estimators see it.
 #[derive(Clone, Copy)]
 pub struct Node {
+    /// The node's path into the schema ([`EMPTY`] when it has none).
     pub path: u16,
+    /// The node's checked type.
     pub ty: TyId,
+    /// The expression node, or `u32::MAX` for a node the estimator made up (a list's element).
     pub expr: u32,
+    /// The size worked out from the expression itself (literals, earlier results), if any.
     pub computed: Option<Size>,
+    /// The value, when the expression is an `int` literal (`split(s, 3)`'s limit).
     pub int_literal: Option<i64>,
 }
 
+/// The estimator's state over one checked expression (cel-go `coster`).
 pub struct Coster<'c> {
+    /// The checker whose types and references are estimated.
     pub c: &'c mut Checker,
+    /// The schema node of the rule: where every path into the schema starts.
     pub root: NodeRef,
     paths: [PathEntry; MAX_PATHS],
     paths_len: usize,
     node_paths: [u16; MAX_NODES],
+    /// The size of each node, once computed.
     pub sizes: [Option<Size>; MAX_NODES],
+    /// The key and element sizes of each list or map node, once known.
     pub entries: [Option<EntrySize>; MAX_NODES],
     locals: [Local; MAX_LOCALS],
     locals_len: usize,
@@ -382,6 +414,7 @@ impl Coster<'_> {
         }
     }
 
+    /// The path of node `id` (of the comprehension variable it names, if it names one).
     pub const fn path(&self, id: u32) -> u16 {
         if let Some(l) = self.local(id) {
             return l.path;
@@ -389,10 +422,13 @@ impl Coster<'_> {
         self.node_paths[id as usize]
     }
 
+    /// Records the path of node `id`.
     pub const fn set_path(&mut self, id: u32, p: u16) {
         self.node_paths[id as usize] = p;
     }
 
+    /// The cost of node `id` and its children (cel-go `coster.cost`); records sizes and paths on
+    /// the way.
     pub const fn cost(&mut self, id: u32) -> Cost {
         if let Some(name) = self.ident_name(id) {
             let path = match self.local(id) {
@@ -598,6 +634,7 @@ impl Coster<'_> {
         }
     }
 
+    /// The size of node `id`, or [`UNKNOWN`].
     pub const fn size_or_unknown(&mut self, id: u32) -> Size {
         match self.compute_size(id) {
             Some(s) => s,
@@ -605,6 +642,8 @@ impl Coster<'_> {
         }
     }
 
+    /// Gives node `dst` the size and entry sizes of node `src` (an expression that passes its
+    /// operand through, such as `dyn(x)`).
     pub const fn copy_sizes(&mut self, dst: u32, src: u32) {
         if let Some(s) = self.compute_size(src) {
             self.sizes[dst as usize] = Some(s);
@@ -648,6 +687,8 @@ impl Coster<'_> {
         }
     }
 
+    /// The key and element sizes of node `id` (or of the comprehension variable it names), if
+    /// known.
     pub const fn entry_size(&self, id: u32) -> Option<EntrySize> {
         if let Some(e) = self.entries[id as usize] {
             return Some(e);
@@ -689,6 +730,7 @@ impl Coster<'_> {
         })
     }
 
+    /// Records for node `id` entry sizes that cover both `a` and `b`.
     pub const fn union_entries(&mut self, id: u32, a: EntrySize, b: EntrySize) {
         self.entries[id as usize] = Some(a.union(b));
     }

@@ -20,20 +20,30 @@ pub const VERSION: Version = DEFAULT_COMPATIBILITY_VERSION;
 /// An owned [`ast::Ast`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Lowered {
+    /// The expression text ([`ast::Ast::source`]).
     pub source: String,
+    /// Every expression id's node, `nodes[id - 1]` ([`ast::Ast::nodes`]).
     pub nodes: Vec<LNode>,
+    /// Index of the root node.
     pub root: u32,
+    /// The literal validators' errors as `(node, message)` ([`ast::Ast::validator_issues`]).
     pub validator_issues: Vec<(u32, String)>,
+    /// An upper bound of the type variables the check creates.
     pub type_vars: u32,
+    /// The nesting depth of the expression.
     pub depth: u32,
+    /// `OVERLOADS.len()` when the overload indices were computed.
     pub table_len: u32,
 }
 
 /// An owned [`ast::Node`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct LNode {
+    /// 1-based line of the node's error position.
     pub line: u32,
+    /// 0-based column of the node's error position, in code points.
     pub col: u32,
+    /// What the node is.
     pub kind: LKind,
 }
 
@@ -88,15 +98,22 @@ pub enum LKind {
 /// An owned [`ast::Call`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct LCall {
+    /// The receiver node, if any ([`ast::Call::target`]).
     pub target: Option<u32>,
+    /// The function or operator name.
     pub function: String,
+    /// The argument nodes, without the receiver.
     pub args: Vec<u32>,
+    /// Whether the environment declares `function`.
     pub declared: bool,
+    /// The overloads whose style fits the call, as indices into
+    /// [`OVERLOADS`](crate::cel::env::OVERLOADS).
     pub overloads: Vec<u16>,
     /// The namespaced function's name and global overloads.
     pub namespaced: Option<(String, Vec<u16>)>,
     /// Verbs and the end of a literal format string.
     pub format: Option<(Vec<u8>, Result<u32, String>)>,
+    /// `_?._` whose field is not a string literal: the field's debug text.
     pub opt_select_text: Option<String>,
 }
 

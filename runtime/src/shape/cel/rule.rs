@@ -53,9 +53,13 @@ impl RuleInfo {
 /// A rule as the derive wrote it, with its parsed forms.
 #[derive(Clone, Copy, Debug)]
 pub struct RuleSrc {
+    /// `rule`: the CEL expression as written.
     pub rule: &'static str,
+    /// The rule, parsed and lowered.
     pub ast: &'static Ast,
+    /// `messageExpression`, parsed and lowered.
     pub message_ast: Option<&'static Ast>,
+    /// `optionalOldSelf`
     pub optional_old_self: bool,
     /// `fieldPath` and its steps (`.a['b']` → `["a", "b"]`).
     pub field_path: Option<(&'static str, &'static [&'static str])>,
@@ -76,8 +80,12 @@ pub struct Site {
 /// The attribute an error is about, to point at it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Part {
+    /// `rule`: it does not compile, is not a `bool` or costs too much, or its `oldSelf` is
+    /// wrong (`optionalOldSelf` without it, or it is used where it cannot be correlated).
     Rule,
+    /// `messageExpression`: it does not compile, is not a `string`, or costs too much.
     MessageExpression,
+    /// `fieldPath`: it does not lead to a field of the node.
     FieldPath,
 }
 

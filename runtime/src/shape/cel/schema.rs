@@ -32,7 +32,12 @@ pub enum NodeRef {
     /// The union of an enum's payloads (untagged enums, adjacently tagged content).
     Union(&'static Enum),
     /// `metadata` of a resource for CEL: `name` and `generateName` with these `maxLength`s.
-    Meta { name: u64, generate_name: u64 },
+    Meta {
+        /// The `maxLength` of `name`.
+        name: u64,
+        /// The `maxLength` of `generateName`.
+        generate_name: u64,
+    },
     /// A string with a `maxLength`.
     Capped(u64),
     /// `apiVersion`, `kind`.
@@ -48,13 +53,21 @@ pub enum Layout {
     None,
     /// `dyn` (int-or-string; a run-time schema).
     Dyn,
+    /// `bool` (`type: boolean`).
     Bool,
+    /// `int` (`type: integer`).
     Int,
+    /// `double` (`type: number`).
     Double,
+    /// `string`.
     String,
+    /// `bytes` (`format: byte`).
     Bytes,
+    /// `duration` (`format: duration`).
     Duration,
+    /// `timestamp` (`format: date`, `date-time`).
     Timestamp,
+    /// `list(T)`, with the items' node.
     List(NodeRef),
     /// `map(string, V)`.
     Map(NodeRef),

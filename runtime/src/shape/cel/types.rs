@@ -16,16 +16,27 @@ pub type TyId = u16;
 /// No type.
 pub const NONE: TyId = u16::MAX;
 
+/// The fixed id of `dyn`.
 pub const DYN: TyId = 0;
+/// The fixed id of the error type (`!error!`).
 pub const ERROR: TyId = 1;
+/// The fixed id of `null_type`.
 pub const NULL: TyId = 2;
+/// The fixed id of `bool`.
 pub const BOOL: TyId = 3;
+/// The fixed id of `int`.
 pub const INT: TyId = 4;
+/// The fixed id of `uint`.
 pub const UINT: TyId = 5;
+/// The fixed id of `double`.
 pub const DOUBLE: TyId = 6;
+/// The fixed id of `string`.
 pub const STRING: TyId = 7;
+/// The fixed id of `bytes`.
 pub const BYTES: TyId = 8;
+/// The fixed id of `google.protobuf.Duration`.
 pub const DURATION: TyId = 9;
+/// The fixed id of `google.protobuf.Timestamp`.
 pub const TIMESTAMP: TyId = 10;
 const FIRST_FREE: usize = 11;
 
@@ -45,18 +56,31 @@ pub const SELF_TYPE_NAME: &str = "selfType0";
 /// A type.
 #[derive(Clone, Copy, Debug)]
 pub enum Ty {
+    /// `dyn`: known only at run time.
     Dyn,
+    /// The type of an expression that failed to check (`!error!`).
     Error,
+    /// `null_type`.
     Null,
+    /// `bool`.
     Bool,
+    /// `int`.
     Int,
+    /// `uint`.
     Uint,
+    /// `double`.
     Double,
+    /// `string`.
     String,
+    /// `bytes`.
     Bytes,
+    /// `google.protobuf.Duration`.
     Duration,
+    /// `google.protobuf.Timestamp`.
     Timestamp,
+    /// `list(T)`.
     List(TyId),
+    /// `map(K, V)`.
     Map(TyId, TyId),
     /// `type(T)`, or `type` with [`NONE`].
     Type(TyId),
@@ -76,38 +100,60 @@ pub enum Ty {
 /// cel-go `types.Kind`, for comparisons.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TKind {
+    /// [`Ty::Dyn`].
     Dyn,
+    /// [`Ty::Error`].
     Error,
+    /// [`Ty::Null`].
     Null,
+    /// [`Ty::Bool`].
     Bool,
+    /// [`Ty::Int`].
     Int,
+    /// [`Ty::Uint`].
     Uint,
+    /// [`Ty::Double`].
     Double,
+    /// [`Ty::String`].
     String,
+    /// [`Ty::Bytes`].
     Bytes,
+    /// [`Ty::Duration`].
     Duration,
+    /// [`Ty::Timestamp`].
     Timestamp,
+    /// [`Ty::List`], any element type.
     List,
+    /// [`Ty::Map`], any key and value types.
     Map,
+    /// [`Ty::Type`].
     Type,
+    /// [`Ty::Opaque`], any name.
     Opaque,
+    /// [`Ty::Object`] and [`Ty::LibObject`].
     Object,
+    /// [`Ty::Var`] and [`Ty::Named`]: a type parameter.
     Param,
 }
 
 /// The arenas: types, object names, and the type variables' substitutions with a trail to
 /// undo failed assignability tests.
 pub struct Types {
+    /// The types by id; ids below `len` are allocated.
     pub ty: [Ty; MAX_TYPES],
+    /// The number of allocated type ids.
     pub len: usize,
     /// `(parent, segment)`; the root (`selfType0`) has parent [`NONE`].
     pub names: [(u16, &'static str); MAX_NAMES],
+    /// The number of allocated names.
     pub names_len: usize,
     /// The substitution of each variable ([`NONE`] when unbound).
     pub subs: [TyId; MAX_VARS],
+    /// The number of type variables created.
     pub vars: usize,
     /// Substitutions of named parameters.
     pub named: [(&'static str, TyId); 8],
+    /// The number of named parameters bound.
     pub named_len: usize,
     /// `(variable or named slot, old value)`; named slots are `0x8000 | index`.
     trail: [(u16, TyId); MAX_TRAIL],
@@ -117,6 +163,7 @@ pub struct Types {
 }
 
 impl Types {
+    /// Arenas holding only the simple types and the name `selfType0`.
     #[must_use]
     pub const fn new() -> Types {
         let mut ty = [Ty::Dyn; MAX_TYPES];
@@ -147,6 +194,7 @@ impl Types {
         }
     }
 
+    /// The type with id `t`.
     #[must_use]
     pub const fn get(&self, t: TyId) -> Ty {
         self.ty[t as usize]
@@ -177,10 +225,12 @@ impl Types {
         (self.len - 1) as TyId
     }
 
+    /// `list(e)`.
     pub const fn list(&mut self, e: TyId) -> TyId {
         self.add(Ty::List(e))
     }
 
+    /// `map(k, v)`.
     pub const fn map(&mut self, k: TyId, v: TyId) -> TyId {
         self.add(Ty::Map(k, v))
     }
@@ -321,6 +371,7 @@ impl Types {
         }
     }
 
+    /// How many type parameters `t` has (0 to 2).
     #[must_use]
     pub const fn param_count(&self, t: TyId) -> usize {
         let (a, b) = self.params(t);
@@ -559,6 +610,7 @@ impl Default for Types {
 /// The name cel-go gives the optional type.
 pub const OPTIONAL_TYPE: &str = "optional_type";
 
+/// `a == b`, usable in `const fn`s.
 #[must_use]
 pub const fn matches_kind(a: TKind, b: TKind) -> bool {
     a as u8 == b as u8

@@ -7,11 +7,13 @@ use super::types::{DYN, NONE, NULL, TKind, Ty, TyId, Types, matches_kind};
 use crate::shape::msg::str_eq;
 
 impl Types {
+    /// Whether `t` is `dyn`.
     #[must_use]
     pub const fn is_dyn(&self, t: TyId) -> bool {
         matches!(self.kind(t), TKind::Dyn)
     }
 
+    /// Whether `t` is `dyn` or the error type (cel-go `isDynOrError`).
     #[must_use]
     pub const fn is_dyn_or_error(&self, t: TyId) -> bool {
         matches!(self.kind(t), TKind::Dyn | TKind::Error)
@@ -27,6 +29,7 @@ impl Types {
         }
     }
 
+    /// cel-go `IsExactType`: the same type, type parameters compared by name.
     #[must_use]
     pub const fn exact(&self, a: TyId, b: TyId) -> bool {
         self.is_type(a, b, true)
