@@ -337,7 +337,7 @@ pub struct FieldError {
 }
 
 impl FieldError {
-    /// `field.Required`: "Required value", with an optional detail.
+    /// `field.Required`: `Required value`, with an optional detail.
     #[must_use]
     pub fn required(field: &FieldPath, detail: impl Into<String>) -> FieldError {
         FieldError::new(
@@ -348,7 +348,7 @@ impl FieldError {
         )
     }
 
-    /// `field.Invalid`: "Invalid value: <value>".
+    /// `field.Invalid`: `Invalid value: <value>`.
     #[must_use]
     pub fn invalid(
         field: &FieldPath,
@@ -396,20 +396,20 @@ impl FieldError {
         )
     }
 
-    /// `field.Duplicate`: "Duplicate value: <value>".
+    /// `field.Duplicate`: `Duplicate value: <value>`.
     #[must_use]
     pub fn duplicate(field: &FieldPath, value: impl Into<BadValue>) -> FieldError {
         FieldError::new(ErrorType::Duplicate, field, value.into(), "")
     }
 
-    /// `field.NotFound`: "Not found: <value>".
+    /// `field.NotFound`: `Not found: <value>`.
     #[must_use]
     pub fn not_found(field: &FieldPath, value: impl Into<BadValue>) -> FieldError {
         FieldError::new(ErrorType::NotFound, field, value.into(), "")
     }
 
-    /// `field.TooLong`: "Too long: may not be more than N bytes" (the value is never printed; a
-    /// negative `max_bytes` gives "value is too long").
+    /// `field.TooLong`: `Too long: may not be more than N bytes` (the value is never printed; a
+    /// negative `max_bytes` gives `value is too long`).
     #[must_use]
     pub fn too_long(field: &FieldPath, max_bytes: i64) -> FieldError {
         let detail = match max_bytes {
@@ -441,7 +441,7 @@ impl FieldError {
         )
     }
 
-    /// `field.TooShort`: "Too short: must be at least N characters".
+    /// `field.TooShort`: `Too short: must be at least N characters`.
     #[must_use]
     pub fn too_short(field: &FieldPath, value: impl Into<BadValue>, min_chars: i64) -> FieldError {
         let detail = match min_chars {
@@ -452,8 +452,8 @@ impl FieldError {
         FieldError::new(ErrorType::TooShort, field, value.into(), detail)
     }
 
-    /// `field.TooMany`: "Too many: <actual>: must have at most N items" (`actual` < 0 omits it;
-    /// `max` < 0 gives "has too many items").
+    /// `field.TooMany`: `Too many: <actual>: must have at most N items` (`actual` < 0 omits it;
+    /// `max` < 0 gives `has too many items`).
     #[must_use]
     pub fn too_many(field: &FieldPath, actual: i64, max: i64) -> FieldError {
         let detail = match max {
@@ -469,7 +469,7 @@ impl FieldError {
         FieldError::new(ErrorType::TooMany, field, value, detail)
     }
 
-    /// `field.TooFew`: "Too few: <actual>: must have at least N items".
+    /// `field.TooFew`: `Too few: <actual>: must have at least N items`.
     #[must_use]
     pub fn too_few(field: &FieldPath, actual: i64, min: i64) -> FieldError {
         let detail = match min {
@@ -480,7 +480,7 @@ impl FieldError {
         FieldError::new(ErrorType::TooFew, field, BadValue::Int(actual), detail)
     }
 
-    /// `field.InternalError`: "Internal error: <err>".
+    /// `field.InternalError`: `Internal error: <err>`.
     #[must_use]
     pub fn internal(field: &FieldPath, err: impl fmt::Display) -> FieldError {
         let detail = err.to_string();

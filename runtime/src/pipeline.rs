@@ -2,11 +2,10 @@
 //!
 //! Mirrors apiextensions-apiserver `pkg/apiserver/customresource_handler.go`:
 //! `schemaCoercingDecoder.Decode` → `unstructuredSchemaCoercer.apply` (root `metadata` decoded
-//! into `ObjectMeta`, [`prune`](crate::prune::prune) with the root as embedded resource,
-//! [`prune_non_nullable_nulls_without_defaults`], [`coerce`](crate::objectmeta::coerce) of
-//! embedded resources, root `apiVersion`/`kind`/`metadata` restored), then the versioning codec's
-//! `unstructuredDefaulter` ([`apply_defaults`]); validation follows in the registry
-//! ([`CompiledSchema::validate`]).
+//! into `ObjectMeta`, [`prune`] with the root as embedded resource,
+//! [`prune_non_nullable_nulls_without_defaults`], [`coerce`] of embedded resources, root
+//! `apiVersion`/`kind`/`metadata` restored), then the versioning codec's `unstructuredDefaulter`
+//! ([`apply_defaults`]); validation follows in the registry ([`CompiledSchema::validate`]).
 
 use serde_json::Value;
 

@@ -7,7 +7,7 @@
 //! rustc can inspect in `const fn`s: the checks in [`check`] run at compile time
 //! (`const _: () = ...`) and again at run time for schemas loaded from files.
 //!
-//! [`build`] turns a shape into the [`crate::schema::Structural`] model at run time, where enums
+//! [`build()`] turns a shape into the [`crate::schema::Structural`] model at run time, where enums
 //! are laid out and flattened fields merged.
 
 pub mod build;

@@ -106,8 +106,7 @@ pub struct LCall {
     pub args: Vec<u32>,
     /// Whether the environment declares `function`.
     pub declared: bool,
-    /// The overloads whose style fits the call, as indices into
-    /// [`OVERLOADS`](crate::cel::env::OVERLOADS).
+    /// The overloads whose style fits the call, as indices into [`OVERLOADS`].
     pub overloads: Vec<u16>,
     /// The namespaced function's name and global overloads.
     pub namespaced: Option<(String, Vec<u16>)>,

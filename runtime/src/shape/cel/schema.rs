@@ -1,4 +1,4 @@
-//! The schema nodes a rule can reach, seen as `const fn`s: what [`crate::shape::build`] makes of
+//! The schema nodes a rule can reach, seen as `const fn`s: what [`crate::shape::build()`] makes of
 //! a shape (enum layouts, flattened fields) and what apiserver `SchemaDeclType` makes of that
 //! (the CEL declaration, its property names after escaping, and the size estimates the cost
 //! estimator reads).

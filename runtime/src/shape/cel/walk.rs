@@ -5,7 +5,7 @@
 //! within the CRD limit, and `oldSelf` is only usable where old and new values correlate (below
 //! lists only through `x-kubernetes-list-type: map`).
 //!
-//! The walk follows the built schema ([`crate::shape::build`]): rules of flattened structs
+//! The walk follows the built schema ([`crate::shape::build()`]): rules of flattened structs
 //! land on the struct that flattens them; enum payloads are laid out as the build lays them out.
 
 use super::rule::{RuleInfo, cost_error, total_cost_error};
