@@ -137,6 +137,14 @@ impl Issue {
 
 /// The errors of one parse, displayed exactly as cel-go's `Issues.String()` (which the API
 /// server wraps in `compilation failed: …`).
+///
+/// ```
+/// let err = crdkit_runtime::cel::parse("self.a +").unwrap_err();
+/// assert_eq!(err.issues[0].location, Some((1, 8)));
+/// let text = err.to_string();
+/// assert!(text.starts_with("ERROR: <input>:1:9: Syntax error: mismatched input '<EOF>'"));
+/// assert!(text.ends_with("\n | self.a +\n | ........^"));
+/// ```
 #[derive(Clone, Debug)]
 pub struct ParseErrors {
     /// The first 100 errors, by location (errors without one first).

@@ -14,6 +14,17 @@ use std::fmt;
 use std::sync::Arc;
 
 /// A CEL type. `PartialEq` is cel-go's `IsExactType` (objects compare by name).
+///
+/// `Display` prints it as the checker's messages do:
+///
+/// ```
+/// use crdkit_runtime::cel::types::Type;
+///
+/// let t = Type::map(Type::String, Type::list(Type::optional(Type::Timestamp)));
+/// assert_eq!(t.to_string(), "map(string, list(optional_type(timestamp)))");
+/// assert_eq!(t.type_name(), "map");
+/// assert_eq!(Type::Duration.type_name(), "google.protobuf.Duration");
+/// ```
 #[derive(Clone, Debug)]
 pub enum Type {
     /// `dyn`: a value whose type is known only at run time (`x-kubernetes-int-or-string`,

@@ -3,6 +3,14 @@
 use serde_json::Value;
 
 /// A JSON value as `'static` data.
+///
+/// ```
+/// use crdkit_runtime::shape::Json;
+///
+/// const PORT: Json = Json::Object(&[("name", Json::Str("http")), ("port", Json::Int(80))]);
+/// assert_eq!(PORT.to_value(), serde_json::json!({"name": "http", "port": 80}));
+/// assert_eq!(PORT.type_name(), "object");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Json {
     /// `null`.
