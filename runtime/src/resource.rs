@@ -76,7 +76,7 @@ pub struct Scale {
     /// `statusReplicasPath`: the JSON path of the observed replicas (`.status.replicas`).
     pub status_replicas_path: &'static str,
     /// `labelSelectorPath`: the JSON path of the serialized label selector
-    /// (`.status.selector`), for the HorizontalPodAutoscaler.
+    /// (`.status.selector`), for the `HorizontalPodAutoscaler`.
     pub label_selector_path: Option<&'static str>,
 }
 

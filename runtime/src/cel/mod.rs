@@ -140,11 +140,19 @@ impl ParseOptions {
 }
 
 /// Parses a CEL expression with the Kubernetes settings ([`ParseOptions::default`]).
+///
+/// # Errors
+/// The syntax errors, displayed as cel-go prints them (see [`ParseErrors`]).
 pub fn parse(src: &str) -> Result<Ast, ParseErrors> {
     parse_with(src, &ParseOptions::default())
 }
 
 /// Parses a CEL expression. On error, `Display` of the result is cel-go's `Issues.String()`.
+///
+/// # Errors
+/// The syntax errors (at most [`ParseOptions::error_reporting_limit`] of them), including those
+/// of cel-go's limits: an expression over [`ParseOptions::expression_size_code_point_limit`],
+/// nesting deeper than [`ParseOptions::max_recursion_depth`].
 pub fn parse_with(src: &str, opts: &ParseOptions) -> Result<Ast, ParseErrors> {
     let source = Source::new(src);
     let size = src.chars().count();

@@ -34,15 +34,15 @@ pub enum Type {
     Error,
     /// `null_type`, printed `null`: the type of `null`.
     Null,
-    /// `bool` (OpenAPI `boolean`).
+    /// `bool` (`type: boolean`).
     Bool,
-    /// `int`, 64-bit signed (OpenAPI `integer`).
+    /// `int`, 64-bit signed (`type: integer`).
     Int,
     /// `uint`, 64-bit unsigned; no schema produces it, only `1u` and `uint(x)`.
     Uint,
-    /// `double` (OpenAPI `number`).
+    /// `double` (`type: number`).
     Double,
-    /// `string` (OpenAPI `string` without a format CEL maps).
+    /// `string` (`type: string` without a format CEL maps).
     String,
     /// `bytes` (`format: byte`, the base64-decoded value).
     Bytes,
@@ -51,7 +51,7 @@ pub enum Type {
     /// `google.protobuf.Timestamp`, printed `timestamp` (`format: date` and `date-time`,
     /// `timestamp('2024-01-01T00:00:00Z')`).
     Timestamp,
-    /// `list(T)` (OpenAPI arrays, whatever their `x-kubernetes-list-type`).
+    /// `list(T)` (`type: array`, whatever its `x-kubernetes-list-type`).
     List(Box<Type>),
     /// `map(K, V)` (objects with `additionalProperties`, always `map(string, T)`).
     Map(Box<Type>, Box<Type>),

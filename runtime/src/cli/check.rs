@@ -11,6 +11,11 @@ use crate::crd::CustomResourceDefinition;
 use crate::crd_check::check_crd_full;
 
 /// Runs `crdgen check [--output text|json] CRD.yaml...`; without files, checks `builtin`.
+/// Returns [`OK`] when every CRD would be accepted, else [`INVALID`].
+///
+/// # Errors
+/// [`Failure::Usage`] for bad arguments, [`Failure::Input`] for a file that is not YAML or JSON
+/// CRDs, [`Failure::Io`] when reading or writing fails.
 pub fn run(
     args: Vec<OsString>,
     builtin: &[CustomResourceDefinition],
@@ -63,6 +68,9 @@ pub fn run(
 }
 
 /// A document as a CRD, or an input error naming the file and line.
+///
+/// # Errors
+/// [`Failure::Input`] when the document is not a CRD or does not decode.
 pub fn read_crd(doc: &Document) -> Result<CustomResourceDefinition, Failure> {
     CustomResourceDefinition::from_value(doc.value.clone())
         .map_err(|e| Failure::Input(format!("{}: {e}", doc.position())))

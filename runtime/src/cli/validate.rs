@@ -15,6 +15,11 @@ use crate::schema::Structural;
 use crate::validate::{CompiledSchema, ResourceInfo};
 
 /// Runs `crdgen validate --crd CRD.yaml [--old OLD.yaml] [--output text|json] OBJECT.yaml...`.
+/// Returns [`OK`] when every object is valid, else [`INVALID`].
+///
+/// # Errors
+/// [`Failure::Usage`] for bad arguments (no object file, no CRD), [`Failure::Input`] for a file
+/// that is not YAML or JSON manifests, [`Failure::Io`] when reading or writing fails.
 pub fn run(
     args: Vec<OsString>,
     builtin: &[CustomResourceDefinition],
