@@ -86,7 +86,7 @@
 //! ## Features
 //!
 //! - `kube`: generated roots implement `kube::Resource` (so `kube::Api<CronTab>` works), CRDs
-//!   convert to k8s-openapi's type ([`kube::KubeCrdExt`]), and k8s-openapi's `IntOrString`,
+//!   convert to k8s-openapi's type (`kube::KubeCrdExt`), and k8s-openapi's `IntOrString`,
 //!   `Quantity`, `Time`, `MicroTime`, `ObjectMeta`, `LabelSelector` and `Condition` have schemas.
 //! - `schemars`: `#[crd(schemars)]` fields take their schema from `schemars::JsonSchema`.
 #![forbid(unsafe_code)]
