@@ -329,3 +329,99 @@ fn embedded_resource_metadata() {
     let got = p.eval(&act, &mut CostTracker::kubernetes()).unwrap();
     assert_eq!(got.as_bool(), Some(false));
 }
+
+/// Programs compiled for a schema (`CompileOptions::self_schema`) read its declared fields
+/// straight from the JSON: the results, errors and costs are those of the general path, for
+/// valid, missing, null and mistyped values, for root and embedded resources, and when the
+/// variable is bound to another schema.
+#[test]
+fn resolved_fields_match_general_path() {
+    let schema = structural(json!({
+        "type": "object",
+        "properties": {
+            "i": {"type": "integer"},
+            "j": {"type": "integer", "nullable": true},
+            "k": {"type": "integer"},
+            "s": {"type": "string"},
+            "d": {"type": "string", "format": "duration"},
+            "ios": {"x-kubernetes-int-or-string": true},
+            "x-y": {"type": "integer"},
+            "n": {"type": "object", "properties": {"a": {"type": "integer"}, "t": {"type": "string"}}},
+            "z": {"type": "object", "nullable": true, "properties": {"a": {"type": "integer"}}},
+            "m": {"type": "object", "additionalProperties": {"type": "string"}},
+            "l": {"type": "array", "items": {"type": "integer"}},
+            "kind": {"type": "string"},
+            "metadata": {"type": "object", "properties": {"name": {"type": "string"}}},
+            "e": {
+                "type": "object",
+                "x-kubernetes-embedded-resource": true,
+                "properties": {"kind": {"type": "string"}, "spec": {"type": "integer"}}
+            }
+        }
+    }));
+    let rules = [
+        "self.i <= self.k && self.k <= self.j",
+        "self.i + self.i == 2",
+        "self.n.a + self.n.a == 6 && self.n.t == 't'",
+        "self.s.startsWith('a') && size(self.s) > 0",
+        "self.d > duration('1s')",
+        "self.ios == 5 || self.ios == 'x'",
+        "type(self.ios) == int",
+        "self.m.exists(k, k == 'app') && self.m.app == 'v'",
+        "self.l.all(x, x > 0) && self.l[0] == 1",
+        "self.z.a == 1",
+        "self.x__dash__y == 2",
+        "self.kind == 'K' && self.metadata.name == 'n'",
+        "self.e.kind == 'E' && self.e.spec == 3",
+        "has(self.n.a) && self.j == null",
+    ];
+    let objects = [
+        json!({
+            "i": 1, "j": 9, "k": 5, "s": "abc", "d": "2s", "ios": 5, "x-y": 2,
+            "n": {"a": 3, "t": "t"}, "z": {"a": 1}, "m": {"app": "v", "b": "w"}, "l": [1, 2],
+            "kind": "K", "metadata": {"name": "n"}, "e": {"kind": "E", "spec": 3}
+        }),
+        json!({"i": null, "j": null, "n": null, "z": null, "s": null, "ios": null, "m": null}),
+        json!({
+            "i": "1", "j": 1.5, "k": true, "s": 3, "d": "bogus", "ios": 1.5, "x-y": "2",
+            "n": 5, "z": [1], "m": [1], "l": {"a": 1}, "kind": 1, "metadata": "m", "e": 1
+        }),
+        json!({"n": {"a": "3", "t": 1}, "e": {"spec": "3"}, "l": ["1"], "m": {"app": 1}}),
+        json!({}),
+    ];
+    let anchored = std::sync::Arc::new(schema.clone());
+    let other = schema.clone();
+    let run = |p: &Program, obj: &J, s: &Structural, resource: bool| {
+        let act = if resource {
+            Activation::new().bind_resource("self", obj, s)
+        } else {
+            Activation::new().bind_json("self", obj, s)
+        };
+        let mut cost = CostTracker::kubernetes();
+        let r = p.eval(&act, &mut cost).map(|v| v.to_string());
+        (r.map_err(|e| e.to_string()), cost.actual_cost())
+    };
+    let mut checked = 0;
+    for rule in rules {
+        let ast = crdkit_runtime::cel::parse(rule).unwrap();
+        let general = Program::compile(&ast, &CompileOptions::default()).unwrap();
+        let opts = CompileOptions {
+            self_schema: Some(anchored.clone()),
+            ..CompileOptions::default()
+        };
+        let fast = Program::compile(&ast, &opts).unwrap();
+        for obj in &objects {
+            for resource in [false, true] {
+                let want = run(&general, obj, &schema, resource);
+                assert_eq!(
+                    run(&fast, obj, &anchored, resource),
+                    want,
+                    "{rule} on {obj}"
+                );
+                assert_eq!(run(&fast, obj, &other, resource), want, "{rule} on {obj}");
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, rules.len() * objects.len() * 2);
+}

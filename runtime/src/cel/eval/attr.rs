@@ -54,6 +54,11 @@ impl Attr {
         let Some(Some(Ok(Value::Map(Map::Json(root))))) = cx.vars.get(i) else {
             return None;
         };
+        if let Some(r) = &self.resolved
+            && super::resolve::address(root.schema) == cx.anchor
+        {
+            return r.read_int(root, cx.memos);
+        }
         let mut obj = *root;
         let (last, init) = self.quals.split_last()?;
         for q in init {
@@ -87,6 +92,17 @@ impl Attr {
     /// Resolves without the attribute's own charge (qualifiers are charged).
     pub(crate) fn resolve<'a>(&'a self, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
         let vars = cx.vars;
+        if let Some(r) = &self.resolved
+            && let Base::Var(i) = self.base
+            && let Some(Some(Ok(Value::Map(Map::Json(root))))) = vars.get(i)
+            && super::resolve::address(root.schema) == cx.anchor
+            && let Some(v) = r.read(root, cx.memos)
+        {
+            for _ in &self.quals {
+                cx.charge(1)?;
+            }
+            return Ok(v);
+        }
         let owned;
         let base: &Value<'a> = match &self.base {
             Base::Var(i) => match vars.get(*i) {

@@ -7,8 +7,9 @@ use std::sync::Arc;
 
 use super::error::{EvalError, EvalResult};
 use super::interp::{Cx, LIST_CREATE, cancelled, cancelled_err};
+use super::json::ObjectKind;
 use super::node::{Fold, Node, Quant, Step};
-use crate::cel::value::{List, ListKind, Map, Value};
+use crate::cel::value::{List, ListKind, Map, Str, Value};
 
 /// A comprehension (cel-go `evalFold` and `folder`).
 pub(crate) fn fold<'a>(f: &'a Fold, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
@@ -22,11 +23,19 @@ pub(crate) fn fold<'a>(f: &'a Fold, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
             for i in 0..n {
                 let item = super::list::at(l, i)?;
                 if let Some(s2) = f.iter2_slot {
-                    cx.locals[f.iter_slot] = Ok(Value::Int(i as i64));
-                    cx.locals[s2] = Ok(item);
+                    set_local(&mut cx.locals[f.iter_slot], Value::Int(i as i64));
+                    set_local(&mut cx.locals[s2], item);
                 } else {
-                    cx.locals[f.iter_slot] = Ok(item);
+                    set_local(&mut cx.locals[f.iter_slot], item);
                 }
+                if !iterate(f, cx)? {
+                    break;
+                }
+            }
+        }
+        Value::Map(Map::Json(j)) if f.iter2_slot.is_none() && j.kind == ObjectKind::Map => {
+            for k in j.map.keys() {
+                set_local(&mut cx.locals[f.iter_slot], Value::String(Str::Borrowed(k)));
                 if !iterate(f, cx)? {
                     break;
                 }
@@ -34,7 +43,7 @@ pub(crate) fn fold<'a>(f: &'a Fold, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
         }
         Value::Map(Map::Json(j)) if f.iter2_slot.is_none() => {
             for k in j.keys() {
-                cx.locals[f.iter_slot] = Ok(k);
+                set_local(&mut cx.locals[f.iter_slot], k);
                 if !iterate(f, cx)? {
                     break;
                 }
@@ -42,9 +51,9 @@ pub(crate) fn fold<'a>(f: &'a Fold, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
         }
         Value::Map(Map::Owned(o)) => {
             for (k, v) in o.entries() {
-                cx.locals[f.iter_slot] = Ok(k.clone());
+                set_local(&mut cx.locals[f.iter_slot], k.clone());
                 if let Some(s2) = f.iter2_slot {
-                    cx.locals[s2] = Ok(v.clone());
+                    set_local(&mut cx.locals[s2], v.clone());
                 }
                 if !iterate(f, cx)? {
                     break;
@@ -53,9 +62,9 @@ pub(crate) fn fold<'a>(f: &'a Fold, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
         }
         Value::Map(m) => {
             for (k, v) in super::map::entries(m) {
-                cx.locals[f.iter_slot] = Ok(k);
+                set_local(&mut cx.locals[f.iter_slot], k);
                 if let Some(s2) = f.iter2_slot {
-                    cx.locals[s2] = Ok(v?);
+                    set_local(&mut cx.locals[s2], v?);
                 }
                 if !iterate(f, cx)? {
                     break;
@@ -91,19 +100,21 @@ pub(crate) fn quant<'a>(q: &'a Quant, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
     let body =
         |cx: &mut Cx<'a, '_>, accu: &mut Result<bool, EvalError>| -> Result<bool, EvalError> {
             cx.charge(cond_cost)?;
-            if *accu == Ok(!q.all) {
+            if matches!(accu, Ok(b) if *b != q.all) {
                 return Ok(false);
             }
             cx.charge(1)?;
-            let p = q.pred.eval(cx);
-            cancelled(&p)?;
-            *accu = match (std::mem::replace(accu, Ok(q.all)), p) {
-                (_, Ok(Value::Bool(b))) if b != q.all => Ok(b),
-                (Ok(_), Ok(Value::Bool(_))) => Ok(q.all),
-                (Err(e), _) => Err(e),
-                (Ok(_), Ok(_)) => Err(EvalError::no_such_overload()),
-                (Ok(_), Err(e)) => Err(e),
-            };
+            match q.pred.eval_bool(cx) {
+                Ok(b) if b != q.all => *accu = Ok(b),
+                // The accumulator (all's true, exists' false, or an earlier error) stays.
+                Ok(_) => {}
+                Err(r) => {
+                    cancelled(&r)?;
+                    if accu.is_ok() {
+                        *accu = Err(r.err().unwrap_or_else(EvalError::no_such_overload));
+                    }
+                }
+            }
             Ok(true)
         };
     match &range {
@@ -111,11 +122,20 @@ pub(crate) fn quant<'a>(q: &'a Quant, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
             for i in 0..super::list::len(l) {
                 let item = super::list::at(l, i)?;
                 if let Some(s2) = q.iter2_slot {
-                    cx.locals[q.iter_slot] = Ok(Value::Int(i as i64));
-                    cx.locals[s2] = Ok(item);
+                    set_local(&mut cx.locals[q.iter_slot], Value::Int(i as i64));
+                    set_local(&mut cx.locals[s2], item);
                 } else {
-                    cx.locals[q.iter_slot] = Ok(item);
+                    set_local(&mut cx.locals[q.iter_slot], item);
                 }
+                if !body(cx, &mut accu)? {
+                    break;
+                }
+            }
+        }
+        // A map (`additionalProperties`): every key is accessible, as it is written.
+        Value::Map(Map::Json(j)) if q.iter2_slot.is_none() && j.kind == ObjectKind::Map => {
+            for k in j.map.keys() {
+                set_local(&mut cx.locals[q.iter_slot], Value::String(Str::Borrowed(k)));
                 if !body(cx, &mut accu)? {
                     break;
                 }
@@ -123,7 +143,7 @@ pub(crate) fn quant<'a>(q: &'a Quant, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
         }
         Value::Map(Map::Json(j)) if q.iter2_slot.is_none() => {
             for k in j.keys() {
-                cx.locals[q.iter_slot] = Ok(k);
+                set_local(&mut cx.locals[q.iter_slot], k);
                 if !body(cx, &mut accu)? {
                     break;
                 }
@@ -131,9 +151,9 @@ pub(crate) fn quant<'a>(q: &'a Quant, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
         }
         Value::Map(m) => {
             for (k, v) in super::map::entries(m) {
-                cx.locals[q.iter_slot] = Ok(k);
+                set_local(&mut cx.locals[q.iter_slot], k);
                 if let Some(s2) = q.iter2_slot {
-                    cx.locals[s2] = Ok(v?);
+                    set_local(&mut cx.locals[s2], v?);
                 }
                 if !body(cx, &mut accu)? {
                     break;
@@ -210,4 +230,24 @@ fn append<'a>(f: &'a Fold, e: &'a Node, cx: &mut Cx<'a, '_>) -> Result<(), EvalE
         (Ok(_), Ok(_)) => Err(EvalError::no_such_overload()),
     };
     Ok(())
+}
+
+/// Stores an iteration variable; the previous value is usually a scalar or a view, which needs
+/// no drop (the call to drop it costs more than the loop step).
+#[inline]
+fn set_local<'a>(slot: &mut EvalResult<'a>, v: Value<'a>) {
+    let old = std::mem::replace(slot, Ok(v));
+    match old {
+        Ok(
+            Value::Null
+            | Value::Bool(_)
+            | Value::Int(_)
+            | Value::Uint(_)
+            | Value::Double(_)
+            | Value::String(Str::Borrowed(_))
+            | Value::Map(Map::Json(_))
+            | Value::List(List::Json(_)),
+        ) => std::mem::forget(old),
+        other => drop(other),
+    }
 }

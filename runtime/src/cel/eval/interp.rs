@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use super::error::{EvalError, EvalResult};
+use super::fast::{eq_local_str, int_operands, logic, operand_cost};
 use super::node::{Call, IntOp, Node, RegexCall, RegexKind};
 use crate::cel::lib::{Env, TRAVERSAL, actual_size, ceil_factor};
 use crate::cel::value::{Bytes, List, ListKind, Map, Str, Value};
@@ -16,14 +17,18 @@ const MAP_CREATE: u64 = 30;
 
 /// Evaluation state: variables, comprehension locals and the running cost.
 pub(crate) struct Cx<'a, 'x> {
-    pub vars: &'x [Option<EvalResult<'a>>],
+    pub vars: &'x [Option<&'x EvalResult<'a>>],
     pub names: &'x [String],
-    pub locals: Vec<EvalResult<'a>>,
+    pub locals: &'x mut [EvalResult<'a>],
     pub env: &'a Env,
     pub cost: u64,
     pub limit: u64,
     pub presence_test_cost: bool,
     pub error_on_bad_presence_test: bool,
+    /// The address of the schema the program was compiled for (`resolve.rs`), or 0.
+    pub anchor: usize,
+    /// The JSON found at the end of resolved chains selected more than once.
+    pub memos: &'x super::resolve::Memos<'a>,
 }
 
 impl<'a> Cx<'a, '_> {
@@ -56,8 +61,8 @@ impl Node {
             }
             Node::Call(c) => call(c, cx),
             Node::IntOp(c, op) => {
-                if let (Some(x), Some(y)) = (peek_int(&c.args[0], cx), peek_int(&c.args[1], cx)) {
-                    cx.charge(local_cost(&c.args[0]) + local_cost(&c.args[1]) + 1)?;
+                if let Some((x, y)) = int_operands(c, cx) {
+                    cx.charge(operand_cost(&c.args[0]) + operand_cost(&c.args[1]) + 1)?;
                     return int_op(*op, x, y);
                 }
                 let a = c.args[0].eval(cx);
@@ -77,23 +82,9 @@ impl Node {
             }
             Node::Regex(r) => regex_call(r, cx),
             Node::Eq(p, negate) => {
-                // `x == 'lit'` on a comprehension variable: compare in place (same charges: the
-                // variable 1, then the equality).
-                if let (Node::Local(i), Node::Str(lit)) = (&p.0, &p.1)
-                    && let Ok(Value::String(x)) = &cx.locals[*i]
-                {
-                    let cost = if (1..=10).contains(&x.len()) && (1..=10).contains(&lit.len()) {
-                        1
-                    } else {
-                        ceil_factor(
-                            (x.chars().count() as u64).min(lit.chars().count() as u64),
-                            TRAVERSAL,
-                        )
-                    };
-                    let eq = x.as_str() == &**lit;
-                    cx.charge(1)?;
-                    cx.charge(cost)?;
-                    return Ok(Value::Bool(eq != *negate));
+                // `x == 'lit'` on a comprehension variable: compare in place.
+                if let Some(eq) = eq_local_str(&p.0, &p.1, cx) {
+                    return Ok(Value::Bool(eq? != *negate));
                 }
                 let l = p.0.eval(cx);
                 let r = p.1.eval(cx);
@@ -117,12 +108,12 @@ impl Node {
                 let eq = super::equal::equals(&l?, &r?)?;
                 Ok(Value::Bool(eq != *negate))
             }
-            Node::Logic(terms, and) => logic(terms, *and, cx),
-            Node::Cond(p) => match p.0.eval(cx) {
-                Ok(Value::Bool(true)) => p.1.eval(cx),
-                Ok(Value::Bool(false)) => p.2.eval(cx),
-                Ok(_) => Err(EvalError::no_such_overload()),
-                Err(e) => Err(e),
+            Node::Logic(terms, and) => logic(terms, *and, cx).map(Value::Bool),
+            Node::Cond(p) => match p.0.eval_bool(cx) {
+                Ok(true) => p.1.eval(cx),
+                Ok(false) => p.2.eval(cx),
+                Err(Ok(_)) => Err(EvalError::no_such_overload()),
+                Err(Err(e)) => Err(e),
             },
             Node::List(elems) => {
                 let mut out = Vec::with_capacity(elems.len());
@@ -162,10 +153,12 @@ impl Node {
             Node::Fold(f) => super::fold::fold(f, cx),
             Node::Quant(q) => super::fold::quant(q, cx),
             Node::NotStrictlyFalse(n) => {
-                let v = n.eval(cx);
-                cancelled(&v)?;
+                let v = n.eval_bool(cx);
+                if let Err(r) = &v {
+                    cancelled(r)?;
+                }
                 cx.charge(1)?;
-                Ok(Value::Bool(!matches!(v, Ok(Value::Bool(false)))))
+                Ok(Value::Bool(!matches!(v, Ok(false))))
             }
             Node::InSet(n, set) => {
                 let v = n.eval(cx)?;
@@ -211,32 +204,6 @@ fn int_op<'a>(op: IntOp, x: i64, y: i64) -> EvalResult<'a> {
     }
 }
 
-/// An int operand readable without evaluation: a constant, a comprehension variable, or an
-/// int field of a JSON object.
-#[inline]
-fn peek_int(n: &Node, cx: &Cx<'_, '_>) -> Option<i64> {
-    match n {
-        Node::Const(Value::Int(i)) => Some(*i),
-        Node::Local(s) => match cx.locals[*s] {
-            Ok(Value::Int(i)) => Some(i),
-            _ => None,
-        },
-        Node::Attr(a) => a.peek_int(cx),
-        _ => None,
-    }
-}
-
-/// What evaluating a peeked operand costs: 1 for a variable, 1 per selection plus 1 for an
-/// attribute.
-#[inline]
-fn local_cost(n: &Node) -> u64 {
-    match n {
-        Node::Local(_) => 1,
-        Node::Attr(a) => a.quals.len() as u64 + 1,
-        _ => 0,
-    }
-}
-
 /// Propagates a cancellation found in a result that would otherwise be absorbed or deferred.
 #[inline]
 pub(crate) fn cancelled(r: &EvalResult<'_>) -> Result<(), EvalError> {
@@ -252,32 +219,6 @@ pub(crate) fn cancelled_err(e: &EvalError) -> Result<(), EvalError> {
         Err(e.clone())
     } else {
         Ok(())
-    }
-}
-
-/// `&&` / `||`: the first deciding value wins wherever it is; otherwise the first error.
-fn logic<'a>(terms: &'a [Node], and: bool, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
-    let mut err = None;
-    for t in terms {
-        match t.eval(cx) {
-            Ok(Value::Bool(b)) if b != and => return Ok(Value::Bool(b)),
-            Ok(Value::Bool(_)) => {}
-            Ok(_) => {
-                if err.is_none() {
-                    err = Some(EvalError::no_such_overload());
-                }
-            }
-            Err(e) => {
-                cancelled_err(&e)?;
-                if err.is_none() {
-                    err = Some(e);
-                }
-            }
-        }
-    }
-    match err {
-        Some(e) => Err(e),
-        None => Ok(Value::Bool(and)),
     }
 }
 

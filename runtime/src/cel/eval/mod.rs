@@ -65,6 +65,7 @@ mod compile;
 pub(crate) mod convert;
 pub(crate) mod equal;
 mod error;
+mod fast;
 mod fold;
 pub(crate) mod format;
 mod interp;
@@ -75,6 +76,7 @@ mod node;
 pub(crate) mod ops;
 mod overload;
 mod plan;
+mod resolve;
 pub(crate) mod stdlib;
 pub mod time;
 
@@ -83,6 +85,8 @@ pub use json::{escape, unescape};
 
 pub use crate::cel::value::Value;
 use std::borrow::Cow;
+use std::cell::Cell;
+use std::sync::Arc;
 
 use crate::cel::ast::Ast;
 use crate::cel::check::CheckedAst;
@@ -102,6 +106,10 @@ const INLINE_DEPTH: usize = 48;
 const DEEP_STACK: usize = 512 << 20;
 /// Programs nested deeper than this are refused.
 const MAX_DEPTH: usize = 12_000;
+/// Comprehension variables held on the stack during evaluation.
+const SMALL_LOCALS: usize = 8;
+/// Memo slots of resolved field chains held on the stack during evaluation.
+const SMALL_MEMOS: usize = 4;
 
 /// How to compile.
 #[derive(Clone, Debug)]
@@ -119,6 +127,11 @@ pub struct CompileOptions {
     /// cel-go `EnableErrorOnBadPresenceTest`: `has(x.f)` and `x.?f` on a value that has no
     /// fields is an error rather than false. Off in Kubernetes; on in cel-go's conformance runs.
     pub error_on_bad_presence_test: bool,
+    /// The schema the variables (`self`, `oldSelf`) will be bound to with
+    /// [`Activation::bind_json`]: selections of its declared integer and string properties are
+    /// resolved once, and read straight from the JSON when a variable is bound to a view of
+    /// this very schema (any other binding takes the general path, with the same results).
+    pub self_schema: Option<Arc<Structural>>,
 }
 
 impl Default for CompileOptions {
@@ -128,7 +141,21 @@ impl Default for CompileOptions {
             k8s_version: CURRENT_K8S_VERSION,
             optimize: true,
             error_on_bad_presence_test: false,
+            self_schema: None,
         }
+    }
+}
+
+/// The schema a program was compiled for: its address (compared with the schemas of bound
+/// views) and what keeps it alive, so the address cannot be reused by another schema.
+struct Anchor {
+    address: usize,
+    _keep: Arc<Structural>,
+}
+
+impl std::fmt::Debug for Anchor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Anchor({:#x})", self.address)
     }
 }
 
@@ -141,6 +168,9 @@ pub struct Program {
     depth: usize,
     error_on_bad_presence_test: bool,
     env: Env,
+    anchor: Option<Anchor>,
+    /// Memo slots of resolved chains selected more than once.
+    memos: usize,
 }
 
 impl std::fmt::Debug for node::Node {
@@ -153,7 +183,7 @@ impl Program {
     /// Compiles a parsed expression. Overloads are chosen from run-time types, and calls are
     /// charged from them: prefer [`Program::compile_checked`] for type-checked expressions.
     pub fn compile(ast: &Ast, opts: &CompileOptions) -> Result<Program, CompileError> {
-        Program::plan(ast, None, opts)
+        Program::plan(ast, None, opts, Program::anchor_of(opts))
     }
 
     /// Compiles a type-checked expression as cel-go plans a checked AST: a call the checker
@@ -179,22 +209,47 @@ impl Program {
         checked: &CheckedAst,
         opts: &CompileOptions,
     ) -> Result<Program, CompileError> {
-        Program::plan(&checked.ast, Some(checked), opts)
+        Program::plan(&checked.ast, Some(checked), opts, Program::anchor_of(opts))
+    }
+
+    /// [`Program::compile_checked`] for variables bound to views of `node`, a schema node
+    /// inside `root` (which the program keeps alive).
+    pub(crate) fn compile_checked_within(
+        checked: &CheckedAst,
+        opts: &CompileOptions,
+        root: &Arc<Structural>,
+        node: &Structural,
+    ) -> Result<Program, CompileError> {
+        Program::plan(
+            &checked.ast,
+            Some(checked),
+            opts,
+            Some((node, root.clone())),
+        )
+    }
+
+    fn anchor_of(opts: &CompileOptions) -> Option<(&Structural, Arc<Structural>)> {
+        opts.self_schema.as_ref().map(|s| (&**s, s.clone()))
     }
 
     fn plan(
         ast: &Ast,
         checked: Option<&CheckedAst>,
         opts: &CompileOptions,
+        anchor: Option<(&Structural, Arc<Structural>)>,
     ) -> Result<Program, CompileError> {
         let env = Env::new();
-        let (root, max_locals) = {
+        let (root, max_locals, memos) = {
             let mut p =
                 compile::Planner::new(ast, &opts.variables, opts.k8s_version, opts.optimize, &env);
             p.checked = checked;
             let mut root = p.plan(ast.root)?;
             root.simplify();
-            (root, p.max_locals)
+            let memos = match &anchor {
+                Some((schema, _)) => resolve::resolve_fields(&mut root, schema),
+                None => 0,
+            };
+            (root, p.max_locals, memos)
         };
         let depth = root.depth();
         if depth > MAX_DEPTH {
@@ -209,6 +264,11 @@ impl Program {
             depth,
             error_on_bad_presence_test: opts.error_on_bad_presence_test,
             env,
+            memos,
+            anchor: anchor.map(|(schema, keep)| Anchor {
+                address: resolve::address(schema),
+                _keep: keep,
+            }),
         })
     }
 
@@ -225,46 +285,33 @@ impl Program {
         activation: &Activation<'a>,
         cost: &mut CostTracker,
     ) -> Result<Value<'a>, EvalError> {
-        let mut small: [Option<EvalResult<'a>>; 4] = [const { None }; 4];
-        let mut large = Vec::new();
-        let vars: &[Option<EvalResult<'a>>] = if self.variables.len() <= small.len() {
-            for (slot, n) in small.iter_mut().zip(&self.variables) {
-                *slot = activation.lookup(n).map(|r| match r {
-                    Ok(v) => Ok(v.fast_clone()),
-                    Err(e) => Err(e.clone()),
-                });
+        let (r, actual) = match &*self.variables {
+            // The usual bindings (`self`, `oldSelf`), without allocation.
+            [a] => self.eval_with(&[activation.lookup(a)], cost),
+            [a, b] => self.eval_with(&[activation.lookup(a), activation.lookup(b)], cost),
+            names => {
+                let vars: Vec<_> = names.iter().map(|n| activation.lookup(n)).collect();
+                self.eval_with(&vars, cost)
             }
-            &small[..self.variables.len()]
-        } else {
-            large.extend(self.variables.iter().map(|n| activation.lookup(n).cloned()));
-            &large
         };
+        cost.record(actual);
+        r
+    }
+
+    /// Evaluates with the variables looked up: the result and the actual cost.
+    #[inline]
+    fn eval_with<'a>(
+        &'a self,
+        vars: &[Option<&EvalResult<'a>>],
+        cost: &CostTracker,
+    ) -> (EvalResult<'a>, u64) {
         let limit = cost.limit();
-        let run = |vars: &[Option<EvalResult<'a>>]| {
-            let mut cx = interp::Cx {
-                vars,
-                names: &self.variables,
-                locals: if self.max_locals == 0 {
-                    Vec::new()
-                } else {
-                    vec![Ok(Value::Null); self.max_locals]
-                },
-                env: &self.env,
-                cost: 0,
-                limit,
-                presence_test_cost: cost.presence_test_has_cost,
-                error_on_bad_presence_test: self.error_on_bad_presence_test,
-            };
-            let r = self.root.eval(&mut cx);
-            (r, cx.cost)
-        };
-        let (r, actual) = if self.depth <= INLINE_DEPTH {
-            run(vars)
-        } else {
-            std::thread::scope(|s| {
+        let presence = cost.presence_test_has_cost;
+        if self.depth > INLINE_DEPTH {
+            return std::thread::scope(|s| {
                 let spawned = std::thread::Builder::new()
                     .stack_size(DEEP_STACK)
-                    .spawn_scoped(s, || run(vars));
+                    .spawn_scoped(s, || self.run(vars, limit, presence));
                 match spawned {
                     Ok(h) => h.join().unwrap_or_else(|_| {
                         (
@@ -279,10 +326,63 @@ impl Program {
                         0,
                     ),
                 }
-            })
+            });
+        }
+        self.run(vars, limit, presence)
+    }
+
+    /// Runs the program on this thread.
+    #[inline]
+    fn run<'a>(
+        &'a self,
+        vars: &[Option<&EvalResult<'a>>],
+        limit: u64,
+        presence_test_cost: bool,
+    ) -> (EvalResult<'a>, u64) {
+        let small_memos: [Cell<Option<&serde_json::Value>>; SMALL_MEMOS] = Default::default();
+        let large_memos: Vec<Cell<Option<&serde_json::Value>>>;
+        let memos = if self.memos <= SMALL_MEMOS {
+            &small_memos[..self.memos]
+        } else {
+            large_memos = vec![Cell::new(None); self.memos];
+            &large_memos
         };
-        cost.record(actual);
-        r
+        let mut cx = interp::Cx {
+            vars,
+            names: &self.variables,
+            locals: &mut [],
+            env: &self.env,
+            cost: 0,
+            limit,
+            presence_test_cost,
+            error_on_bad_presence_test: self.error_on_bad_presence_test,
+            anchor: self.anchor.as_ref().map_or(0, |a| a.address),
+            memos,
+        };
+        // Comprehension variables live on the stack unless there are many.
+        let r = match self.max_locals {
+            0 => self.root.eval(&mut cx),
+            n if n <= SMALL_LOCALS => {
+                let mut small: [EvalResult<'a>; SMALL_LOCALS] =
+                    [const { Ok(Value::Null) }; SMALL_LOCALS];
+                let mut cx = interp::Cx {
+                    locals: &mut small[..n],
+                    ..cx
+                };
+                let r = self.root.eval(&mut cx);
+                return (r, cx.cost);
+            }
+            n => {
+                let mut large = vec![Ok(Value::Null); n];
+                let mut cx = interp::Cx {
+                    locals: &mut large,
+                    ..cx
+                };
+                let r = self.root.eval(&mut cx);
+                return (r, cx.cost);
+            }
+        };
+        (r, cx.cost)
     }
 
     /// The variables the program was compiled with.

@@ -136,6 +136,36 @@ pub(crate) struct Attr {
     pub charge: bool,
     /// The last qualifier is a presence test (`has(a.b)`).
     pub test_only: bool,
+    /// Field selections on a variable resolved against the schema the program was compiled
+    /// for (`resolve.rs`).
+    pub resolved: Option<Box<Resolved>>,
+}
+
+/// A chain of field selections on a variable whose properties the schema `self` was compiled
+/// for declares: read straight from the JSON when the variable is bound to a view of that
+/// schema.
+pub(crate) struct Resolved {
+    /// The variable's slot.
+    pub var: usize,
+    /// The property names (unescaped), outermost first.
+    pub names: Box<[Box<str>]>,
+    /// What the last property holds.
+    pub leaf: Leaf,
+    /// The slot remembering the value found, when the program selects the same chain more
+    /// than once (`self.a <= self.b && self.b <= self.c` reads `self.b` once).
+    pub memo: Option<usize>,
+}
+
+/// What a resolved chain ends in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Leaf {
+    /// `type: integer`: read without conversion.
+    Int,
+    /// `type: string` without a format that converts (duration, date, date-time, byte): read
+    /// without conversion.
+    String,
+    /// Anything else: converted from the property's schema (found along the chain).
+    View,
 }
 
 /// A comprehension (cel-go `evalFold`), with its variables resolved to local slots.
@@ -238,57 +268,64 @@ impl Node {
     /// Replaces plain reads of comprehension variables by [`Node::Local`] (after planning, since
     /// the planner extends attributes).
     pub(crate) fn simplify(&mut self) {
+        if let Node::Attr(a) = self
+            && let (Base::Local(i), true, true, false) =
+                (&a.base, a.quals.is_empty(), a.charge, a.test_only)
+        {
+            *self = Node::Local(*i);
+            return;
+        }
+        self.for_each_child_mut(&mut Node::simplify);
+    }
+
+    /// Calls `f` on each child node (the operands of attributes and their computed qualifiers,
+    /// arguments, branches, elements, comprehension parts).
+    pub(crate) fn for_each_child_mut(&mut self, f: &mut impl FnMut(&mut Node)) {
         match self {
             Node::Attr(a) => {
-                if let (Base::Local(i), true, true, false) =
-                    (&a.base, a.quals.is_empty(), a.charge, a.test_only)
-                {
-                    *self = Node::Local(*i);
-                    return;
-                }
                 if let Base::Expr(n) = &mut a.base {
-                    n.simplify();
+                    f(n);
                 }
                 for q in &mut a.quals {
                     if let QualKind::Expr(n) = &mut q.kind {
-                        n.simplify();
+                        f(n);
                     }
                 }
             }
-            Node::Call(c) | Node::IntOp(c, _) => c.args.iter_mut().for_each(Node::simplify),
-            Node::Regex(r) => r.call.args.iter_mut().for_each(Node::simplify),
+            Node::Call(c) | Node::IntOp(c, _) => c.args.iter_mut().for_each(f),
+            Node::Regex(r) => r.call.args.iter_mut().for_each(f),
             Node::Eq(p, _) | Node::OptOr(p, _) => {
-                p.0.simplify();
-                p.1.simplify();
+                f(&mut p.0);
+                f(&mut p.1);
             }
-            Node::Logic(ts, _) => ts.iter_mut().for_each(Node::simplify),
+            Node::Logic(ts, _) => ts.iter_mut().for_each(f),
             Node::Cond(p) => {
-                p.0.simplify();
-                p.1.simplify();
-                p.2.simplify();
+                f(&mut p.0);
+                f(&mut p.1);
+                f(&mut p.2);
             }
-            Node::List(es) => es.iter_mut().for_each(|e| e.0.simplify()),
+            Node::List(es) => es.iter_mut().for_each(|e| f(&mut e.0)),
             Node::Map(es) => es.iter_mut().for_each(|e| {
-                e.0.simplify();
-                e.1.simplify();
+                f(&mut e.0);
+                f(&mut e.1);
             }),
-            Node::Fold(f) => {
-                f.range.simplify();
-                f.init.simplify();
-                f.cond.simplify();
-                match &mut f.step {
-                    Step::Expr(n) | Step::Append(n) => n.simplify(),
+            Node::Fold(fo) => {
+                f(&mut fo.range);
+                f(&mut fo.init);
+                f(&mut fo.cond);
+                match &mut fo.step {
+                    Step::Expr(n) | Step::Append(n) => f(n),
                     Step::AppendIf(c, n) => {
-                        c.simplify();
-                        n.simplify();
+                        f(c);
+                        f(n);
                     }
                 }
-                f.result.simplify();
+                f(&mut fo.result);
             }
-            Node::NotStrictlyFalse(n) | Node::InSet(n, _) => n.simplify(),
+            Node::NotStrictlyFalse(n) | Node::InSet(n, _) => f(n),
             Node::Quant(q) => {
-                q.range.simplify();
-                q.pred.simplify();
+                f(&mut q.range);
+                f(&mut q.pred);
             }
             Node::Const(_) | Node::Str(_) | Node::Bytes(_) | Node::Local(_) | Node::Error(_) => {}
         }

@@ -27,6 +27,7 @@ pub(crate) fn attr(base: Base) -> Node {
         quals: Vec::new(),
         charge: true,
         test_only: false,
+        resolved: None,
     }))
 }
 
@@ -79,6 +80,7 @@ pub(crate) fn add_qual(op: Node, q: Qual, test_only: bool) -> Node {
             quals: vec![q],
             charge: true,
             test_only,
+            resolved: None,
         })),
     }
 }
@@ -111,6 +113,7 @@ fn clone_attr(a: &Attr) -> Attr {
         quals: a.quals.iter().map(clone_qual).collect(),
         charge: false,
         test_only: a.test_only,
+        resolved: None,
     }
 }
 

@@ -34,6 +34,7 @@ mod walk;
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -69,7 +70,9 @@ impl Default for CelOptions {
 /// The rules of a schema, compiled (Go's `Validator`), with the schema they were compiled for.
 #[derive(Debug)]
 pub struct CelValidator {
-    schema: Structural,
+    /// Shared with the programs, which are compiled for its nodes (`CompileOptions`'s
+    /// `self_schema`).
+    schema: Arc<Structural>,
     root: Option<Node>,
     per_call_limit: u64,
 }
@@ -191,7 +194,7 @@ impl CelValidator {
     ) -> CelValidator {
         if !has_rules(Rules::Schema(schema)) {
             return CelValidator {
-                schema: Structural::default(),
+                schema: Arc::default(),
                 root: None,
                 per_call_limit: opts.per_call_limit,
             };
@@ -210,18 +213,22 @@ impl CelValidator {
         opts: &CelOptions,
     ) -> CelValidator {
         let decl = schema_decl_type(schema, is_resource_root);
+        let schema = Arc::new(schema.clone());
         let root = build(
-            Rules::Schema(schema),
-            schema,
+            Rules::Schema(&schema),
+            &schema,
             is_resource_root,
             decl.as_ref(),
-            opts,
+            &Compiling {
+                opts,
+                root: &schema,
+            },
         );
         CelValidator {
             schema: if root.is_some() {
-                schema.clone()
+                schema
             } else {
-                Structural::default()
+                Arc::default()
             },
             root,
             per_call_limit: opts.per_call_limit,
@@ -290,19 +297,26 @@ fn has_rules(r: Rules<'_>) -> bool {
         || r.properties().into_iter().any(|(_, p)| has_rules(p))
 }
 
-/// Go's `validator`: the node for the rules of `rules` on the schema node `node`, declared as
-/// `decl`; `None` when nothing at or below it has a rule.
+/// What rules are compiled with: the options, and the validator's schema whose nodes the
+/// programs are compiled for.
+struct Compiling<'c> {
+    opts: &'c CelOptions,
+    root: &'c Arc<Structural>,
+}
+
+/// Go's `validator`: the node for the rules of `rules` on the schema node `node` (inside
+/// `cx.root`), declared as `decl`; `None` when nothing at or below it has a rule.
 fn build(
     rules: Rules<'_>,
     node: &Structural,
     is_resource_root: bool,
     decl: Option<&DeclType>,
-    opts: &CelOptions,
+    cx: &Compiling<'_>,
 ) -> Option<Node> {
-    let (compiled, init_error) = compile_node(rules.validations(), node, decl, opts);
+    let (compiled, init_error) = compile_node(rules.validations(), node, decl, cx);
     let elem = decl.and_then(DeclType::elem);
     let items = match (rules.items(), node.items.as_deref()) {
-        (Some(r), Some(n)) => build(r, n, n.extensions.embedded_resource, elem, opts).map(Box::new),
+        (Some(r), Some(n)) => build(r, n, n.extensions.embedded_resource, elem, cx).map(Box::new),
         _ => None,
     };
     let mut properties = BTreeMap::new();
@@ -325,18 +339,18 @@ fn build(
                 None => continue,
             }
         };
-        if let Some(p) = build(r, n, n.extensions.embedded_resource, Some(field_decl), opts) {
+        if let Some(p) = build(r, n, n.extensions.embedded_resource, Some(field_decl), cx) {
             properties.insert(k.to_owned(), p);
         }
     }
     let additional = match (rules.additional(), node.additional_properties_schema()) {
-        (Some(r), Some(n)) => build(r, n, n.extensions.embedded_resource, elem, opts).map(Box::new),
+        (Some(r), Some(n)) => build(r, n, n.extensions.embedded_resource, elem, cx).map(Box::new),
         _ => None,
     };
     let all_of: Vec<Node> = rules
         .all_of()
         .iter()
-        .filter_map(|a| build(Rules::Nested(a), node, is_resource_root, decl, opts))
+        .filter_map(|a| build(Rules::Nested(a), node, is_resource_root, decl, cx))
         .collect();
     let any = !compiled.is_empty()
         || init_error.is_some()
@@ -360,8 +374,9 @@ fn compile_node(
     rules: &[ValidationRule],
     node: &Structural,
     decl: Option<&DeclType>,
-    opts: &CelOptions,
+    cx: &Compiling<'_>,
 ) -> (Vec<Rule>, Option<String>) {
+    let opts = cx.opts;
     if rules.is_empty() {
         return (Vec::new(), None);
     }
@@ -384,7 +399,7 @@ fn compile_node(
         .iter()
         .map(|rule| Rule {
             source: rule.clone(),
-            compiled: compile_one(rule, node, decl, &rule_opts, &program_opts),
+            compiled: compile_one(rule, node, decl, &rule_opts, &program_opts, cx.root),
         })
         .collect();
     (compiled, None)
@@ -396,6 +411,7 @@ fn compile_one(
     decl: &DeclType,
     rule_opts: &RuleOptions,
     program_opts: &CompileOptions,
+    root: &Arc<Structural>,
 ) -> Compiled {
     let result = compile_rule(rule, decl, rule_opts);
     if let Some(e) = result.error {
@@ -405,7 +421,12 @@ fn compile_one(
         return Compiled::Blank;
     };
     // Deep expressions are planned on a large stack, as they are checked.
-    let plan = |c: &CheckedAst| with_stack(&c.ast, || Program::compile_checked(c, program_opts));
+    // The views of this node are of `node`, inside the validator's schema `root`.
+    let plan = |c: &CheckedAst| {
+        with_stack(&c.ast, || {
+            Program::compile_checked_within(c, program_opts, root, node)
+        })
+    };
     let program = match plan(&checked) {
         Ok(p) => p,
         Err(e) => return Compiled::Error(format!("program instantiation failed: {e}")),
