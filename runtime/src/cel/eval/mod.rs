@@ -60,6 +60,7 @@
 //!   digits (Go: arbitrary precision).
 //! - Time zones come from the IANA database bundled in `jiff`.
 
+mod activation;
 mod attr;
 mod compile;
 pub(crate) mod convert;
@@ -79,12 +80,14 @@ mod plan;
 mod resolve;
 pub(crate) mod stdlib;
 pub mod time;
+mod tracker;
 
+pub use activation::Activation;
 pub use error::{COST_LIMIT_MESSAGE, CompileError, EvalError, EvalErrorKind, EvalResult};
 pub use json::{escape, unescape};
+pub use tracker::CostTracker;
 
 pub use crate::cel::value::Value;
-use std::borrow::Cow;
 use std::cell::Cell;
 use std::sync::Arc;
 
@@ -389,197 +392,5 @@ impl Program {
     #[must_use]
     pub fn variables(&self) -> &[String] {
         &self.variables
-    }
-}
-
-/// The variables of one evaluation (two are stored inline: `self` and `oldSelf` cost no
-/// allocation).
-#[derive(Clone, Debug, Default)]
-pub struct Activation<'a> {
-    inline: [Option<(Cow<'a, str>, EvalResult<'a>)>; 2],
-    rest: Vec<(Cow<'a, str>, EvalResult<'a>)>,
-}
-
-impl<'a> Activation<'a> {
-    /// No variables.
-    #[must_use]
-    pub fn new() -> Activation<'a> {
-        Activation::default()
-    }
-
-    /// Binds a variable to a value.
-    #[must_use]
-    pub fn bind(self, name: impl Into<Cow<'a, str>>, value: Value<'a>) -> Activation<'a> {
-        self.bind_result(name, Ok(value))
-    }
-
-    /// Binds a variable to a value or to an error that reading it raises (a JSON value that
-    /// does not match its schema, as apiserver's `UnstructuredToVal` returns).
-    #[must_use]
-    pub fn bind_result(
-        mut self,
-        name: impl Into<Cow<'a, str>>,
-        value: EvalResult<'a>,
-    ) -> Activation<'a> {
-        let name = name.into();
-        for slot in self.inline.iter_mut().flatten() {
-            if slot.0 == name {
-                slot.1 = value;
-                return self;
-            }
-        }
-        if let Some(slot) = self.rest.iter_mut().find(|(n, _)| *n == name) {
-            slot.1 = value;
-            return self;
-        }
-        match self.inline.iter_mut().find(|s| s.is_none()) {
-            Some(slot) => *slot = Some((name, value)),
-            None => self.rest.push((name, value)),
-        }
-        self
-    }
-
-    /// Binds a variable to a JSON value seen through its schema (a lazy view; a value that
-    /// does not match the schema makes selections of it fail as in the API server).
-    #[must_use]
-    pub fn bind_json(
-        self,
-        name: impl Into<Cow<'a, str>>,
-        json: &'a serde_json::Value,
-        schema: &'a Structural,
-    ) -> Activation<'a> {
-        self.bind_result(name, json::from_json(json, schema, false))
-    }
-
-    /// Like [`bind_json`](Self::bind_json) for the root of a resource: `apiVersion`, `kind`
-    /// and `metadata.name`/`generateName` are accessible whatever the schema says
-    /// (apiextensions `WithTypeAndObjectMeta`); a schema that declares all four keeps its own
-    /// `metadata`.
-    #[must_use]
-    pub fn bind_resource(
-        self,
-        name: impl Into<Cow<'a, str>>,
-        json: &'a serde_json::Value,
-        schema: &'a Structural,
-    ) -> Activation<'a> {
-        self.bind_result(name, json::from_json(json, schema, true))
-    }
-
-    /// The value bound to a name.
-    #[must_use]
-    pub fn get(&self, name: &str) -> Option<&Value<'a>> {
-        self.lookup(name).and_then(|r| r.as_ref().ok())
-    }
-
-    fn lookup(&self, name: &str) -> Option<&EvalResult<'a>> {
-        self.inline
-            .iter()
-            .flatten()
-            .chain(&self.rest)
-            .find_map(|(n, v)| (n == name).then_some(v))
-    }
-
-    /// Binds `oldSelf` for a rule with `optionalOldSelf: true`: `optional.of(view)` on update,
-    /// `optional.none()` on create.
-    #[must_use]
-    pub fn bind_optional_json(
-        self,
-        name: impl Into<Cow<'a, str>>,
-        json: Option<&'a serde_json::Value>,
-        schema: &'a Structural,
-    ) -> Activation<'a> {
-        match json {
-            Some(j) => {
-                let v = json::from_json(j, schema, false);
-                self.bind_result(name, v.map(Value::optional_of))
-            }
-            None => self.bind(name, Value::Optional(None)),
-        }
-    }
-}
-
-/// Runtime cost accounting (cel-go `CostTracker` with apiserver's limits).
-#[derive(Clone, Debug)]
-pub struct CostTracker {
-    /// `cel.CostLimit`: an evaluation costing more is cancelled with
-    /// [`COST_LIMIT_MESSAGE`].
-    pub per_call_limit: Option<u64>,
-    /// The budget left for further evaluations (`RuntimeCELCostBudget` per object); an
-    /// evaluation is cancelled as soon as it would exceed it, and each evaluation's cost is
-    /// deducted.
-    pub remaining_budget: Option<u64>,
-    /// cel-go `PresenceTestHasCost`; Kubernetes sets it to false.
-    pub presence_test_has_cost: bool,
-    last: u64,
-    total: u64,
-    exhausted: bool,
-}
-
-impl CostTracker {
-    /// The API server's settings: `PerCallLimit`, a fresh `RuntimeCELCostBudget` and
-    /// presence tests without cost.
-    #[must_use]
-    pub fn kubernetes() -> CostTracker {
-        CostTracker {
-            per_call_limit: Some(PER_CALL_LIMIT),
-            remaining_budget: Some(RUNTIME_CEL_COST_BUDGET),
-            presence_test_has_cost: false,
-            last: 0,
-            total: 0,
-            exhausted: false,
-        }
-    }
-
-    /// No limit (cost is still measured).
-    #[must_use]
-    pub fn unlimited() -> CostTracker {
-        CostTracker {
-            per_call_limit: None,
-            remaining_budget: None,
-            ..CostTracker::kubernetes()
-        }
-    }
-
-    fn limit(&self) -> u64 {
-        let a = self.per_call_limit.unwrap_or(u64::MAX);
-        let b = self.remaining_budget.unwrap_or(u64::MAX);
-        a.min(b)
-    }
-
-    fn record(&mut self, cost: u64) {
-        self.last = cost;
-        self.total = self.total.saturating_add(cost);
-        if let Some(r) = &mut self.remaining_budget {
-            if cost > *r {
-                self.exhausted = true;
-            }
-            *r = r.saturating_sub(cost);
-        }
-    }
-
-    /// The actual cost of the last evaluation (at cancellation, the cost that went over).
-    #[must_use]
-    pub fn actual_cost(&self) -> u64 {
-        self.last
-    }
-
-    /// The sum of the costs of all evaluations.
-    #[must_use]
-    pub fn total_cost(&self) -> u64 {
-        self.total
-    }
-
-    /// Whether an evaluation went over the remaining budget (the API server then reports
-    /// "validation failed due to running out of cost budget, no further validation rules will
-    /// be run").
-    #[must_use]
-    pub fn budget_exhausted(&self) -> bool {
-        self.exhausted
-    }
-}
-
-impl Default for CostTracker {
-    fn default() -> Self {
-        CostTracker::kubernetes()
     }
 }
