@@ -690,6 +690,28 @@ const fn check_enum(e: &Enum, name: &str) -> R {
             .s("` has no variants, so no value is valid"));
     }
     let unit = all_unit(e);
+    // Tagged and untagged layouts merge the payloads into one object: a rule written on a
+    // payload type would be checked against the merged value of every variant, so it has no
+    // place there. (External enums keep each payload as its own property, rules included.)
+    if !matches!(e.repr, Repr::External) {
+        let mut i = 0;
+        while i < e.variants.len() {
+            if let VariantKind::Newtype(s) = e.variants[i].kind
+                && !s.rules.is_empty()
+            {
+                return Err(Msg::of("variant `")
+                    .s(e.variants[i].name)
+                    .s("` of enum `")
+                    .s(name)
+                    .s("` holds `")
+                    .s(s.name)
+                    .s("`, whose `validation` rules would apply to every variant once serde merges the payloads; put the rule on the enum and test the variant (e.g. `self.type != '")
+                    .s(e.variants[i].name)
+                    .s("' || ...`), or use an externally tagged enum"));
+            }
+            i += 1;
+        }
+    }
     match e.repr {
         Repr::External => {
             if unit {
