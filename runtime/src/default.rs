@@ -11,17 +11,18 @@
 
 use serde_json::Value;
 
-use crate::prune::{MAX_DEPTH, additional};
+use crate::prune::MAX_DEPTH;
 use crate::schema::Structural;
-
-/// The default of `s`, if any; `default: null` is none.
-fn default_of(s: &Structural) -> Option<&Value> {
-    s.generic.default.as_ref().filter(|d| !d.is_null())
-}
+use crate::validate::node::SchemaNode;
 
 /// `x` is null and the schema does not allow that.
-fn is_non_nullable_null(x: &Value, s: Option<&Structural>) -> bool {
-    x.is_null() && s.is_some_and(|s| !s.generic.nullable)
+fn is_non_nullable_null<S: SchemaNode>(x: &Value, s: Option<&S>) -> bool {
+    x.is_null() && s.is_some_and(|s| !s.nullable())
+}
+
+/// `x` is a null that [`prune_non_nullable_nulls_without_defaults`] removes.
+pub(crate) fn is_dropped_null<S: SchemaNode>(x: &Value, s: Option<&S>) -> bool {
+    x.is_null() && s.is_some_and(|s| !s.nullable() && s.default_value().is_none())
 }
 
 /// Sets the defaults of `schema` into `value`, deep-copying each default.
@@ -48,29 +49,44 @@ pub fn apply_defaults(value: &mut Value, schema: &Structural) {
     default(value, schema, 0);
 }
 
-fn default(x: &mut Value, s: &Structural, depth: usize) {
-    if depth > MAX_DEPTH {
+/// [`apply_defaults`] over any schema tree. Subtrees without defaults are skipped: there, the
+/// algorithm only replaces nulls by nulls.
+pub(crate) fn default<S: SchemaNode>(x: &mut Value, s: &S, depth: usize) {
+    if depth > MAX_DEPTH || !s.defaults_below() {
         return;
     }
     match x {
         Value::Object(map) => {
-            for (k, prop) in &s.properties {
-                let Some(d) = default_of(prop) else { continue };
-                match map.get_mut(k.as_str()) {
+            for (k, prop, d) in s.defaulted_properties() {
+                match map.get_mut(k) {
                     None => {
-                        map.insert(k.clone(), d.clone());
+                        map.insert(k.to_owned(), d.clone());
                     }
                     Some(v) if is_non_nullable_null(v, Some(prop)) => *v = d.clone(),
                     Some(_) => {}
                 }
             }
-            let ap = additional(s);
+            let Some(ap) = s.additional() else {
+                // Only properties have a schema: visit those with defaults below.
+                for (k, prop) in s.properties_with_defaults_below() {
+                    if let Some(v) = map.get_mut(k) {
+                        default(v, prop, depth + 1);
+                    }
+                }
+                return;
+            };
+            let mut cursor = 0;
             for (k, v) in map.iter_mut() {
-                if let Some(prop) = s.properties.get(k) {
-                    default(v, prop, depth + 1);
-                } else if let Some(ap) = ap {
+                if let Some(prop) = s.property_at(k, &mut cursor) {
+                    if prop.defaults_below() {
+                        default(v, prop, depth + 1);
+                    }
+                } else {
                     if is_non_nullable_null(v, ap) {
-                        *v = ap.and_then(default_of).cloned().unwrap_or(Value::Null);
+                        *v = ap
+                            .and_then(SchemaNode::default_value)
+                            .cloned()
+                            .unwrap_or(Value::Null);
                     }
                     if let Some(ap) = ap {
                         default(v, ap, depth + 1);
@@ -79,11 +95,11 @@ fn default(x: &mut Value, s: &Structural, depth: usize) {
             }
         }
         Value::Array(items) => {
-            let item_schema = s.items.as_deref();
+            let item_schema = s.items();
             for v in items.iter_mut() {
                 if is_non_nullable_null(v, item_schema) {
                     *v = item_schema
-                        .and_then(default_of)
+                        .and_then(SchemaNode::default_value)
                         .cloned()
                         .unwrap_or(Value::Null);
                 }
@@ -118,24 +134,16 @@ pub fn prune_non_nullable_nulls_without_defaults(value: &mut Value, schema: &Str
     prune_nulls(value, Some(schema), 0);
 }
 
-fn schema_for_field<'a>(k: &str, s: Option<&'a Structural>) -> Option<&'a Structural> {
-    let s = s?;
-    match s.properties.get(k) {
-        Some(p) => Some(p),
-        None => additional(s).flatten(),
-    }
-}
-
-fn prune_nulls(x: &mut Value, s: Option<&Structural>, depth: usize) {
+/// [`prune_non_nullable_nulls_without_defaults`] over any schema tree.
+pub(crate) fn prune_nulls<S: SchemaNode>(x: &mut Value, s: Option<&S>, depth: usize) {
     if depth > MAX_DEPTH {
         return;
     }
     match x {
         Value::Object(map) => {
             map.retain(|k, v| {
-                let sub = schema_for_field(k, s);
-                let drop = v.is_null()
-                    && sub.is_some_and(|s| !s.generic.nullable && default_of(s).is_none());
+                let sub = s.and_then(|s| s.field(k));
+                let drop = is_dropped_null(v, sub);
                 if !drop {
                     prune_nulls(v, sub, depth + 1);
                 }
@@ -143,7 +151,7 @@ fn prune_nulls(x: &mut Value, s: Option<&Structural>, depth: usize) {
             });
         }
         Value::Array(items) => {
-            let item = s.and_then(|s| s.items.as_deref());
+            let item = s.and_then(SchemaNode::items);
             for v in items {
                 prune_nulls(v, item, depth + 1);
             }

@@ -6,14 +6,23 @@
 //! [`prune_non_nullable_nulls_without_defaults`], [`coerce`] of embedded resources, root
 //! `apiVersion`/`kind`/`metadata` restored), then the versioning codec's `unstructuredDefaulter`
 //! ([`apply_defaults`]); validation follows in the registry ([`CompiledSchema::validate`]).
+//!
+//! What differs from Go: pruning and the removal of nulls happen in one pass, over the compiled
+//! schema, whose flags let coercion and defaulting skip the subtrees that have nothing for them;
+//! `metadata` already in its decoded form is left in place instead of being decoded into a copy.
+//!
+//! [`prune`]: crate::prune::prune
+//! [`prune_non_nullable_nulls_without_defaults`]: crate::default::prune_non_nullable_nulls_without_defaults
+//! [`coerce`]: crate::objectmeta::coerce
+//! [`apply_defaults`]: crate::default::apply_defaults
 
 use serde_json::Value;
 
-use crate::default::{apply_defaults, prune_non_nullable_nulls_without_defaults};
 use crate::field::{BadValue, FieldError, FieldPath};
-use crate::objectmeta::{coerce, get_object_meta};
-use crate::prune::{PruneOptions, prune};
+use crate::objectmeta::{coerce_with, get_object_meta, is_decoded};
+use crate::prune::{PruneOptions, prune_with};
 use crate::validate::CompiledSchema;
+use crate::validate::node::SchemaNode;
 
 impl CompiledSchema {
     /// Decodes `obj` as the API server does before validation: prunes unknown fields (also inside
@@ -60,6 +69,7 @@ impl CompiledSchema {
             }
         }
         let meta = match obj.get("metadata") {
+            Some(m) if is_decoded(m) => None,
             Some(m) => {
                 let decoded = get_object_meta(m, &FieldPath::nil(), false).map_err(|e| {
                     FieldError::invalid(&FieldPath::new("metadata"), BadValue::from(m), e)
@@ -69,18 +79,18 @@ impl CompiledSchema {
             }
             None => None,
         };
-        unknown.extend(prune(
+        unknown.extend(prune_with(
             obj,
-            &self.structural,
+            &self.root,
             true,
             &PruneOptions::warnings(),
+            true,
         ));
-        prune_non_nullable_nulls_without_defaults(obj, &self.structural);
-        if self.has_embedded {
-            unknown.extend(coerce(
+        if self.root.has_embedded() {
+            unknown.extend(coerce_with(
                 &FieldPath::nil(),
                 obj,
-                &self.structural,
+                &self.root,
                 false,
                 false,
             )?);
@@ -88,9 +98,7 @@ impl CompiledSchema {
         if let (Some(meta), Value::Object(map)) = (meta, &mut *obj) {
             map.insert("metadata".to_owned(), Value::Object(meta));
         }
-        if self.has_defaults {
-            apply_defaults(obj, &self.structural);
-        }
+        crate::default::default(obj, &self.root, 0);
         Ok(unknown)
     }
 

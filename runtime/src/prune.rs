@@ -11,9 +11,12 @@
 //!
 //! What differs from Go: recursion stops at [`MAX_DEPTH`] levels (values below are left alone).
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use crate::schema::{AdditionalProperties, Structural};
+use crate::default::{is_dropped_null, prune_nulls};
+use crate::schema::Structural;
+use crate::validate::node::SchemaNode;
+use crate::validate::trail::Trail;
 
 /// Nesting below which no algorithm of this crate descends (to never overflow the stack).
 pub const MAX_DEPTH: usize = 1000;
@@ -73,152 +76,198 @@ pub fn prune(
     is_resource_root: bool,
     opts: &PruneOptions,
 ) -> Vec<String> {
+    prune_with(value, schema, is_resource_root, opts, false)
+}
+
+/// [`prune`] over any schema tree; with `drop_nulls`, also
+/// [`prune_non_nullable_nulls_without_defaults`](crate::default::prune_non_nullable_nulls_without_defaults)
+/// in the same pass (the API server runs it right after pruning; neither looks at what the other
+/// changes below a field).
+pub(crate) fn prune_with<S: SchemaNode>(
+    value: &mut Value,
+    schema: &S,
+    is_resource_root: bool,
+    opts: &PruneOptions,
+    drop_nulls: bool,
+) -> Vec<String> {
     let mut p = Pruner {
         track: opts.track_unknown_fields,
         root_embedded: is_resource_root,
-        path: String::new(),
+        drop_nulls,
         out: Vec::new(),
     };
-    p.prune(value, Some(schema), 0);
+    p.prune(value, Some(schema), &Trail::ROOT, 0);
     p.out.sort();
     p.out
-}
-
-/// The schema of values that are not properties: `Some(None)` for `additionalProperties: <bool>`
-/// (Go's non-nil `AdditionalProperties` without a `Structural`).
-pub(crate) fn additional(s: &Structural) -> Option<Option<&Structural>> {
-    match &s.additional_properties {
-        None => None,
-        Some(AdditionalProperties::Schema(s)) => Some(Some(s)),
-        Some(AdditionalProperties::Bool(_)) => Some(None),
-    }
 }
 
 struct Pruner {
     track: bool,
     /// The root is treated as `x-kubernetes-embedded-resource` (without cloning the schema).
     root_embedded: bool,
-    path: String,
+    drop_nulls: bool,
     out: Vec<String>,
 }
 
+/// The fields to remove from an object once its entries have been visited: the unknown ones
+/// (removed as `prune` does), then the nulls (removed as `prune_nulls` does, keeping the order).
+#[derive(Default)]
+struct Removals {
+    unknown: Vec<String>,
+    nulls: Vec<String>,
+}
+
+impl Removals {
+    fn apply(self, map: &mut Map<String, Value>) {
+        for k in self.unknown {
+            map.remove(&k);
+        }
+        if !self.nulls.is_empty() {
+            map.retain(|k, _| !self.nulls.contains(k));
+        }
+    }
+}
+
 impl Pruner {
-    fn push_key(&mut self, k: &str) -> usize {
-        let len = self.path.len();
+    fn record(&mut self, at: &Trail, k: &str) {
         if self.track {
-            if !self.path.is_empty() {
-                self.path.push('.');
-            }
-            self.path.push_str(k);
-        }
-        len
-    }
-
-    fn push_index(&mut self, i: usize) -> usize {
-        let len = self.path.len();
-        if self.track {
-            use std::fmt::Write as _;
-            let _ = write!(self.path, "[{i}]");
-        }
-        len
-    }
-
-    fn record(&mut self, k: &str) {
-        if self.track {
-            let len = self.push_key(k);
-            self.out.push(self.path.clone());
-            self.path.truncate(len);
+            self.out.push(at.child(k).dotted());
         }
     }
 
-    fn prune(&mut self, x: &mut Value, s: Option<&Structural>, depth: usize) {
+    /// Whether the field `k` that pruning keeps is a null to drop (then noted in `removals`).
+    #[inline]
+    fn drops_null<S: SchemaNode>(
+        &self,
+        k: &str,
+        v: &Value,
+        sub: Option<&S>,
+        removals: &mut Removals,
+    ) -> bool {
+        let drop = self.drop_nulls && is_dropped_null(v, sub);
+        if drop {
+            removals.nulls.push(k.to_owned());
+        }
+        drop
+    }
+
+    /// The nulls of a field that pruning does not descend into (`apiVersion`, `kind` and
+    /// `metadata` of an embedded resource). Without a schema, no null below it goes.
+    fn meta_field_nulls<S: SchemaNode>(
+        &self,
+        k: &str,
+        v: &mut Value,
+        s: &S,
+        depth: usize,
+        removals: &mut Removals,
+    ) {
+        if !self.drop_nulls {
+            return;
+        }
+        let sub = s.field(k);
+        if !self.drops_null(k, v, sub, removals) && sub.is_some() {
+            prune_nulls(v, sub, depth + 1);
+        }
+    }
+
+    /// Prunes below a field's value (scalars have nothing to prune).
+    #[inline]
+    fn descend<S: SchemaNode>(&mut self, v: &mut Value, sub: Option<&S>, at: &Trail, depth: usize) {
+        if v.is_object() || v.is_array() {
+            self.prune(v, sub, at, depth + 1);
+        }
+    }
+
+    fn prune<S: SchemaNode>(&mut self, x: &mut Value, s: Option<&S>, at: &Trail, depth: usize) {
         if depth > MAX_DEPTH {
             return;
         }
         if let Some(s) = s
-            && s.extensions.preserve_unknown_fields
+            && s.preserve_unknown_fields()
         {
-            self.skip_prune(x, s, depth);
+            self.skip_prune(x, s, at, depth);
             return;
         }
         match x {
             Value::Object(map) => {
                 let Some(s) = s else {
-                    let keys: Vec<String> = map.keys().cloned().collect();
-                    for k in keys {
-                        self.record(&k);
+                    if self.track {
+                        for k in map.keys() {
+                            self.out.push(at.child(k).dotted());
+                        }
                     }
                     map.clear();
                     return;
                 };
-                let mut unknown = Vec::new();
-                let embedded = s.extensions.embedded_resource || (depth == 0 && self.root_embedded);
+                let mut removals = Removals::default();
+                let embedded = s.embedded_resource() || (depth == 0 && self.root_embedded);
+                let mut cursor = 0;
                 for (k, v) in map.iter_mut() {
                     if embedded && META_FIELDS.contains(&k.as_str()) {
+                        self.meta_field_nulls(k, v, s, depth, &mut removals);
                         continue;
                     }
-                    let sub = match s.properties.get(k) {
+                    let sub = match s.property_at(k, &mut cursor) {
                         Some(prop) => Some(prop),
-                        None => match additional(s) {
+                        None => match s.additional() {
                             Some(ap) => ap,
                             None => {
-                                if !META_FIELDS.contains(&k.as_str()) || !self.path.is_empty() {
-                                    self.record(k);
+                                if !META_FIELDS.contains(&k.as_str()) || !at.dotted_is_empty() {
+                                    self.record(at, k);
                                 }
-                                unknown.push(k.clone());
+                                removals.unknown.push(k.clone());
                                 continue;
                             }
                         },
                     };
-                    let len = self.push_key(k);
-                    self.prune(v, sub, depth + 1);
-                    self.path.truncate(len);
+                    if !self.drops_null(k, v, sub, &mut removals) {
+                        self.descend(v, sub, &at.child(k), depth);
+                    }
                 }
-                for k in unknown {
-                    map.remove(&k);
-                }
+                removals.apply(map);
             }
             Value::Array(items) => {
-                let items_schema = s.and_then(|s| s.items.as_deref());
+                let items_schema = s.and_then(SchemaNode::items);
                 for (i, v) in items.iter_mut().enumerate() {
-                    let len = self.push_index(i);
-                    self.prune(v, items_schema, depth + 1);
-                    self.path.truncate(len);
+                    self.descend(v, items_schema, &at.index(i), depth);
                 }
             }
             _ => {}
         }
     }
 
-    fn skip_prune(&mut self, x: &mut Value, s: &Structural, depth: usize) {
+    fn skip_prune<S: SchemaNode>(&mut self, x: &mut Value, s: &S, at: &Trail, depth: usize) {
         if depth > MAX_DEPTH {
             return;
         }
         match x {
             Value::Object(map) => {
-                let embedded = s.extensions.embedded_resource || (depth == 0 && self.root_embedded);
+                let mut removals = Removals::default();
+                let embedded = s.embedded_resource() || (depth == 0 && self.root_embedded);
+                let mut cursor = 0;
                 for (k, v) in map.iter_mut() {
                     if embedded && META_FIELDS.contains(&k.as_str()) {
+                        self.meta_field_nulls(k, v, s, depth, &mut removals);
                         continue;
                     }
-                    let sub = match s.properties.get(k) {
+                    let sub = match s.property_at(k, &mut cursor) {
                         Some(prop) => Some(prop),
-                        None => match additional(s) {
+                        None => match s.additional() {
                             Some(ap) => ap,
+                            // Kept as is: no schema below, so no nulls to drop either.
                             None => continue,
                         },
                     };
-                    let len = self.push_key(k);
-                    self.prune(v, sub, depth + 1);
-                    self.path.truncate(len);
+                    if !self.drops_null(k, v, sub, &mut removals) {
+                        self.descend(v, sub, &at.child(k), depth);
+                    }
                 }
+                removals.apply(map);
             }
             Value::Array(items) => {
-                if let Some(item) = s.items.as_deref() {
+                if let Some(item) = s.items() {
                     for (i, v) in items.iter_mut().enumerate() {
-                        let len = self.push_index(i);
-                        self.skip_prune(v, item, depth + 1);
-                        self.path.truncate(len);
+                        self.skip_prune(v, item, &at.index(i), depth + 1);
                     }
                 }
             }

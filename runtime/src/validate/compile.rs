@@ -5,13 +5,17 @@
 //! Mirrors apiextensions-apiserver `pkg/apiserver/validation/validation.go` (the conversion) and
 //! `formats.go` (which formats survive for which type).
 
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
 use serde_json::Value;
 
 use super::formats::Format;
 use super::number::{NumberRules, RangeType};
 use super::regexp::Pattern;
 use crate::schema::{
-    AdditionalProperties, Extensions, Generic, NestedValueValidation, Structural, Type,
+    AdditionalProperties, Extensions, Generic, ListType, NestedValueValidation, Structural, Type,
     ValueValidation,
 };
 
@@ -23,11 +27,66 @@ pub(crate) enum Additional {
     Schema(Box<Node>),
 }
 
+/// A set of [`Type`]s, one bit each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TypeSet(u8);
+
+impl TypeSet {
+    const fn bit(t: Type) -> u8 {
+        1 << t as u8
+    }
+
+    pub(crate) fn contains(self, t: Type) -> bool {
+        self.0 & Self::bit(t) != 0
+    }
+
+    pub(crate) fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    fn insert(&mut self, t: Type) {
+        self.0 |= Self::bit(t);
+    }
+}
+
+/// A property of a compiled node.
+#[derive(Debug)]
+pub(crate) struct Property {
+    pub(crate) name: String,
+    /// [`tag`] of the name, to rule most names out without comparing them.
+    tag: u64,
+    pub(crate) node: Node,
+    /// How many times `required` names this property.
+    pub(crate) required: usize,
+}
+
+/// What pruning, defaulting and the structure checks read of a structural node (empty for
+/// junctor branches, which they never visit).
+#[derive(Debug, Default)]
+pub(crate) struct Structure {
+    /// `default`, unless unset or `null`.
+    pub(crate) default: Option<Value>,
+    pub(crate) preserve_unknown_fields: bool,
+    pub(crate) embedded_resource: bool,
+    pub(crate) list_type: Option<ListType>,
+    pub(crate) list_map_keys: Vec<String>,
+    /// A node below this one has a default.
+    pub(crate) defaults_below: bool,
+    /// The indices of the properties with a default.
+    pub(crate) defaulted: Vec<usize>,
+    /// The indices of the properties below which there are defaults.
+    pub(crate) defaults_below_properties: Vec<usize>,
+    /// This node or one below is an embedded resource.
+    pub(crate) has_embedded: bool,
+    /// This node or one below has `x-kubernetes-list-type` `set` or `map`.
+    pub(crate) has_list_types: bool,
+}
+
 /// One compiled schema node: what kube-openapi's `SchemaValidator` looks at.
 #[derive(Debug, Default)]
 pub(crate) struct Node {
     /// `type`, or `integer,string` for `x-kubernetes-int-or-string`; empty when unset.
-    pub(crate) types: Vec<Type>,
+    pub(crate) types: TypeSet,
     /// The types joined with `,`, as messages print them.
     pub(crate) type_names: String,
     pub(crate) nullable: bool,
@@ -47,41 +106,90 @@ pub(crate) struct Node {
     pub(crate) min_properties: Option<i64>,
     pub(crate) required: Vec<String>,
     /// Sorted by name.
-    pub(crate) properties: Vec<(String, Node)>,
+    pub(crate) properties: Vec<Property>,
     pub(crate) additional: Option<Additional>,
     pub(crate) items: Option<Box<Node>>,
     pub(crate) all_of: Vec<Node>,
     pub(crate) any_of: Vec<Node>,
     pub(crate) one_of: Vec<Node>,
     pub(crate) not: Option<Box<Node>>,
-    /// This node or one below has `allOf`/`anyOf`/`oneOf`/`not`.
-    pub(crate) has_junctors: bool,
+    /// This node has `allOf`, `anyOf`, `oneOf` or `not`.
+    pub(crate) junctors: bool,
+    /// This node has `maxLength`, `minLength` or `pattern`.
+    pub(crate) string_rules: bool,
     /// Checking this node needs the whole value (junctors, `uniqueItems`, compound enum values,
     /// embedded resources, set/map lists): the typed validator buffers it.
     pub(crate) needs_value: bool,
+    pub(crate) structure: Structure,
 }
 
 impl Node {
     /// The schema of property `name`.
     pub(crate) fn property(&self, name: &str) -> Option<&Node> {
-        self.properties
-            .binary_search_by(|(k, _)| k.as_str().cmp(name))
-            .ok()
-            .map(|i| &self.properties[i].1)
+        self.property_entry(name).map(|p| &p.node)
+    }
+
+    /// Property `name` with its `required` count.
+    pub(crate) fn property_entry(&self, name: &str) -> Option<&Property> {
+        self.property_index(name).map(|i| &self.properties[i])
+    }
+
+    /// Whether `serde_json::Map` iterates in key order (it does unless its `preserve_order`
+    /// feature is on): then the properties of an object's keys can be found with a cursor.
+    pub(crate) fn sorted_maps() -> bool {
+        static SORTED: LazyLock<bool> = LazyLock::new(|| {
+            let mut m = serde_json::Map::new();
+            m.insert("b".into(), Value::Null);
+            m.insert("a".into(), Value::Null);
+            m.keys().next().is_some_and(|k| k == "a")
+        });
+        *SORTED
+    }
+
+    /// The property of key `k` of an object whose keys are visited in the map's order, one
+    /// call per key; `cursor` starts at 0 for each object. With sorted maps the properties are
+    /// walked alongside the keys, each name compared once.
+    #[inline]
+    pub(crate) fn property_at(&self, k: &str, cursor: &mut usize) -> Option<&Property> {
+        if !Node::sorted_maps() {
+            return self.property_entry(k);
+        }
+        while let Some(p) = self.properties.get(*cursor) {
+            match cmp_names(&p.name, k) {
+                Ordering::Less => *cursor += 1,
+                Ordering::Equal => {
+                    *cursor += 1;
+                    return Some(p);
+                }
+                Ordering::Greater => return None,
+            }
+        }
+        None
+    }
+
+    /// The index of property `name`: a scan of the tags when there are few properties (most
+    /// objects), else a binary search.
+    pub(crate) fn property_index(&self, name: &str) -> Option<usize> {
+        if self.properties.len() <= 16 {
+            let tag = tag(name);
+            self.properties
+                .iter()
+                .position(|p| p.tag == tag && p.name == name)
+        } else {
+            self.properties
+                .binary_search_by(|p| p.name.as_str().cmp(name))
+                .ok()
+        }
     }
 
     pub(crate) fn has_type(&self, t: Type) -> bool {
-        self.types.contains(&t)
+        self.types.contains(t)
     }
 
     /// Compiles a structural schema node (recursively).
     pub(crate) fn compile(s: &Structural) -> Node {
         let mut n = Node::base(&s.generic, &s.extensions, &s.value_validation);
-        n.properties = s
-            .properties
-            .iter()
-            .map(|(k, v)| (k.clone(), Node::compile(v)))
-            .collect();
+        n.properties = properties(&s.properties, &n.required, Node::compile);
         n.items = s.items.as_deref().map(|i| Box::new(Node::compile(i)));
         n.additional = match &s.additional_properties {
             None => None,
@@ -91,11 +199,44 @@ impl Node {
             }
         };
         n.finish();
-        n.needs_value |= s.extensions.embedded_resource
-            || matches!(
-                s.extensions.list_type,
-                Some(crate::schema::ListType::Set | crate::schema::ListType::Map)
-            );
+        let list_type = s.extensions.list_type;
+        let set_or_map = matches!(list_type, Some(ListType::Set | ListType::Map));
+        n.needs_value |= s.extensions.embedded_resource || set_or_map;
+        let children = n
+            .properties
+            .iter()
+            .map(|p| &p.node)
+            .chain(n.items.as_deref())
+            .chain(match &n.additional {
+                Some(Additional::Schema(s)) => Some(&**s),
+                _ => None,
+            });
+        let (mut defaults_below, mut has_embedded, mut has_list_types) =
+            (false, s.extensions.embedded_resource, set_or_map);
+        for c in children {
+            defaults_below |= c.structure.default.is_some() || c.structure.defaults_below;
+            has_embedded |= c.structure.has_embedded;
+            has_list_types |= c.structure.has_list_types;
+        }
+        let indices = |f: fn(&Structure) -> bool| {
+            let props = n.properties.iter().enumerate();
+            props
+                .filter(|(_, p)| f(&p.node.structure))
+                .map(|(i, _)| i)
+                .collect()
+        };
+        n.structure = Structure {
+            defaulted: indices(|s| s.default.is_some()),
+            defaults_below_properties: indices(|s| s.defaults_below),
+            default: s.generic.default.clone().filter(|d| !d.is_null()),
+            preserve_unknown_fields: s.extensions.preserve_unknown_fields,
+            embedded_resource: s.extensions.embedded_resource,
+            list_type,
+            list_map_keys: s.extensions.list_map_keys.clone(),
+            defaults_below,
+            has_embedded,
+            has_list_types,
+        };
         n
     }
 
@@ -107,11 +248,7 @@ impl Node {
             &s.forbidden_extensions,
             &s.value_validation,
         );
-        n.properties = s
-            .properties
-            .iter()
-            .map(|(k, v)| (k.clone(), Node::compile_nested(v)))
-            .collect();
+        n.properties = properties(&s.properties, &n.required, Node::compile_nested);
         n.items = s
             .items
             .as_deref()
@@ -126,20 +263,23 @@ impl Node {
     }
 
     fn base(g: &Generic, x: &Extensions, v: &ValueValidation) -> Node {
-        let types = if x.int_or_string {
-            vec![Type::Integer, Type::String]
+        let list: &[Type] = if x.int_or_string {
+            &[Type::Integer, Type::String]
         } else {
-            g.ty.into_iter().collect()
+            g.ty.as_slice()
         };
-        let type_names = types
+        let mut types = TypeSet::default();
+        for &t in list {
+            types.insert(t);
+        }
+        let type_names = list
             .iter()
             .map(|t| t.as_str())
             .collect::<Vec<_>>()
             .join(",");
-        let single = if types.len() == 1 {
-            Some(types[0])
-        } else {
-            None
+        let single = match list {
+            [t] => Some(*t),
+            _ => None,
         };
         let format_name = strip_format(v.format.as_deref().unwrap_or(""), single);
         let format = Format::parse(&format_name);
@@ -190,23 +330,58 @@ impl Node {
     }
 
     fn finish(&mut self) {
-        self.needs_value = !self.all_of.is_empty()
+        self.junctors = !self.all_of.is_empty()
             || !self.any_of.is_empty()
             || !self.one_of.is_empty()
-            || self.not.is_some()
+            || self.not.is_some();
+        self.string_rules =
+            self.max_length.is_some() || self.min_length.is_some() || self.pattern.is_some();
+        self.needs_value = self.junctors
             || self.unique_items
             || self
                 .enum_values
                 .iter()
                 .any(|e| e.is_array() || e.is_object());
-        self.has_junctors = !self.all_of.is_empty()
-            || !self.any_of.is_empty()
-            || !self.one_of.is_empty()
-            || self.not.is_some()
-            || self.properties.iter().any(|(_, p)| p.has_junctors)
-            || self.items.as_ref().is_some_and(|i| i.has_junctors)
-            || matches!(&self.additional, Some(Additional::Schema(s)) if s.has_junctors);
     }
+}
+
+/// `a.cmp(b)`, comparing short names byte by byte (most differ in their first bytes) rather
+/// than through `memcmp`.
+fn cmp_names(a: &str, b: &str) -> Ordering {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() > 32 || b.len() > 32 {
+        return a.cmp(b);
+    }
+    for (x, y) in a.iter().zip(b) {
+        if x != y {
+            return x.cmp(y);
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+/// The length and the first and last bytes of a name.
+fn tag(name: &str) -> u64 {
+    let b = name.as_bytes();
+    let edge = |x: Option<&u8>| u64::from(x.copied().unwrap_or(0));
+    (name.len() as u64) << 16 | edge(b.first()) << 8 | edge(b.last())
+}
+
+/// Compiles `properties`, counting how often `required` names each.
+fn properties<S>(
+    props: &BTreeMap<String, S>,
+    required: &[String],
+    compile: impl Fn(&S) -> Node,
+) -> Vec<Property> {
+    props
+        .iter()
+        .map(|(k, v)| Property {
+            name: k.clone(),
+            tag: tag(k),
+            node: compile(v),
+            required: required.iter().filter(|r| *r == k).count(),
+        })
+        .collect()
 }
 
 /// `StripUnsupportedFormatsPostProcessorForVersion` at the newest version: string formats must be

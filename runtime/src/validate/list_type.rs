@@ -5,10 +5,15 @@
 //! reported once each (`Duplicate value`), map lists must hold objects (or nulls), and a missing
 //! key counts as a key value of its own. What differs from Go: object keys are visited in order.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
+use super::node::SchemaNode;
+use super::number::Num;
+use super::trail::{LazyPath, Trail};
 use crate::field::{BadValue, FieldError, FieldPath, go_json};
-use crate::prune::{MAX_DEPTH, additional};
+use crate::prune::MAX_DEPTH;
 use crate::schema::{ListType, Structural};
 
 /// Validates the list-type invariants below the object `obj` (whose schema is `s`).
@@ -18,94 +23,128 @@ pub fn validate_list_sets_and_maps(
     obj: &Value,
 ) -> Vec<FieldError> {
     let mut errs = Vec::new();
-    if let Value::Object(map) = obj {
-        object(path, s, map, &mut errs, 0);
-    }
+    list_sets_and_maps(path, s, obj, &mut errs);
     errs
 }
 
-fn object(
+/// [`validate_list_sets_and_maps`] over any schema tree; subtrees without set or map lists are
+/// skipped.
+pub(crate) fn list_sets_and_maps<S: SchemaNode>(
     path: &FieldPath,
-    s: &Structural,
-    obj: &Map<String, Value>,
+    s: &S,
+    obj: &Value,
     errs: &mut Vec<FieldError>,
-    depth: usize,
 ) {
-    if depth > MAX_DEPTH {
-        return;
-    }
-    if let Some(Some(ap)) = additional(s) {
-        for (k, v) in obj {
-            value(&path.key(k), ap, v, errs, depth + 1);
-        }
-    }
-    for (k, v) in obj {
-        if let Some(sub) = s.properties.get(k) {
-            value(&path.child(k), sub, v, errs, depth + 1);
-        }
+    if let Value::Object(map) = obj {
+        Walk { base: path, errs }.object(&Trail::ROOT, s, map, 0);
     }
 }
 
-fn value(path: &FieldPath, s: &Structural, v: &Value, errs: &mut Vec<FieldError>, depth: usize) {
-    match v {
-        Value::Array(items) => array(path, s, items, errs, depth),
-        Value::Object(map) => object(path, s, map, errs, depth),
-        _ => {}
+/// Validates the list-type invariants of any value (an object or a list) whose schema is `s`.
+pub(crate) fn validate_value<S: SchemaNode>(path: &FieldPath, s: &S, v: &Value) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    Walk {
+        base: path,
+        errs: &mut errs,
     }
+    .value(&Trail::ROOT, s, v, 0);
+    errs
 }
 
-fn array(
-    path: &FieldPath,
-    s: &Structural,
-    items: &[Value],
-    errs: &mut Vec<FieldError>,
-    depth: usize,
-) {
-    match s.extensions.list_type {
-        Some(ListType::Set) => {
-            for i in non_unique(items.iter().map(Some)) {
-                errs.push(FieldError::duplicate(
-                    &path.index(i),
-                    BadValue::from(&items[i]),
-                ));
+struct Walk<'p, 'e> {
+    base: &'p FieldPath,
+    errs: &'e mut Vec<FieldError>,
+}
+
+impl Walk<'_, '_> {
+    fn object<S: SchemaNode>(&mut self, at: &Trail, s: &S, obj: &Map<String, Value>, depth: usize) {
+        if depth > MAX_DEPTH || !s.has_list_types() {
+            return;
+        }
+        if let Some(Some(ap)) = s.additional() {
+            for (k, v) in obj {
+                self.value(&at.key(k), ap, v, depth + 1);
             }
         }
-        Some(ListType::Map) => errs.extend(list_map(path, s, items)),
-        _ => {}
+        let mut cursor = 0;
+        for (k, v) in obj {
+            if let Some(sub) = s.property_at(k, &mut cursor) {
+                self.value(&at.child(k), sub, v, depth + 1);
+            }
+        }
     }
-    if let Some(item) = s.items.as_deref() {
-        for (i, v) in items.iter().enumerate() {
-            value(&path.index(i), item, v, errs, depth + 1);
+
+    fn value<S: SchemaNode>(&mut self, at: &Trail, s: &S, v: &Value, depth: usize) {
+        match v {
+            Value::Array(items) => self.array(at, s, items, depth),
+            Value::Object(map) => self.object(at, s, map, depth),
+            _ => {}
+        }
+    }
+
+    fn array<S: SchemaNode>(&mut self, at: &Trail, s: &S, items: &[Value], depth: usize) {
+        if !s.has_list_types() {
+            return;
+        }
+        match s.list_type() {
+            Some(ListType::Set) => {
+                for i in non_unique(items.iter().map(Some)) {
+                    self.errs.push(FieldError::duplicate(
+                        &at.index(i).field_path(self.base),
+                        BadValue::from(&items[i]),
+                    ));
+                }
+            }
+            Some(ListType::Map) => {
+                let make = || at.field_path(self.base);
+                list_map(&LazyPath::new(&make), s.list_map_keys(), items, self.errs);
+            }
+            _ => {}
+        }
+        if let Some(item) = s.items() {
+            for (i, v) in items.iter().enumerate() {
+                self.value(&at.index(i), item, v, depth + 1);
+            }
         }
     }
 }
 
 /// A set element as Go keys it: scalars by type and value, compounds by their JSON, and a missing
 /// map key (Go's `unspecifiedKeyValue{}`) as a value of its own.
-fn key_of(v: Option<&Value>) -> String {
-    use super::number::Num;
+#[derive(PartialEq, Eq, Hash)]
+enum Key<'a> {
+    Unspecified,
+    Compound(String),
+    Null,
+    Bool(bool),
+    Str(&'a str),
+    Int(i64),
+    /// The bits of a float, `0.0` and `-0.0` alike.
+    Float(u64),
+}
+
+fn key_of(v: Option<&Value>) -> Key<'_> {
     match v {
-        None => "u".to_owned(),
-        Some(v @ (Value::Object(_) | Value::Array(_))) => format!("c{}", go_json(v)),
-        Some(Value::Null) => "n".to_owned(),
-        Some(Value::Bool(b)) => format!("b{b}"),
-        Some(Value::String(s)) => format!("s{s}"),
+        None => Key::Unspecified,
+        Some(v @ (Value::Object(_) | Value::Array(_))) => Key::Compound(go_json(v)),
+        Some(Value::Null) => Key::Null,
+        Some(Value::Bool(b)) => Key::Bool(*b),
+        Some(Value::String(s)) => Key::Str(s),
         Some(Value::Number(n)) => match Num::of(n) {
-            Num::Int(i) => format!("i{i}"),
-            Num::Float(f) => format!("f{}", if f == 0.0 { 0 } else { f.to_bits() }),
+            Num::Int(i) => Key::Int(i),
+            Num::Float(f) => Key::Float(if f == 0.0 { 0 } else { f.to_bits() }),
         },
     }
 }
 
 /// The indices of the second occurrence of each repeated element (`validateListSet`).
-fn non_unique<'a>(items: impl Iterator<Item = Option<&'a Value>>) -> Vec<usize> {
-    let items: Vec<Option<&Value>> = items.collect();
+fn non_unique<'a>(items: impl ExactSizeIterator<Item = Option<&'a Value>>) -> Vec<usize> {
     if items.len() <= 1 {
         return Vec::new();
     }
-    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut seen: HashMap<Key, usize> = HashMap::with_capacity(items.len());
     let mut out = Vec::new();
-    for (i, v) in items.into_iter().enumerate() {
+    for (i, v) in items.enumerate() {
         let times = seen.entry(key_of(v)).or_insert(0);
         *times += 1;
         if *times == 2 {
@@ -115,35 +154,35 @@ fn non_unique<'a>(items: impl Iterator<Item = Option<&'a Value>>) -> Vec<usize> 
     out
 }
 
-fn list_map(path: &FieldPath, s: &Structural, items: &[Value]) -> Vec<FieldError> {
+fn list_map(path: &LazyPath, keys: &[String], items: &[Value], errs: &mut Vec<FieldError>) {
     for (i, x) in items.iter().enumerate() {
         if !x.is_null() && !x.is_object() {
-            return vec![FieldError::invalid(
-                &path.index(i),
+            errs.push(FieldError::invalid(
+                &path.get().index(i),
                 BadValue::from(x),
                 "must be an object for an array of list-type map",
-            )];
+            ));
+            return;
         }
     }
     if items.len() <= 1 {
-        return Vec::new();
+        return;
     }
-    let keys = &s.extensions.list_map_keys;
-    if let [key] = keys.as_slice() {
-        let vals: Vec<Option<&Value>> = items
-            .iter()
-            .map(|x| x.as_object().and_then(|m| m.get(key)))
-            .collect();
-        return non_unique(vals.iter().copied())
-            .into_iter()
-            .map(|i| {
-                let mut m = Map::new();
-                if let Some(v) = vals[i] {
-                    m.insert(key.clone(), v.clone());
-                }
-                FieldError::duplicate(&path.index(i), BadValue::Json(Value::Object(m)))
-            })
-            .collect();
+    if let [key] = keys {
+        fn val<'v>(x: &'v Value, key: &str) -> Option<&'v Value> {
+            x.as_object().and_then(|m| m.get(key))
+        }
+        for i in non_unique(items.iter().map(|x| val(x, key))) {
+            let mut m = Map::new();
+            if let Some(v) = val(&items[i], key) {
+                m.insert(key.clone(), v.clone());
+            }
+            errs.push(FieldError::duplicate(
+                &path.get().index(i),
+                BadValue::Json(Value::Object(m)),
+            ));
+        }
+        return;
     }
     let composite: Vec<Value> = items
         .iter()
@@ -159,15 +198,10 @@ fn list_map(path: &FieldPath, s: &Structural, items: &[Value]) -> Vec<FieldError
             Value::Object(m)
         })
         .collect();
-    non_unique(composite.iter().map(Some))
-        .into_iter()
-        .map(|i| FieldError::duplicate(&path.index(i), BadValue::Json(composite[i].clone())))
-        .collect()
-}
-
-/// Validates the list-type invariants of any value (an object or a list) whose schema is `s`.
-pub(crate) fn validate_value(path: &FieldPath, s: &Structural, v: &Value) -> Vec<FieldError> {
-    let mut errs = Vec::new();
-    value(path, s, v, &mut errs, 0);
-    errs
+    for i in non_unique(composite.iter().map(Some)) {
+        errs.push(FieldError::duplicate(
+            &path.get().index(i),
+            BadValue::Json(composite[i].clone()),
+        ));
+    }
 }

@@ -28,14 +28,17 @@ pub mod formats;
 pub(crate) mod goparse;
 pub mod list_type;
 mod meta;
+pub(crate) mod node;
 mod number;
 pub(crate) mod openapi;
 mod ratchet;
-mod regexp;
+pub(crate) mod regexp;
+pub(crate) mod trail;
 pub mod typed;
 
 use serde_json::Value;
 
+use self::node::SchemaNode;
 use crate::field::{ErrorType, FieldError, FieldPath};
 use crate::schema::Structural;
 
@@ -78,13 +81,10 @@ pub struct ResourceInfo {
 #[derive(Debug)]
 pub struct CompiledSchema {
     pub(crate) structural: Structural,
+    /// The compiled tree, which also drives pruning and defaulting (its flags let them skip
+    /// subtrees without defaults, embedded resources or set/map lists).
     pub(crate) root: compile::Node,
     pub(crate) resource: ResourceInfo,
-    /// Whether any node has an embedded resource or a set/map list (else those passes are skipped).
-    pub(crate) has_embedded: bool,
-    pub(crate) has_list_types: bool,
-    /// Whether any node has a default (else defaulting is skipped).
-    pub(crate) has_defaults: bool,
     /// The CEL rules, compiled on first use.
     pub(crate) cel: std::sync::OnceLock<cel::CelValidator>,
 }
@@ -93,24 +93,10 @@ impl CompiledSchema {
     /// Compiles `schema` (the root of a resource's schema).
     #[must_use]
     pub fn new(schema: &Structural) -> CompiledSchema {
-        let mut has_embedded = false;
-        let mut has_list_types = false;
-        let mut has_defaults = false;
-        visit(schema, &mut |s| {
-            has_defaults |= s.generic.default.as_ref().is_some_and(|d| !d.is_null());
-            has_embedded |= s.extensions.embedded_resource;
-            has_list_types |= s
-                .extensions
-                .list_type
-                .is_some_and(|t| t != crate::schema::ListType::Atomic);
-        });
         CompiledSchema {
             structural: schema.clone(),
             root: compile::Node::compile(schema),
             resource: ResourceInfo::default(),
-            has_embedded,
-            has_list_types,
-            has_defaults,
             cel: std::sync::OnceLock::new(),
         }
     }
@@ -137,7 +123,7 @@ impl CompiledSchema {
             return errs;
         }
         meta::validate_root_meta(obj, self.resource.namespaced, &mut errs);
-        errs.extend(self.validate_openapi(obj, &FieldPath::nil()));
+        self.openapi_into(obj, &FieldPath::nil(), &mut errs);
         self.validate_structure(obj, &mut errs);
         self.validate_cel(obj, None, None, &mut errs);
         errs
@@ -155,18 +141,13 @@ impl CompiledSchema {
         meta::validate_root_meta(new, self.resource.namespaced, &mut errs);
         let correlation = crate::ratchet::Correlated::new(new, old, &self.structural);
         errs.extend(ratchet::ratcheted_openapi(&self.root, &correlation));
-        if self.has_embedded {
-            meta::validate_embedded(&FieldPath::nil(), new, &self.structural, &mut errs, 0);
-        }
-        if self.has_list_types
-            && list_type::validate_list_sets_and_maps(&FieldPath::nil(), &self.structural, old)
-                .is_empty()
-        {
-            errs.extend(list_type::validate_list_sets_and_maps(
-                &FieldPath::nil(),
-                &self.structural,
-                new,
-            ));
+        meta::validate_embedded(&FieldPath::nil(), new, &self.root, &mut errs);
+        if self.root.has_list_types() {
+            let mut old_errs = Vec::new();
+            list_type::list_sets_and_maps(&FieldPath::nil(), &self.root, old, &mut old_errs);
+            if old_errs.is_empty() {
+                list_type::list_sets_and_maps(&FieldPath::nil(), &self.root, new, &mut errs);
+            }
         }
         self.validate_cel(new, Some(old), Some(&correlation), &mut errs);
         errs
@@ -175,11 +156,15 @@ impl CompiledSchema {
     /// OpenAPI validation alone (`ValidateCustomResource`), of a value at `base`.
     #[must_use]
     pub fn validate_openapi(&self, value: &Value, base: &FieldPath) -> Vec<FieldError> {
+        let mut out = Vec::new();
+        self.openapi_into(value, base, &mut out);
+        out
+    }
+
+    fn openapi_into(&self, value: &Value, base: &FieldPath, out: &mut Vec<FieldError>) {
         let mut v = openapi::OpenApi::new();
         v.validate(&self.root, value);
-        let mut out = Vec::new();
-        errors::to_field_errors(base, v.errors, &mut out);
-        out
+        errors::to_field_errors(base, v.errors, out);
     }
 
     fn type_meta(&self, obj: &Value, errs: &mut Vec<FieldError>) -> bool {
@@ -198,16 +183,8 @@ impl CompiledSchema {
 
     /// Embedded resources and list types (steps 4 and 5).
     pub(crate) fn validate_structure(&self, obj: &Value, errs: &mut Vec<FieldError>) {
-        if self.has_embedded {
-            meta::validate_embedded(&FieldPath::nil(), obj, &self.structural, errs, 0);
-        }
-        if self.has_list_types {
-            errs.extend(list_type::validate_list_sets_and_maps(
-                &FieldPath::nil(),
-                &self.structural,
-                obj,
-            ));
-        }
+        meta::validate_embedded(&FieldPath::nil(), obj, &self.root, errs);
+        list_type::list_sets_and_maps(&FieldPath::nil(), &self.root, obj, errs);
     }
 }
 
@@ -225,17 +202,4 @@ pub fn has_blocking_error(errs: &[FieldError]) -> bool {
                 | ErrorType::TypeInvalid
         )
     })
-}
-
-fn visit(s: &Structural, f: &mut impl FnMut(&Structural)) {
-    f(s);
-    for p in s.properties.values() {
-        visit(p, f);
-    }
-    if let Some(i) = &s.items {
-        visit(i, f);
-    }
-    if let Some(a) = s.additional_properties_schema() {
-        visit(a, f);
-    }
 }

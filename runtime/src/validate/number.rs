@@ -176,6 +176,8 @@ pub(crate) struct NumberRules {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Limit {
     value: f64,
+    /// `int64(value)`, what integers are compared with when the limit is native.
+    int: i64,
     native: bool,
 }
 
@@ -191,6 +193,7 @@ impl NumberRules {
         let limit = |v: Option<f64>| {
             v.map(|value| Limit {
                 value,
+                int: go_f64_to_i64(value),
                 native: range.accepts(&format_f(value)),
             })
         };
@@ -239,18 +242,28 @@ impl NumberRules {
         }
     }
 
-    /// Whether `n` passes without building any message (the common case).
-    fn fast_ok(&self, n: Num) -> bool {
-        if !self.range.accepts_num(n) {
-            return false;
+    /// Whether `n` passes every check.
+    pub(crate) fn passes(&self, n: Num) -> bool {
+        self.fast_ok(n) || {
+            let mut errs = Vec::new();
+            self.validate(n, String::new, &mut errs);
+            errs.is_empty()
         }
-        let limit_ok = |m: Option<Limit>, max: bool, excl: bool| {
-            m.is_none_or(|m| m.native && compare(n, m, excl, "", max).is_none())
-        };
-        self.multiple_of
-            .is_none_or(|m| m.native && multiple_of(n, m, "").is_none())
-            && limit_ok(self.minimum, false, self.exclusive_minimum)
-            && limit_ok(self.maximum, true, self.exclusive_maximum)
+    }
+
+    /// Whether `n` passes without building any message (the common case).
+    #[inline]
+    pub(crate) fn fast_ok(&self, n: Num) -> bool {
+        self.range.accepts_num(n)
+            && self
+                .multiple_of
+                .is_none_or(|m| m.native && !multiple_fails(n, m))
+            && self
+                .minimum
+                .is_none_or(|m| m.native && !limit_fails(n, m, self.exclusive_minimum, false))
+            && self
+                .maximum
+                .is_none_or(|m| m.native && !limit_fails(n, m, self.exclusive_maximum, true))
     }
 
     fn range_error(&self, m: Limit, prefix: &str, path: &str) -> OpenApiError {
@@ -260,69 +273,85 @@ impl NumberRules {
     }
 }
 
-fn compare(n: Num, m: Limit, exclusive: bool, path: &str, max: bool) -> Option<OpenApiError> {
-    let what = match (max, exclusive) {
-        (true, false) => "less than or equal to",
-        (true, true) => "less than",
-        (false, false) => "greater than or equal to",
-        (false, true) => "greater than",
+/// Whether `n` is beyond the limit `m` (a `max`imum, else a minimum): integers against a
+/// native limit are compared with `int64(limit)`, everything else as floats (NaN never fails).
+fn limit_fails(n: Num, m: Limit, exclusive: bool, max: bool) -> bool {
+    let ord = match n {
+        Num::Int(i) if m.native => Some(i.cmp(&m.int)),
+        _ => n.as_f64().partial_cmp(&m.value),
     };
-    let fails = |ord: std::cmp::Ordering| match (max, exclusive) {
+    ord.is_some_and(|ord| match (max, exclusive) {
         (true, false) => ord.is_gt(),
         (true, true) => ord.is_ge(),
         (false, false) => ord.is_lt(),
         (false, true) => ord.is_le(),
-    };
-    match n {
-        Num::Int(i) if m.native => {
-            let limit = go_f64_to_i64(m.value);
-            fails(i.cmp(&limit))
-                .then(|| OpenApiError::number(path, what, &limit.to_string(), n.bad()))
-        }
-        _ => {
-            let f = n.as_f64();
-            let ord = f.partial_cmp(&m.value)?;
-            fails(ord).then(|| {
-                OpenApiError::number(path, what, &go_format_float(m.value), BadValue::Float(f))
-            })
-        }
-    }
+    })
 }
 
-fn multiple_of(n: Num, m: Limit, path: &str) -> Option<OpenApiError> {
+/// Whether `n` fails `multipleOf: m` (a factor that is not positive always fails).
+fn multiple_fails(n: Num, m: Limit) -> bool {
     match n {
-        Num::Int(i) if m.native => {
-            let factor = go_f64_to_i64(m.value);
-            if factor <= 0 {
-                return Some(OpenApiError::multiple_of_must_be_positive(
-                    path,
-                    BadValue::Int(factor),
-                ));
-            }
-            (i % factor != 0)
-                .then(|| OpenApiError::number(path, "a multiple of", &factor.to_string(), n.bad()))
-        }
+        Num::Int(i) if m.native => m.int <= 0 || i % m.int != 0,
         _ => {
             let (f, factor) = (n.as_f64(), m.value);
             if factor <= 0.0 {
-                return Some(OpenApiError::multiple_of_must_be_positive(
-                    path,
-                    BadValue::Float(factor),
-                ));
+                return true;
             }
             let mult = if factor < 1.0 {
                 1.0 / factor * f
             } else {
                 f / factor
             };
-            (!is_json_integer(mult)).then(|| {
+            !is_json_integer(mult)
+        }
+    }
+}
+
+fn compare(n: Num, m: Limit, exclusive: bool, path: &str, max: bool) -> Option<OpenApiError> {
+    if !limit_fails(n, m, exclusive, max) {
+        return None;
+    }
+    let what = match (max, exclusive) {
+        (true, false) => "less than or equal to",
+        (true, true) => "less than",
+        (false, false) => "greater than or equal to",
+        (false, true) => "greater than",
+    };
+    Some(match n {
+        Num::Int(_) if m.native => OpenApiError::number(path, what, &m.int.to_string(), n.bad()),
+        _ => OpenApiError::number(
+            path,
+            what,
+            &go_format_float(m.value),
+            BadValue::Float(n.as_f64()),
+        ),
+    })
+}
+
+fn multiple_of(n: Num, m: Limit, path: &str) -> Option<OpenApiError> {
+    if !multiple_fails(n, m) {
+        return None;
+    }
+    Some(match n {
+        Num::Int(_) if m.native => {
+            if m.int <= 0 {
+                OpenApiError::multiple_of_must_be_positive(path, BadValue::Int(m.int))
+            } else {
+                OpenApiError::number(path, "a multiple of", &m.int.to_string(), n.bad())
+            }
+        }
+        _ => {
+            if m.value <= 0.0 {
+                OpenApiError::multiple_of_must_be_positive(path, BadValue::Float(m.value))
+            } else {
+                let f = n.as_f64();
                 OpenApiError::number(
                     path,
                     "a multiple of",
-                    &go_format_float(factor),
+                    &go_format_float(m.value),
                     BadValue::Float(f),
                 )
-            })
+            }
         }
-    }
+    })
 }

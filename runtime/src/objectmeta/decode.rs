@@ -1,26 +1,13 @@
-//! ObjectMeta coercion: what decoding `metadata` into Go's `metav1.ObjectMeta` and back does.
-//!
-//! Mirrors apiextensions-apiserver `pkg/apiserver/schema/objectmeta/coerce.go`
-//! (`GetObjectMetaWithOptions`, `SetObjectMeta`) and `algorithm.go` (`CoerceWithOptions`): the
-//! API server round-trips the root `metadata` (in `unstructuredSchemaCoercer.apply`) and that of
-//! every `x-kubernetes-embedded-resource` (in `Coerce`) through the typed struct, so unknown
-//! fields inside `metadata` disappear even under `x-kubernetes-preserve-unknown-fields`, empty
-//! fields are dropped (`omitempty`), timestamps are rewritten as RFC 3339 UTC seconds, and a field
-//! of the wrong type is an error (`json: cannot unmarshal number into Go struct field
-//! ObjectMeta.name of type string`) — or, with `drop_invalid`, silently dropped.
-//!
-//! What differs from Go: a zero `creationTimestamp` is dropped at the root too (the API server
-//! keeps `null` there until it sets the creation time).
+//! Decoding one field of `metav1.ObjectMeta` (and of its owner references and managed-fields
+//! entries) as `encoding/json` does, and writing it back as `ToUnstructured` does.
 
 use serde_json::{Map, Value};
 
-use crate::field::{BadValue, FieldError, FieldPath, go_json};
-use crate::prune::{MAX_DEPTH, additional};
-use crate::schema::Structural;
+use crate::field::go_json;
 use crate::validate::goparse::{format_rfc3339, parse_rfc3339};
 
 #[derive(Clone, Copy)]
-enum Kind {
+pub(super) enum Kind {
     Str,
     Int,
     Time,
@@ -34,7 +21,7 @@ enum Kind {
     Raw,
 }
 
-const OBJECT_META: [(&str, Kind); 15] = [
+pub(super) const OBJECT_META: [(&str, Kind); 15] = [
     ("annotations", Kind::StrMap),
     ("creationTimestamp", Kind::Time),
     ("deletionGracePeriodSeconds", Kind::IntPtr),
@@ -71,82 +58,21 @@ const MANAGED_FIELDS_ENTRY: [(&str, Kind); 7] = [
     ("time", Kind::TimePtr),
 ];
 
-/// What decoding `metadata` gives.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ObjectMeta {
-    /// `metadata` as `ToUnstructured` writes it back.
-    pub value: Map<String, Value>,
-    /// Paths of the fields `metav1.ObjectMeta` does not have (`metadata.foo`).
-    pub unknown_fields: Vec<String>,
-}
-
-/// Decodes `metadata` as `GetObjectMetaWithOptions` does. `parent` is the path of the object
-/// holding it (nil at the root). Errors are Go's decoding messages.
-///
-/// # Errors
-/// The first field of the wrong type (unless `drop_invalid`), or a non-object `metadata`.
-pub fn get_object_meta(
-    metadata: &Value,
-    parent: &FieldPath,
-    drop_invalid: bool,
-) -> Result<ObjectMeta, String> {
-    let prefix = parent.child("metadata").to_string();
-    let Value::Object(map) = metadata else {
-        if metadata.is_null() {
-            return Ok(ObjectMeta::default());
-        }
-        let err = format!(
-            "json: cannot unmarshal {} into Go value of type v1.ObjectMeta",
-            json_kind(metadata)
-        );
-        if drop_invalid {
-            return Err(format!(
-                "invalid metadata: expected object, got {}",
-                go_type(metadata)
-            ));
-        }
-        return Err(err);
-    };
-    let mut out = ObjectMeta::default();
-    let mut first_err = None;
-    for (k, v) in sorted(map) {
-        let Some(&(_, kind)) = OBJECT_META.iter().find(|(n, _)| n == k) else {
-            out.unknown_fields.push(format!("{prefix}.{k}"));
-            continue;
-        };
-        match decode(kind, v, "ObjectMeta", k) {
-            Ok(Some(x)) => {
-                out.value.insert(k.clone(), x);
-            }
-            Ok(None) => {}
-            Err(Fatal(e)) if !drop_invalid => return Err(e),
-            Err(Saved(e)) if !drop_invalid => {
-                first_err.get_or_insert(e);
-            }
-            Err(_) => {}
-        }
-    }
-    match first_err {
-        Some(e) => Err(e),
-        None => Ok(out),
-    }
-}
-
 /// A decoding error: `Saved` type errors let decoding go on (the first one is reported),
 /// `Fatal` ones (from `Time.UnmarshalJSON`) stop it.
-enum DecodeError {
+pub(super) enum DecodeError {
     Saved(String),
     Fatal(String),
 }
 use DecodeError::{Fatal, Saved};
 
-fn sorted(map: &Map<String, Value>) -> Vec<(&String, &Value)> {
+pub(super) fn sorted(map: &Map<String, Value>) -> Vec<(&String, &Value)> {
     let mut v: Vec<_> = map.iter().collect();
     v.sort_by(|a, b| a.0.cmp(b.0));
     v
 }
 
-fn json_kind(v: &Value) -> String {
+pub(super) fn json_kind(v: &Value) -> String {
     match v {
         Value::Null => "null".into(),
         Value::Bool(_) => "bool".into(),
@@ -157,7 +83,7 @@ fn json_kind(v: &Value) -> String {
     }
 }
 
-fn go_type(v: &Value) -> &'static str {
+pub(super) fn go_type(v: &Value) -> &'static str {
     match v {
         Value::Null => "<nil>",
         Value::Bool(_) => "bool",
@@ -177,7 +103,12 @@ fn type_error(v: &Value, strukt: &str, field: &str, ty: &str) -> DecodeError {
 }
 
 /// Decodes one field; `Ok(None)` when `ToUnstructured` leaves it out.
-fn decode(kind: Kind, v: &Value, strukt: &str, field: &str) -> Result<Option<Value>, DecodeError> {
+pub(super) fn decode(
+    kind: Kind,
+    v: &Value,
+    strukt: &str,
+    field: &str,
+) -> Result<Option<Value>, DecodeError> {
     if v.is_null() {
         return Ok(match kind {
             Kind::Str if strukt == "OwnerReference" => Some(Value::String(String::new())),
@@ -315,118 +246,29 @@ fn int64(v: &Value) -> Option<i64> {
     (f.fract() == 0.0 && f.abs() < 9.223_372_036_854_775e18).then_some(f as i64)
 }
 
-/// `CoerceWithOptions`: round-trips the `metadata` of embedded resources (and of the root if
-/// `is_resource_root`) and checks that their `apiVersion` and `kind` are strings. Returns the
-/// unknown metadata fields.
-///
-/// # Errors
-/// The first `must be a string` or metadata decoding error, as `field.Invalid`.
-pub fn coerce(
-    path: &FieldPath,
-    obj: &mut Value,
-    s: &Structural,
-    is_resource_root: bool,
-    drop_invalid: bool,
-) -> Result<Vec<String>, FieldError> {
-    let mut unknown = Vec::new();
-    let root;
-    let s = if is_resource_root && !s.extensions.embedded_resource {
-        let mut c = s.clone();
-        c.extensions.embedded_resource = true;
-        root = c;
-        &root
-    } else {
-        s
-    };
-    coerce_node(path, obj, Some(s), drop_invalid, &mut unknown, 0)?;
-    unknown.sort();
-    Ok(unknown)
-}
-
-fn coerce_node(
-    path: &FieldPath,
-    x: &mut Value,
-    s: Option<&Structural>,
-    drop_invalid: bool,
-    unknown: &mut Vec<String>,
-    depth: usize,
-) -> Result<(), FieldError> {
-    let Some(s) = s else { return Ok(()) };
-    if depth > MAX_DEPTH {
-        return Ok(());
-    }
-    match x {
-        Value::Object(map) => {
-            if s.extensions.embedded_resource {
-                coerce_embedded(path, map, drop_invalid, unknown)?;
-            }
-            for (k, v) in map.iter_mut() {
-                if let Some(prop) = s.properties.get(k) {
-                    coerce_node(
-                        &path.child(k),
-                        v,
-                        Some(prop),
-                        drop_invalid,
-                        unknown,
-                        depth + 1,
-                    )?;
-                } else if let Some(ap) = additional(s) {
-                    coerce_node(&path.key(k), v, ap, drop_invalid, unknown, depth + 1)?;
-                }
-            }
+/// Whether [`decode`] gives `v` back unchanged (and without error).
+pub(super) fn is_decoded(kind: Kind, v: &Value) -> bool {
+    match (kind, v) {
+        (Kind::Str, Value::String(s)) => !s.is_empty(),
+        (Kind::Int, Value::Number(n)) => n.as_i64().is_some_and(|i| i != 0),
+        (Kind::IntPtr, Value::Number(n)) => n.as_i64().is_some(),
+        (Kind::BoolPtr, Value::Bool(_)) | (Kind::Raw, _) => !v.is_null(),
+        // `format_rfc3339` writes 20 bytes ending in `Z`; those parse back to themselves.
+        (Kind::Time | Kind::TimePtr, Value::String(s)) => {
+            s.len() == 20 && s.ends_with('Z') && parse_rfc3339(s).is_ok()
         }
-        Value::Array(items) => {
-            for (i, v) in items.iter_mut().enumerate() {
-                coerce_node(
-                    &path.index(i),
-                    v,
-                    s.items.as_deref(),
-                    drop_invalid,
-                    unknown,
-                    depth + 1,
-                )?;
-            }
+        (Kind::StrMap, Value::Object(m)) => {
+            let mut prev: Option<&str> = None;
+            !m.is_empty()
+                && m.iter().all(|(k, v)| {
+                    let in_order = prev.is_none_or(|p| p < k.as_str());
+                    prev = Some(k);
+                    in_order && v.is_string()
+                })
         }
-        _ => {}
-    }
-    Ok(())
-}
-
-fn coerce_embedded(
-    path: &FieldPath,
-    map: &mut Map<String, Value>,
-    drop_invalid: bool,
-    unknown: &mut Vec<String>,
-) -> Result<(), FieldError> {
-    for k in ["apiVersion", "kind"] {
-        if let Some(v) = map.get(k)
-            && !v.is_string()
-        {
-            if drop_invalid {
-                map.remove(k);
-            } else {
-                return Err(FieldError::invalid(
-                    &path.child(k),
-                    BadValue::from(v),
-                    "must be a string",
-                ));
-            }
+        (Kind::StrList, Value::Array(items)) => {
+            !items.is_empty() && items.iter().all(Value::is_string)
         }
-    }
-    let Some(meta) = map.get("metadata") else {
-        return Ok(());
-    };
-    match get_object_meta(meta, path, drop_invalid) {
-        Err(e) if !drop_invalid => Err(FieldError::invalid(
-            &path.child("metadata"),
-            BadValue::from(meta),
-            e,
-        )),
-        Err(_) => Ok(()),
-        Ok(m) => {
-            unknown.extend(m.unknown_fields);
-            map.insert("metadata".to_owned(), Value::Object(m.value));
-            Ok(())
-        }
+        _ => false,
     }
 }
