@@ -9,9 +9,9 @@
 //!
 //! What differs from Go: recursion stops at [`crate::prune::MAX_DEPTH`] levels.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use crate::prune::MAX_DEPTH;
+use crate::prune::{MAX_DEPTH, META_FIELDS};
 use crate::schema::Structural;
 use crate::validate::node::SchemaNode;
 
@@ -56,59 +56,139 @@ pub(crate) fn default<S: SchemaNode>(x: &mut Value, s: &S, depth: usize) {
         return;
     }
     match x {
-        Value::Object(map) => {
-            for (k, prop, d) in s.defaulted_properties() {
-                match map.get_mut(k) {
-                    None => {
-                        map.insert(k.to_owned(), d.clone());
-                    }
-                    Some(v) if is_non_nullable_null(v, Some(prop)) => *v = d.clone(),
-                    Some(_) => {}
-                }
+        Value::Object(map) => object_defaults(map, s, depth, Below::All),
+        Value::Array(items) => item_defaults(items, s.items(), depth, Below::All),
+        _ => {}
+    }
+}
+
+/// The values that [`object_defaults`] and [`item_defaults`] descend into once they have set
+/// the defaults of their level.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Below {
+    /// Every value (plain defaulting).
+    All,
+    /// The values they set: the others have been defaulted already (by the pruning pass).
+    Set,
+    /// As `Set`, and `apiVersion`, `kind` and `metadata`: the resource root, whose defaults
+    /// the pruning pass leaves for after `metadata` is restored (as the API server orders it).
+    SetAndMeta,
+}
+
+impl Below {
+    fn descends(self, set: bool, k: &str) -> bool {
+        match self {
+            Below::All => true,
+            Below::Set => set,
+            Below::SetAndMeta => set || META_FIELDS.contains(&k),
+        }
+    }
+
+    /// Whether to descend into property `k` (whose default, if any, was handled already).
+    fn descends_property<S: SchemaNode>(self, k: &str, prop: &S) -> bool {
+        match self {
+            Below::All => true,
+            Below::Set => false,
+            Below::SetAndMeta => prop.default_value().is_none() && META_FIELDS.contains(&k),
+        }
+    }
+}
+
+/// The object level of [`default`]: missing or non-nullable null properties with a default get
+/// it, non-nullable null values of `additionalProperties` get its default (or stay null).
+pub(crate) fn object_defaults<S: SchemaNode>(
+    map: &mut Map<String, Value>,
+    s: &S,
+    depth: usize,
+    below: Below,
+) {
+    for (k, prop, d) in s.defaulted_properties() {
+        let set = match map.get_mut(k) {
+            None => {
+                map.insert(k.to_owned(), d.clone());
+                true
             }
-            let Some(ap) = s.additional() else {
-                // Only properties have a schema: visit those with defaults below.
+            Some(v) if is_non_nullable_null(v, Some(prop)) => {
+                *v = d.clone();
+                true
+            }
+            Some(_) => false,
+        };
+        if below != Below::All
+            && below.descends(set, k)
+            && let Some(v) = map.get_mut(k)
+        {
+            default(v, prop, depth + 1);
+        }
+    }
+    let Some(ap) = s.additional() else {
+        // Only properties have a schema: visit those with defaults below.
+        match below {
+            Below::All => {
                 for (k, prop) in s.properties_with_defaults_below() {
                     if let Some(v) = map.get_mut(k) {
                         default(v, prop, depth + 1);
                     }
                 }
-                return;
-            };
-            let mut cursor = 0;
-            for (k, v) in map.iter_mut() {
-                if let Some(prop) = s.property_at(k, &mut cursor) {
-                    if prop.defaults_below() {
+            }
+            Below::Set => {}
+            Below::SetAndMeta => {
+                for k in META_FIELDS {
+                    if let Some(prop) = s.property(k)
+                        && below.descends_property(k, prop)
+                        && let Some(v) = map.get_mut(k)
+                    {
                         default(v, prop, depth + 1);
                     }
-                } else {
-                    if is_non_nullable_null(v, ap) {
-                        *v = ap
-                            .and_then(SchemaNode::default_value)
-                            .cloned()
-                            .unwrap_or(Value::Null);
-                    }
-                    if let Some(ap) = ap {
-                        default(v, ap, depth + 1);
-                    }
                 }
             }
         }
-        Value::Array(items) => {
-            let item_schema = s.items();
-            for v in items.iter_mut() {
-                if is_non_nullable_null(v, item_schema) {
-                    *v = item_schema
-                        .and_then(SchemaNode::default_value)
-                        .cloned()
-                        .unwrap_or(Value::Null);
-                }
-                if let Some(item) = item_schema {
-                    default(v, item, depth + 1);
-                }
+        return;
+    };
+    let mut cursor = 0;
+    for (k, v) in map.iter_mut() {
+        if let Some(prop) = s.property_at(k, &mut cursor) {
+            if below.descends_property(k, prop) {
+                default(v, prop, depth + 1);
+            }
+        } else {
+            let set = is_non_nullable_null(v, ap);
+            if set {
+                *v = ap
+                    .and_then(SchemaNode::default_value)
+                    .cloned()
+                    .unwrap_or(Value::Null);
+            }
+            if let Some(ap) = ap
+                && below.descends(set, k)
+            {
+                default(v, ap, depth + 1);
             }
         }
-        _ => {}
+    }
+}
+
+/// The list level of [`default`]: non-nullable null items get the items' default (or stay
+/// null).
+pub(crate) fn item_defaults<S: SchemaNode>(
+    items: &mut [Value],
+    item_schema: Option<&S>,
+    depth: usize,
+    below: Below,
+) {
+    for v in items {
+        let set = is_non_nullable_null(v, item_schema);
+        if set {
+            *v = item_schema
+                .and_then(SchemaNode::default_value)
+                .cloned()
+                .unwrap_or(Value::Null);
+        }
+        if let Some(item) = item_schema
+            && (below == Below::All || set)
+        {
+            default(v, item, depth + 1);
+        }
     }
 }
 

@@ -18,9 +18,10 @@
 
 use serde_json::Value;
 
+use crate::default::{Below, default, object_defaults};
 use crate::field::{BadValue, FieldError, FieldPath};
 use crate::objectmeta::{coerce_with, get_object_meta, is_decoded};
-use crate::prune::{PruneOptions, prune_with};
+use crate::prune::{Also, PruneOptions, prune_with};
 use crate::validate::CompiledSchema;
 use crate::validate::node::SchemaNode;
 
@@ -55,20 +56,29 @@ impl CompiledSchema {
     /// before validation).
     pub fn prune_and_default(&self, obj: &mut Value) -> Result<Vec<String>, FieldError> {
         let mut unknown = Vec::new();
+        let (mut api_version, mut kind, mut metadata) = (None, None, None);
         if let Value::Object(map) = &*obj {
-            for k in ["apiVersion", "kind"] {
-                if let Some(v) = map.get(k)
-                    && !v.is_string()
-                {
-                    return Err(FieldError::invalid(
-                        &FieldPath::new(k),
-                        BadValue::from(v),
-                        "must be a string",
-                    ));
+            for (k, v) in map {
+                match k.as_str() {
+                    "apiVersion" => api_version = Some(v),
+                    "kind" => kind = Some(v),
+                    "metadata" => metadata = Some(v),
+                    _ => {}
                 }
             }
         }
-        let meta = match obj.get("metadata") {
+        for (k, v) in [("apiVersion", api_version), ("kind", kind)] {
+            if let Some(v) = v
+                && !v.is_string()
+            {
+                return Err(FieldError::invalid(
+                    &FieldPath::new(k),
+                    BadValue::from(v),
+                    "must be a string",
+                ));
+            }
+        }
+        let meta = match metadata {
             Some(m) if is_decoded(m) => None,
             Some(m) => {
                 let decoded = get_object_meta(m, &FieldPath::nil(), false).map_err(|e| {
@@ -79,14 +89,22 @@ impl CompiledSchema {
             }
             None => None,
         };
+        // Embedded resources are coerced between pruning and defaulting (which may then set
+        // defaults inside their metadata): that takes separate passes.
+        let embedded = self.root.has_embedded();
+        let also = if embedded {
+            Also::DropNulls
+        } else {
+            Also::DropNullsAndDefault
+        };
         unknown.extend(prune_with(
             obj,
             &self.root,
             true,
             &PruneOptions::warnings(),
-            true,
+            also,
         ));
-        if self.root.has_embedded() {
+        if embedded {
             unknown.extend(coerce_with(
                 &FieldPath::nil(),
                 obj,
@@ -98,7 +116,13 @@ impl CompiledSchema {
         if let (Some(meta), Value::Object(map)) = (meta, &mut *obj) {
             map.insert("metadata".to_owned(), Value::Object(meta));
         }
-        crate::default::default(obj, &self.root, 0);
+        if embedded {
+            default(obj, &self.root, 0);
+        } else if let Value::Object(map) = obj
+            && self.root.defaults_below()
+        {
+            object_defaults(map, &self.root, 0, Below::SetAndMeta);
+        }
         Ok(unknown)
     }
 

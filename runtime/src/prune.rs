@@ -13,7 +13,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::default::{is_dropped_null, prune_nulls};
+use crate::default::{Below, is_dropped_null, item_defaults, object_defaults, prune_nulls};
 use crate::schema::Structural;
 use crate::validate::node::SchemaNode;
 use crate::validate::trail::Trail;
@@ -21,7 +21,7 @@ use crate::validate::trail::Trail;
 /// Nesting below which no algorithm of this crate descends (to never overflow the stack).
 pub const MAX_DEPTH: usize = 1000;
 
-const META_FIELDS: [&str; 3] = ["apiVersion", "kind", "metadata"];
+pub(crate) const META_FIELDS: [&str; 3] = ["apiVersion", "kind", "metadata"];
 
 /// How [`prune`] reports what it removes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -76,24 +76,37 @@ pub fn prune(
     is_resource_root: bool,
     opts: &PruneOptions,
 ) -> Vec<String> {
-    prune_with(value, schema, is_resource_root, opts, false)
+    prune_with(value, schema, is_resource_root, opts, Also::Nothing)
 }
 
-/// [`prune`] over any schema tree; with `drop_nulls`, also
-/// [`prune_non_nullable_nulls_without_defaults`](crate::default::prune_non_nullable_nulls_without_defaults)
-/// in the same pass (the API server runs it right after pruning; neither looks at what the other
-/// changes below a field).
+/// What [`prune_with`] does besides pruning, in the same pass.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Also {
+    Nothing,
+    /// [`prune_non_nullable_nulls_without_defaults`](crate::default::prune_non_nullable_nulls_without_defaults),
+    /// which the API server runs right after pruning (neither looks at what the other changes
+    /// below a field).
+    DropNulls,
+    /// `DropNulls`, then [`apply_defaults`](crate::default::apply_defaults) on the way back up:
+    /// a level's defaults are set once the fields below it are done, which is what a later pass
+    /// would find. The level of a resource root is left to the caller, to be done once its
+    /// `metadata` is restored ([`Below::SetAndMeta`]).
+    DropNullsAndDefault,
+}
+
+/// [`prune`] over any schema tree, with what else `also` says.
 pub(crate) fn prune_with<S: SchemaNode>(
     value: &mut Value,
     schema: &S,
     is_resource_root: bool,
     opts: &PruneOptions,
-    drop_nulls: bool,
+    also: Also,
 ) -> Vec<String> {
     let mut p = Pruner {
         track: opts.track_unknown_fields,
         root_embedded: is_resource_root,
-        drop_nulls,
+        drop_nulls: also != Also::Nothing,
+        defaults: also == Also::DropNullsAndDefault,
         out: Vec::new(),
     };
     p.prune(value, Some(schema), &Trail::ROOT, 0);
@@ -106,6 +119,7 @@ struct Pruner {
     /// The root is treated as `x-kubernetes-embedded-resource` (without cloning the schema).
     root_embedded: bool,
     drop_nulls: bool,
+    defaults: bool,
     out: Vec<String>,
 }
 
@@ -129,6 +143,21 @@ impl Removals {
 }
 
 impl Pruner {
+    /// The defaults of an object whose fields are done (but those of the resource root, see
+    /// [`Also::DropNullsAndDefault`]).
+    fn object_defaults<S: SchemaNode>(&self, map: &mut Map<String, Value>, s: &S, depth: usize) {
+        if self.defaults && s.defaults_below() && !(depth == 0 && self.root_embedded) {
+            object_defaults(map, s, depth, Below::Set);
+        }
+    }
+
+    /// The defaults of a list whose items are done.
+    fn item_defaults<S: SchemaNode>(&self, items: &mut [Value], s: &S, depth: usize) {
+        if self.defaults && s.defaults_below() {
+            item_defaults(items, s.items(), depth, Below::Set);
+        }
+    }
+
     fn record(&mut self, at: &Trail, k: &str) {
         if self.track {
             self.out.push(at.child(k).dotted());
@@ -161,7 +190,7 @@ impl Pruner {
         depth: usize,
         removals: &mut Removals,
     ) {
-        if !self.drop_nulls {
+        if !self.drop_nulls || !s.meta_fields_have_schema() {
             return;
         }
         let sub = s.field(k);
@@ -225,11 +254,15 @@ impl Pruner {
                     }
                 }
                 removals.apply(map);
+                self.object_defaults(map, s, depth);
             }
             Value::Array(items) => {
                 let items_schema = s.and_then(SchemaNode::items);
                 for (i, v) in items.iter_mut().enumerate() {
                     self.descend(v, items_schema, &at.index(i), depth);
+                }
+                if let Some(s) = s {
+                    self.item_defaults(items, s, depth);
                 }
             }
             _ => {}
@@ -263,6 +296,7 @@ impl Pruner {
                     }
                 }
                 removals.apply(map);
+                self.object_defaults(map, s, depth);
             }
             Value::Array(items) => {
                 if let Some(item) = s.items() {
@@ -270,6 +304,7 @@ impl Pruner {
                         self.skip_prune(v, item, &at.index(i), depth + 1);
                     }
                 }
+                self.item_defaults(items, s, depth);
             }
             _ => {}
         }

@@ -21,24 +21,6 @@ pub(super) enum Kind {
     Raw,
 }
 
-pub(super) const OBJECT_META: [(&str, Kind); 15] = [
-    ("annotations", Kind::StrMap),
-    ("creationTimestamp", Kind::Time),
-    ("deletionGracePeriodSeconds", Kind::IntPtr),
-    ("deletionTimestamp", Kind::TimePtr),
-    ("finalizers", Kind::StrList),
-    ("generateName", Kind::Str),
-    ("generation", Kind::Int),
-    ("labels", Kind::StrMap),
-    ("managedFields", Kind::ManagedFields),
-    ("name", Kind::Str),
-    ("namespace", Kind::Str),
-    ("ownerReferences", Kind::OwnerRefs),
-    ("resourceVersion", Kind::Str),
-    ("selfLink", Kind::Str),
-    ("uid", Kind::Str),
-];
-
 const OWNER_REFERENCE: [(&str, Kind); 6] = [
     ("apiVersion", Kind::Str),
     ("blockOwnerDeletion", Kind::BoolPtr),
@@ -244,6 +226,22 @@ fn int64(v: &Value) -> Option<i64> {
     let f = n.as_f64()?;
     #[allow(clippy::cast_possible_truncation)]
     (f.fract() == 0.0 && f.abs() < 9.223_372_036_854_775e18).then_some(f as i64)
+}
+
+/// The kind of field `name` of `ObjectMeta`.
+pub(super) fn kind_of(name: &str) -> Option<Kind> {
+    Some(match name {
+        "annotations" | "labels" => Kind::StrMap,
+        "creationTimestamp" => Kind::Time,
+        "deletionGracePeriodSeconds" => Kind::IntPtr,
+        "deletionTimestamp" => Kind::TimePtr,
+        "finalizers" => Kind::StrList,
+        "generateName" | "name" | "namespace" | "resourceVersion" | "selfLink" | "uid" => Kind::Str,
+        "generation" => Kind::Int,
+        "managedFields" => Kind::ManagedFields,
+        "ownerReferences" => Kind::OwnerRefs,
+        _ => return None,
+    })
 }
 
 /// Whether [`decode`] gives `v` back unchanged (and without error).

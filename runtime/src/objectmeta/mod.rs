@@ -20,7 +20,7 @@ mod decode;
 
 use serde_json::{Map, Value};
 
-use self::decode::{DecodeError, OBJECT_META, decode, go_type, json_kind, sorted};
+use self::decode::{DecodeError, decode, go_type, json_kind, sorted};
 use crate::field::FieldPath;
 
 pub use self::coerce::coerce;
@@ -64,7 +64,7 @@ pub fn get_object_meta(
     let mut out = ObjectMeta::default();
     let mut first_err = None;
     for (k, v) in sorted(map) {
-        let Some(&(_, kind)) = OBJECT_META.iter().find(|(n, _)| n == k) else {
+        let Some(kind) = decode::kind_of(k) else {
             let prefix = parent.child("metadata");
             out.unknown_fields.push(format!("{prefix}.{k}"));
             continue;
@@ -90,7 +90,7 @@ pub fn get_object_meta(
 /// Decodes field `name` of `metadata` on its own as [`get_object_meta`] does: `Ok(None)` when
 /// it is left out (empty, or unknown).
 pub(crate) fn decode_field(name: &str, v: &Value) -> Result<Option<Value>, String> {
-    let Some(&(_, kind)) = OBJECT_META.iter().find(|(n, _)| *n == name) else {
+    let Some(kind) = decode::kind_of(name) else {
         return Ok(None);
     };
     decode(kind, v, "ObjectMeta", name).map_err(|(DecodeError::Saved(e) | DecodeError::Fatal(e))| e)
@@ -108,12 +108,13 @@ pub(crate) fn is_decoded(metadata: &Value) -> bool {
     map.iter().all(|(k, v)| {
         let in_order = prev.is_none_or(|p| p < k.as_str());
         prev = Some(k);
-        in_order
-            && OBJECT_META
-                .iter()
-                .find(|(n, _)| n == k)
-                .is_some_and(|&(_, kind)| decode::is_decoded(kind, v))
+        in_order && is_decoded_field(k, v)
     })
+}
+
+/// Whether field `k` of `metadata` is known and `v` in its decoded form (see [`is_decoded`]).
+pub(crate) fn is_decoded_field(k: &str, v: &Value) -> bool {
+    decode::kind_of(k).is_some_and(|kind| decode::is_decoded(kind, v))
 }
 
 #[cfg(test)]

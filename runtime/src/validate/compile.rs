@@ -5,14 +5,13 @@
 //! Mirrors apiextensions-apiserver `pkg/apiserver/validation/validation.go` (the conversion) and
 //! `formats.go` (which formats survive for which type).
 
-use std::cmp::Ordering;
-use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 use serde_json::Value;
 
 use super::formats::Format;
 use super::number::{NumberRules, RangeType};
+pub(crate) use super::properties::{Properties, Property};
 use super::regexp::Pattern;
 use crate::schema::{
     AdditionalProperties, Extensions, Generic, ListType, NestedValueValidation, Structural, Type,
@@ -49,17 +48,6 @@ impl TypeSet {
     }
 }
 
-/// A property of a compiled node.
-#[derive(Debug)]
-pub(crate) struct Property {
-    pub(crate) name: String,
-    /// [`tag`] of the name, to rule most names out without comparing them.
-    tag: u64,
-    pub(crate) node: Node,
-    /// How many times `required` names this property.
-    pub(crate) required: usize,
-}
-
 /// What pruning, defaulting and the structure checks read of a structural node (empty for
 /// junctor branches, which they never visit).
 #[derive(Debug, Default)]
@@ -80,6 +68,9 @@ pub(crate) struct Structure {
     pub(crate) has_embedded: bool,
     /// This node or one below has `x-kubernetes-list-type` `set` or `map`.
     pub(crate) has_list_types: bool,
+    /// `apiVersion`, `kind` or `metadata` would have a schema here (as a property or a value of
+    /// `additionalProperties`).
+    pub(crate) meta_field_schemas: bool,
 }
 
 /// One compiled schema node: what kube-openapi's `SchemaValidator` looks at.
@@ -105,8 +96,7 @@ pub(crate) struct Node {
     pub(crate) max_properties: Option<i64>,
     pub(crate) min_properties: Option<i64>,
     pub(crate) required: Vec<String>,
-    /// Sorted by name.
-    pub(crate) properties: Vec<Property>,
+    pub(crate) properties: Properties,
     pub(crate) additional: Option<Additional>,
     pub(crate) items: Option<Box<Node>>,
     pub(crate) all_of: Vec<Node>,
@@ -121,65 +111,32 @@ pub(crate) struct Node {
     /// embedded resources, set/map lists): the typed validator buffers it.
     pub(crate) needs_value: bool,
     pub(crate) structure: Structure,
+    /// How far below the root the values this node checks are (0 for junctor branches).
+    pub(crate) depth: usize,
 }
 
 impl Node {
     /// The schema of property `name`.
     pub(crate) fn property(&self, name: &str) -> Option<&Node> {
-        self.property_entry(name).map(|p| &p.node)
+        self.properties.get(name).map(|p| &p.node)
     }
 
     /// Property `name` with its `required` count.
     pub(crate) fn property_entry(&self, name: &str) -> Option<&Property> {
-        self.property_index(name).map(|i| &self.properties[i])
-    }
-
-    /// Whether `serde_json::Map` iterates in key order (it does unless its `preserve_order`
-    /// feature is on): then the properties of an object's keys can be found with a cursor.
-    pub(crate) fn sorted_maps() -> bool {
-        static SORTED: LazyLock<bool> = LazyLock::new(|| {
-            let mut m = serde_json::Map::new();
-            m.insert("b".into(), Value::Null);
-            m.insert("a".into(), Value::Null);
-            m.keys().next().is_some_and(|k| k == "a")
-        });
-        *SORTED
+        self.properties.get(name)
     }
 
     /// The property of key `k` of an object whose keys are visited in the map's order, one
-    /// call per key; `cursor` starts at 0 for each object. With sorted maps the properties are
-    /// walked alongside the keys, each name compared once.
+    /// call per key; `cursor` starts at 0 for each object.
     #[inline]
     pub(crate) fn property_at(&self, k: &str, cursor: &mut usize) -> Option<&Property> {
-        if !Node::sorted_maps() {
-            return self.property_entry(k);
-        }
-        while let Some(p) = self.properties.get(*cursor) {
-            match cmp_names(&p.name, k) {
-                Ordering::Less => *cursor += 1,
-                Ordering::Equal => {
-                    *cursor += 1;
-                    return Some(p);
-                }
-                Ordering::Greater => return None,
-            }
-        }
-        None
+        self.properties.at(k, cursor)
     }
 
-    /// The index of property `name`: a scan of the tags when there are few properties (most
-    /// objects), else a binary search.
-    pub(crate) fn property_index(&self, name: &str) -> Option<usize> {
-        if self.properties.len() <= 16 {
-            let tag = tag(name);
-            self.properties
-                .iter()
-                .position(|p| p.tag == tag && p.name == name)
-        } else {
-            self.properties
-                .binary_search_by(|p| p.name.as_str().cmp(name))
-                .ok()
-        }
+    /// A node that checks nothing (for values no schema describes).
+    pub(crate) fn any() -> &'static Node {
+        static ANY: LazyLock<Node> = LazyLock::new(Node::default);
+        &ANY
     }
 
     pub(crate) fn has_type(&self, t: Type) -> bool {
@@ -188,15 +145,19 @@ impl Node {
 
     /// Compiles a structural schema node (recursively).
     pub(crate) fn compile(s: &Structural) -> Node {
+        Node::compile_at(s, 0)
+    }
+
+    fn compile_at(s: &Structural, depth: usize) -> Node {
+        let below = |s: &Structural| Node::compile_at(s, depth + 1);
         let mut n = Node::base(&s.generic, &s.extensions, &s.value_validation);
-        n.properties = properties(&s.properties, &n.required, Node::compile);
-        n.items = s.items.as_deref().map(|i| Box::new(Node::compile(i)));
+        n.depth = depth;
+        n.properties = Properties::compile(&s.properties, &n.required, below);
+        n.items = s.items.as_deref().map(|i| Box::new(below(i)));
         n.additional = match &s.additional_properties {
             None => None,
             Some(AdditionalProperties::Bool(b)) => Some(Additional::Bool(*b)),
-            Some(AdditionalProperties::Schema(s)) => {
-                Some(Additional::Schema(Box::new(Node::compile(s))))
-            }
+            Some(AdditionalProperties::Schema(s)) => Some(Additional::Schema(Box::new(below(s)))),
         };
         n.finish();
         let list_type = s.extensions.list_type;
@@ -236,6 +197,10 @@ impl Node {
             defaults_below,
             has_embedded,
             has_list_types,
+            meta_field_schemas: matches!(n.additional, Some(Additional::Schema(_)))
+                || ["apiVersion", "kind", "metadata"]
+                    .iter()
+                    .any(|k| n.property(k).is_some()),
         };
         n
     }
@@ -248,7 +213,7 @@ impl Node {
             &s.forbidden_extensions,
             &s.value_validation,
         );
-        n.properties = properties(&s.properties, &n.required, Node::compile_nested);
+        n.properties = Properties::compile(&s.properties, &n.required, Node::compile_nested);
         n.items = s
             .items
             .as_deref()
@@ -343,45 +308,6 @@ impl Node {
                 .iter()
                 .any(|e| e.is_array() || e.is_object());
     }
-}
-
-/// `a.cmp(b)`, comparing short names byte by byte (most differ in their first bytes) rather
-/// than through `memcmp`.
-fn cmp_names(a: &str, b: &str) -> Ordering {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() > 32 || b.len() > 32 {
-        return a.cmp(b);
-    }
-    for (x, y) in a.iter().zip(b) {
-        if x != y {
-            return x.cmp(y);
-        }
-    }
-    a.len().cmp(&b.len())
-}
-
-/// The length and the first and last bytes of a name.
-fn tag(name: &str) -> u64 {
-    let b = name.as_bytes();
-    let edge = |x: Option<&u8>| u64::from(x.copied().unwrap_or(0));
-    (name.len() as u64) << 16 | edge(b.first()) << 8 | edge(b.last())
-}
-
-/// Compiles `properties`, counting how often `required` names each.
-fn properties<S>(
-    props: &BTreeMap<String, S>,
-    required: &[String],
-    compile: impl Fn(&S) -> Node,
-) -> Vec<Property> {
-    props
-        .iter()
-        .map(|(k, v)| Property {
-            name: k.clone(),
-            tag: tag(k),
-            node: compile(v),
-            required: required.iter().filter(|r| *r == k).count(),
-        })
-        .collect()
 }
 
 /// `StripUnsupportedFormatsPostProcessorForVersion` at the newest version: string formats must be

@@ -31,6 +31,7 @@ mod meta;
 pub(crate) mod node;
 mod number;
 pub(crate) mod openapi;
+mod properties;
 mod ratchet;
 pub(crate) mod regexp;
 pub(crate) mod trail;
@@ -164,7 +165,9 @@ impl CompiledSchema {
     fn openapi_into(&self, value: &Value, base: &FieldPath, out: &mut Vec<FieldError>) {
         let mut v = openapi::OpenApi::new();
         v.validate(&self.root, value);
-        errors::to_field_errors(base, v.errors, out);
+        if !v.errors.is_empty() {
+            errors::to_field_errors(base, v.errors, out);
+        }
     }
 
     fn type_meta(&self, obj: &Value, errs: &mut Vec<FieldError>) -> bool {

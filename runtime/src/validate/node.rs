@@ -46,6 +46,10 @@ pub(crate) trait SchemaNode: Sized {
     fn has_embedded(&self) -> bool;
     /// Whether this schema or one below may have `x-kubernetes-list-type` `set` or `map`.
     fn has_list_types(&self) -> bool;
+    /// Whether `apiVersion`, `kind` or `metadata` may have a schema here.
+    fn meta_fields_have_schema(&self) -> bool {
+        true
+    }
 
     /// The schema of the value at key `k` of an object: the property's, else that of
     /// `additionalProperties` (`None` for `additionalProperties: <bool>`).
@@ -165,5 +169,8 @@ impl SchemaNode for Node {
     }
     fn has_list_types(&self) -> bool {
         self.structure.has_list_types
+    }
+    fn meta_fields_have_schema(&self) -> bool {
+        self.structure.meta_field_schemas
     }
 }

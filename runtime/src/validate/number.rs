@@ -243,6 +243,7 @@ impl NumberRules {
     }
 
     /// Whether `n` passes every check.
+    #[inline(always)]
     pub(crate) fn passes(&self, n: Num) -> bool {
         self.fast_ok(n) || {
             let mut errs = Vec::new();
@@ -252,7 +253,7 @@ impl NumberRules {
     }
 
     /// Whether `n` passes without building any message (the common case).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn fast_ok(&self, n: Num) -> bool {
         self.range.accepts_num(n)
             && self

@@ -21,19 +21,25 @@ use super::node::SchemaNode;
 use super::trail::{LazyPath, Trail};
 use crate::field::{BadValue, FieldError, FieldPath};
 use crate::names;
-use crate::objectmeta::{get_object_meta, is_decoded};
+use crate::objectmeta::get_object_meta;
 use crate::prune::MAX_DEPTH;
 
-/// `metadata` decoded as `GetObjectMetaWithOptions` does (`parent`: the path of the object
-/// holding it), borrowed when it already is.
-fn decoded<'v>(
-    meta: &'v Value,
+/// Runs `check` on the fields of `metadata` decoded as `GetObjectMetaWithOptions` does
+/// (`parent`: the path of the object holding it), read in place when it already is decoded.
+fn with_decoded(
+    meta: &Value,
     parent: impl FnOnce() -> FieldPath,
-) -> Result<Cow<'v, Map<String, Value>>, String> {
-    match meta {
-        Value::Object(m) if is_decoded(meta) => Ok(Cow::Borrowed(m)),
-        _ => get_object_meta(meta, &parent(), false).map(|m| Cow::Owned(m.value)),
+    check: impl FnOnce(&Fields),
+) -> Result<(), String> {
+    if let Value::Object(m) = meta
+        && let Some(fields) = Fields::of_decoded(m)
+    {
+        check(&fields);
+        return Ok(());
     }
+    let decoded = get_object_meta(meta, &parent(), false)?.value;
+    check(&Fields::of(&decoded));
+    Ok(())
 }
 
 /// The root's `metadata` (`validateObjectMetaDeclaratively` for create). `namespaced`: whether
@@ -45,15 +51,22 @@ pub(crate) fn validate_root_meta(
 ) {
     let make = || FieldPath::new("metadata");
     let path = LazyPath::new(&make);
-    let empty = Map::new();
-    let meta = match obj.get("metadata") {
-        None | Some(Value::Null) => Cow::Borrowed(&empty),
-        Some(m @ Value::Object(_)) => match decoded(m, FieldPath::nil) {
-            Ok(m) => m,
-            Err(e) => {
-                return errs.push(FieldError::invalid(path.get(), BadValue::from(m), e));
+    let mut check = |fields: &Fields| {
+        // The registry generates a name from generateName before validating (BeforeCreate).
+        let name = match (fields.name, fields.generate_name) {
+            ("", generate) if !generate.is_empty() => Cow::Owned(format!("{generate}xxxxx")),
+            (name, _) => Cow::Borrowed(name),
+        };
+        let rule = NameRule::DnsSubdomain;
+        object_meta(fields, &name, namespaced, rule, &path, errs);
+    };
+    match obj.get("metadata") {
+        None | Some(Value::Null) => check(&Fields::default()),
+        Some(m @ Value::Object(_)) => {
+            if let Err(e) = with_decoded(m, FieldPath::nil, check) {
+                errs.push(FieldError::invalid(path.get(), BadValue::from(m), e));
             }
-        },
+        }
         Some(v) => {
             let ty = if v.is_array() {
                 "[]interface {}"
@@ -66,27 +79,13 @@ pub(crate) fn validate_root_meta(
             } else {
                 "float64"
             };
-            return errs.push(FieldError::invalid(
+            errs.push(FieldError::invalid(
                 path.get(),
                 BadValue::from(v),
                 format!("expected map[string]interface{{}}, got {ty}"),
             ));
         }
-    };
-    let fields = Fields::of(&meta);
-    // The registry generates a name from generateName before validating (BeforeCreate).
-    let name = match (fields.name, fields.generate_name) {
-        ("", generate) if !generate.is_empty() => Cow::Owned(format!("{generate}xxxxx")),
-        (name, _) => Cow::Borrowed(name),
-    };
-    object_meta(
-        &fields,
-        &name,
-        namespaced,
-        NameRule::DnsSubdomain,
-        &path,
-        errs,
-    );
+    }
 }
 
 /// `ValidateTypeMeta`: `kind` and `apiVersion` must be those of the resource.
@@ -194,27 +193,22 @@ fn embedded_resource(path: &LazyPath, x: &Map<String, Value>, errs: &mut Vec<Fie
                     "must be a string",
                 ));
             }
-            ("metadata", v) => match decoded(v, || path.get().clone()) {
-                Err(e) => errs.push(FieldError::invalid(&p(), BadValue::from(v), e)),
-                Ok(meta) => {
-                    let fields = Fields::of(&meta);
+            ("metadata", v) => {
+                let check = |fields: &Fields| {
                     let name = match fields.name {
                         "" => "fakename",
                         name => name,
                     };
-                    let namespaced = !fields.namespace.is_empty();
+                    let namespaced = Some(!fields.namespace.is_empty());
                     let make = || path.get().child("metadata");
                     let p = LazyPath::new(&make);
-                    object_meta(
-                        &fields,
-                        name,
-                        Some(namespaced),
-                        NameRule::PathSegment,
-                        &p,
-                        errs,
-                    );
+                    let rule = NameRule::PathSegment;
+                    object_meta(fields, name, namespaced, rule, &p, errs);
+                };
+                if let Err(e) = with_decoded(v, || path.get().clone(), check) {
+                    errs.push(FieldError::invalid(&p(), BadValue::from(v), e));
                 }
-            },
+            }
             _ => {}
         }
     }

@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::field::{BadValue, FieldError};
 use crate::names;
+use crate::objectmeta::is_decoded_field;
 use crate::validate::trail::LazyPath;
 
 /// The most bytes all annotations may take together.
@@ -22,9 +23,6 @@ pub(crate) enum NameRule {
 }
 
 fn name_errors(rule: NameRule, name: &str, prefix: bool) -> Vec<String> {
-    if matches!(rule, NameRule::DnsSubdomain) && !prefix && is_dns1123_subdomain(name) {
-        return Vec::new();
-    }
     match rule {
         NameRule::DnsSubdomain => {
             let masked;
@@ -53,22 +51,36 @@ fn name_errors(rule: NameRule, name: &str, prefix: bool) -> Vec<String> {
 /// bytes: at most 253 of them, dot-separated labels of `[a-z0-9-]` that start and end with an
 /// alphanumeric character.
 pub(crate) fn is_dns1123_subdomain(s: &str) -> bool {
-    let alnum = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit();
+    // 1: alphanumeric, 2: `-`, 3: `.`, 0: anything else.
+    const CLASS: [u8; 256] = {
+        let mut t = [0u8; 256];
+        let mut b = 0;
+        while b < 256 {
+            t[b] = match b as u8 {
+                b'a'..=b'z' | b'0'..=b'9' => 1,
+                b'-' => 2,
+                b'.' => 3,
+                _ => 0,
+            };
+            b += 1;
+        }
+        t
+    };
     let b = s.as_bytes();
-    if b.is_empty() || b.len() > 253 || !alnum(b[0]) || !alnum(b[b.len() - 1]) {
+    let (Some(&first), Some(&last)) = (b.first(), b.last()) else {
+        return false;
+    };
+    if b.len() > 253 || CLASS[usize::from(first)] != 1 || CLASS[usize::from(last)] != 1 {
         return false;
     }
-    let mut prev = b'.';
+    let mut prev = 1;
     for &c in b {
-        let ok = match c {
-            b'.' => alnum(prev),
-            b'-' => prev != b'.',
-            _ => alnum(c),
-        };
-        if !ok {
+        let class = CLASS[usize::from(c)];
+        // A dot must follow an alphanumeric character, a dash must not follow a dot.
+        if class == 0 || (class == 3 && prev != 1) || (class == 2 && prev == 3) {
             return false;
         }
-        prev = c;
+        prev = class;
     }
     true
 }
@@ -94,19 +106,38 @@ impl<'a> Fields<'a> {
     pub(crate) fn of(m: &'a Map<String, Value>) -> Fields<'a> {
         let mut f = Fields::default();
         for (k, v) in m {
-            match (k.as_str(), v) {
-                ("name", _) => f.name = v.as_str().unwrap_or(""),
-                ("generateName", _) => f.generate_name = v.as_str().unwrap_or(""),
-                ("namespace", _) => f.namespace = v.as_str().unwrap_or(""),
-                ("generation", _) => f.generation = v.as_i64(),
-                ("labels", Value::Object(labels)) => f.labels = Some(labels),
-                ("annotations", Value::Object(annotations)) => f.annotations = Some(annotations),
-                ("ownerReferences", Value::Array(refs)) => f.owner_references = Some(refs),
-                ("finalizers", Value::Array(list)) => f.finalizers = Some(list),
-                _ => {}
-            }
+            f.read(k, v);
         }
         f
+    }
+
+    /// The fields of `metadata` already in its decoded form, read in the same pass as that is
+    /// checked ([`is_decoded`](crate::objectmeta::is_decoded)); `None` when it is not.
+    pub(crate) fn of_decoded(m: &'a Map<String, Value>) -> Option<Fields<'a>> {
+        let mut f = Fields::default();
+        let mut prev: Option<&str> = None;
+        for (k, v) in m {
+            if prev.is_some_and(|p| p >= k.as_str()) || !is_decoded_field(k, v) {
+                return None;
+            }
+            prev = Some(k);
+            f.read(k, v);
+        }
+        Some(f)
+    }
+
+    fn read(&mut self, k: &str, v: &'a Value) {
+        match (k, v) {
+            ("name", _) => self.name = v.as_str().unwrap_or(""),
+            ("generateName", _) => self.generate_name = v.as_str().unwrap_or(""),
+            ("namespace", _) => self.namespace = v.as_str().unwrap_or(""),
+            ("generation", _) => self.generation = v.as_i64(),
+            ("labels", Value::Object(labels)) => self.labels = Some(labels),
+            ("annotations", Value::Object(annotations)) => self.annotations = Some(annotations),
+            ("ownerReferences", Value::Array(refs)) => self.owner_references = Some(refs),
+            ("finalizers", Value::Array(list)) => self.finalizers = Some(list),
+            _ => {}
+        }
     }
 }
 
@@ -165,6 +196,9 @@ pub(crate) fn generate_name(
 
 /// `name`, required.
 pub(crate) fn name(rule: NameRule, name: &str, path: &LazyPath, errs: &mut Vec<FieldError>) {
+    if matches!(rule, NameRule::DnsSubdomain) && is_dns1123_subdomain(name) {
+        return;
+    }
     if name.is_empty() {
         errs.push(FieldError::required(
             &path.get().child("name"),

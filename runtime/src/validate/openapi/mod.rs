@@ -24,6 +24,7 @@ use self::types::type_ok;
 use super::compile::{Additional, Node};
 use super::errors::{OpenApiError, add};
 use super::number::{Num, NumberRules};
+use super::properties::sorted_maps;
 use crate::field::BadValue;
 use crate::prune::MAX_DEPTH;
 
@@ -216,13 +217,13 @@ impl OpenApi {
     }
 
     /// Whether `s` passes the string checks.
+    #[inline]
     pub(crate) fn string_passes(n: &Node, s: &str) -> bool {
-        if !n.string_rules {
-            return true;
+        !n.string_rules || {
+            let mut o = OpenApi::new();
+            o.string(n, s, &At::ROOT);
+            o.errors.is_empty()
         }
-        let mut o = OpenApi::new();
-        o.string(n, s, &At::ROOT);
-        o.errors.is_empty()
     }
 
     /// `stringValidator.Validate`: the first failing check only.
@@ -340,11 +341,11 @@ impl OpenApi {
         // their counts add up to its length.
         let mut required = 0;
         if !n.properties.is_empty() {
-            let mut visit = |p: &super::compile::Property, v: &Value| {
+            let mut visit = |p: &super::properties::Property, v: &Value| {
                 required += p.required;
                 count += self.check(&p.node, v, &at.then(Seg::Property(&p.name)));
             };
-            if Node::sorted_maps() {
+            if sorted_maps() {
                 let mut cursor = 0;
                 for (k, v) in map {
                     if let Some(p) = n.property_at(k, &mut cursor) {
@@ -352,7 +353,7 @@ impl OpenApi {
                     }
                 }
             } else {
-                for p in &n.properties {
+                for p in n.properties.iter() {
                     if let Some(v) = map.get(&p.name) {
                         visit(p, v);
                     }

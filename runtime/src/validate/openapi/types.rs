@@ -22,6 +22,7 @@ pub(crate) enum Kind {
 
 impl OpenApi {
     /// Whether a value of `kind` passes the type check.
+    #[inline]
     pub(crate) fn type_passes(n: &Node, kind: Kind) -> bool {
         type_ok(n, kind) || OpenApi::new().type_check_slow(n, kind, &At::ROOT) == 1
     }
@@ -67,6 +68,7 @@ impl OpenApi {
 
 /// Whether a value of `kind` simply has one of the node's types (the common case, which needs
 /// none of Go's format and number conversions).
+#[inline]
 pub(super) fn type_ok(n: &Node, kind: Kind) -> bool {
     match kind {
         Kind::Bool => n.has_type(Type::Boolean),

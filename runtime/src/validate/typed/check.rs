@@ -4,23 +4,20 @@
 use serde::ser::{self, Impossible, Serialize};
 use serde_json::Value;
 
-use super::compound::{MapCheck, SeqCheck};
-use super::{Invalid, R, RootState, ok};
+use super::compound::{MapCheck, MapEntries, SeqCheck};
+use super::{Invalid, R, ok};
 use crate::field::FieldPath;
 use crate::prune::MAX_DEPTH;
-use crate::validate::CompiledSchema;
 use crate::validate::compile::Node;
 use crate::validate::list_type;
 use crate::validate::meta;
 use crate::validate::number::Num;
 use crate::validate::openapi::{Kind, OpenApi, enum_matches};
 
-/// Checks one value against `node` (nothing when `None`: a field no schema describes).
-pub(super) struct Check<'a, 'r> {
+/// Checks one value against `node` (nothing when `None`: a field no schema describes). One word,
+/// passed in a register (the root object has its own serializer, [`super::root`]).
+pub(super) struct Check<'a> {
     pub(super) node: Option<&'a Node>,
-    pub(super) depth: usize,
-    /// The root object's state, while checking the root.
-    pub(super) root: Option<(&'r mut RootState, &'a CompiledSchema)>,
 }
 
 /// Validates an already-built value with the JSON validators.
@@ -36,34 +33,35 @@ fn check_value(node: &Node, v: &Value) -> bool {
 }
 
 /// Checks `value` against a child schema, buffering it when the schema needs the whole value.
-pub(super) fn child<T: Serialize + ?Sized>(node: Option<&Node>, depth: usize, value: &T) -> R {
+#[inline]
+pub(super) fn child<T: Serialize + ?Sized>(node: Option<&Node>, value: &T) -> R {
     let Some(n) = node else { return Ok(()) };
-    if depth > MAX_DEPTH {
+    if n.depth > MAX_DEPTH {
         return Err(Invalid);
     }
     if n.needs_value {
         let v = serde_json::to_value(value).map_err(|_| Invalid)?;
         return ok(check_value(n, &v));
     }
-    value.serialize(Check {
-        node: Some(n),
-        depth,
-        root: None,
-    })
+    value.serialize(Check { node: Some(n) })
 }
 
 /// The type and enum checks of a scalar (or of a container, with `enum_ok` always true).
+#[inline]
 fn scalar(n: &Node, kind: Kind, enum_ok: impl Fn(&Value) -> bool) -> bool {
     (n.types.is_empty() && n.format_name.is_empty() || OpenApi::type_passes(n, kind))
         && (n.enum_values.is_empty() || n.enum_values.iter().any(enum_ok))
 }
 
-impl Check<'_, '_> {
+impl Check<'_> {
     fn null(&self) -> R {
         let Some(n) = self.node else { return Ok(()) };
         ok((n.types.is_empty() || n.nullable) && n.enum_values.is_empty())
     }
 
+    // Inlined where the number is made: passed by reference, it is stored in two halves and
+    // loaded whole, which stalls.
+    #[inline(always)]
     fn num(&self, x: Num) -> R {
         let Some(n) = self.node else { return Ok(()) };
         let kind = match x {
@@ -83,6 +81,7 @@ impl Check<'_, '_> {
         ok(n.number.as_ref().is_none_or(|rules| rules.passes(x)))
     }
 
+    #[inline]
     fn str(&self, s: &str) -> R {
         let Some(n) = self.node else { return Ok(()) };
         if !scalar(n, Kind::String, |e| e.as_str() == Some(s)) {
@@ -91,59 +90,44 @@ impl Check<'_, '_> {
         ok(OpenApi::string_passes(n, s) && n.format.is_none_or(|f| f.validates(s)))
     }
 
-    fn container(&self, kind: Kind) -> R {
+    pub(super) fn container(&self, kind: Kind) -> R {
         let Some(n) = self.node else { return Ok(()) };
         ok(n.enum_values.is_empty() && scalar(n, kind, |_| true))
     }
-
-    fn root_scalar(&self) -> R {
-        if self.root.is_some() {
-            Err(Invalid)
-        } else {
-            Ok(())
-        }
-    }
 }
 
-impl<'a, 'r> Check<'a, 'r> {
-    fn object(self) -> Result<MapCheck<'a, 'r>, Invalid> {
+impl<'a> Check<'a> {
+    pub(super) fn object(self) -> Result<MapCheck<'a>, Invalid> {
         self.container(Kind::Object)?;
-        let mut root = self.root;
-        if let Some((r, _)) = &mut root {
-            r.seen_object = true;
-        }
-        Ok(MapCheck::new(self.node, self.depth, root))
+        Ok(MapCheck::new(self.node))
     }
 }
 
 macro_rules! ints {
     ($($f:ident: $t:ty),*) => {$(
         fn $f(self, v: $t) -> R {
-            self.root_scalar()?;
             self.num(Num::Int(i64::from(v)))
         }
     )*};
 }
 
-impl<'a, 'r> ser::Serializer for Check<'a, 'r> {
+impl<'a> ser::Serializer for Check<'a> {
     type Ok = ();
     type Error = Invalid;
     type SerializeSeq = SeqCheck<'a>;
     type SerializeTuple = SeqCheck<'a>;
     type SerializeTupleStruct = SeqCheck<'a>;
     type SerializeTupleVariant = Impossible<(), Invalid>;
-    type SerializeMap = MapCheck<'a, 'r>;
-    type SerializeStruct = MapCheck<'a, 'r>;
+    type SerializeMap = MapEntries<'a>;
+    type SerializeStruct = MapCheck<'a>;
     type SerializeStructVariant = Impossible<(), Invalid>;
 
     fn serialize_bool(self, v: bool) -> R {
-        self.root_scalar()?;
         let Some(n) = self.node else { return Ok(()) };
         ok(scalar(n, Kind::Bool, |e| e.as_bool() == Some(v)))
     }
     ints!(serialize_i8: i8, serialize_i16: i16, serialize_i32: i32, serialize_i64: i64, serialize_u8: u8, serialize_u16: u16, serialize_u32: u32);
     fn serialize_u64(self, v: u64) -> R {
-        self.root_scalar()?;
         #[allow(clippy::cast_precision_loss)]
         match i64::try_from(v) {
             Ok(i) => self.num(Num::Int(i)),
@@ -163,7 +147,6 @@ impl<'a, 'r> ser::Serializer for Check<'a, 'r> {
         self.serialize_f64(f64::from(v))
     }
     fn serialize_f64(self, v: f64) -> R {
-        self.root_scalar()?;
         if v.is_finite() {
             self.num(Num::Float(v))
         } else {
@@ -174,14 +157,12 @@ impl<'a, 'r> ser::Serializer for Check<'a, 'r> {
         self.serialize_str(v.encode_utf8(&mut [0; 4]))
     }
     fn serialize_str(self, v: &str) -> R {
-        self.root_scalar()?;
         self.str(v)
     }
     fn serialize_bytes(self, _: &[u8]) -> R {
         Err(Invalid)
     }
     fn serialize_none(self) -> R {
-        self.root_scalar()?;
         self.null()
     }
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> R {
@@ -211,9 +192,8 @@ impl<'a, 'r> ser::Serializer for Check<'a, 'r> {
         m.finish()
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<SeqCheck<'a>, Invalid> {
-        self.root_scalar()?;
         self.container(Kind::Array)?;
-        Ok(SeqCheck::new(self.node, self.depth))
+        Ok(SeqCheck::new(self.node))
     }
     fn serialize_tuple(self, len: usize) -> Result<SeqCheck<'a>, Invalid> {
         self.serialize_seq(Some(len))
@@ -230,10 +210,10 @@ impl<'a, 'r> ser::Serializer for Check<'a, 'r> {
     ) -> Result<Self::SerializeTupleVariant, Invalid> {
         Err(Invalid)
     }
-    fn serialize_map(self, _: Option<usize>) -> Result<MapCheck<'a, 'r>, Invalid> {
-        self.object()
+    fn serialize_map(self, _: Option<usize>) -> Result<MapEntries<'a>, Invalid> {
+        self.object().map(MapEntries::new)
     }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<MapCheck<'a, 'r>, Invalid> {
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<MapCheck<'a>, Invalid> {
         self.object()
     }
     fn serialize_struct_variant(

@@ -4,26 +4,33 @@ use serde::ser::{self, Serialize};
 
 use super::check::child;
 use super::key::KeyWith;
-use super::meta;
-use super::{Invalid, R, RootState, ok};
-use crate::validate::CompiledSchema;
+use super::{Invalid, R, ok};
 use crate::validate::compile::{Additional, Node};
+
+// Lists and objects are two words (no schema is [`Node::any`]): serde returns them by value,
+// and a bigger one, written in pieces and read whole, stalls.
 
 /// Checks the elements of a list.
 pub(super) struct SeqCheck<'a> {
-    node: Option<&'a Node>,
-    depth: usize,
-    count: i64,
+    node: &'a Node,
+    count: u64,
 }
 
 impl<'a> SeqCheck<'a> {
-    pub(super) fn new(node: Option<&'a Node>, depth: usize) -> SeqCheck<'a> {
+    pub(super) fn new(node: Option<&'a Node>) -> SeqCheck<'a> {
         SeqCheck {
-            node,
-            depth,
+            node: match node {
+                Some(n) => n,
+                None => Node::any(),
+            },
             count: 0,
         }
     }
+}
+
+/// A count as kube-openapi compares it.
+fn size(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
 }
 
 impl ser::SerializeSeq for SeqCheck<'_> {
@@ -31,13 +38,11 @@ impl ser::SerializeSeq for SeqCheck<'_> {
     type Error = Invalid;
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> R {
         self.count += 1;
-        let item = self.node.and_then(|n| n.items.as_deref());
-        child(item, self.depth + 1, value)
+        child(self.node.items.as_deref(), value)
     }
     fn end(self) -> R {
-        let Some(n) = self.node else { return Ok(()) };
-        ok(n.min_items.is_none_or(|m| self.count >= m)
-            && n.max_items.is_none_or(|m| self.count <= m))
+        let (n, count) = (self.node, size(self.count));
+        ok(n.min_items.is_none_or(|m| count >= m) && n.max_items.is_none_or(|m| count <= m))
     }
 }
 
@@ -64,107 +69,101 @@ impl ser::SerializeTupleStruct for SeqCheck<'_> {
 }
 
 /// Checks the fields of an object.
-pub(super) struct MapCheck<'a, 'r> {
-    node: Option<&'a Node>,
-    depth: usize,
-    count: i64,
-    required_seen: usize,
-    /// The key given by `serialize_key`, for `serialize_value` (the buffer is reused).
-    key: String,
-    key_pending: bool,
-    root: Option<(&'r mut RootState, &'a CompiledSchema)>,
+pub(super) struct MapCheck<'a> {
+    node: &'a Node,
+    count: u32,
+    required_seen: u32,
 }
 
-impl<'a, 'r> MapCheck<'a, 'r> {
-    pub(super) fn new(
-        node: Option<&'a Node>,
-        depth: usize,
-        root: Option<(&'r mut RootState, &'a CompiledSchema)>,
-    ) -> MapCheck<'a, 'r> {
+impl<'a> MapCheck<'a> {
+    pub(super) fn new(node: Option<&'a Node>) -> MapCheck<'a> {
         MapCheck {
-            node,
-            depth,
+            node: match node {
+                Some(n) => n,
+                None => Node::any(),
+            },
             count: 0,
             required_seen: 0,
-            key: String::new(),
-            key_pending: false,
-            root,
         }
     }
 
     pub(super) fn field<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> R {
-        self.count += 1;
-        if let Some((root, schema)) = &mut self.root {
-            let info = &schema.resource;
-            match key {
-                "metadata" => {
-                    root.metadata = Some(meta::root_metadata_passes(value, info.namespaced)?)
-                }
-                "kind" => root.kind = Some(meta::str_equals(value, &info.kind)?),
-                "apiVersion" => {
-                    root.api_version = Some(meta::str_equals(value, &info.api_version)?)
-                }
-                _ => {}
-            }
-        }
-        let Some(n) = self.node else { return Ok(()) };
+        self.count = self.count.saturating_add(1);
+        let n = self.node;
         if let Some(p) = n.property_entry(key) {
-            self.required_seen += p.required;
-            return child(Some(&p.node), self.depth + 1, value);
+            self.required_seen = self.required_seen.saturating_add(count(p.required));
+            return child(Some(&p.node), value);
         }
         if !n.required.is_empty() {
-            self.required_seen += n.required.iter().filter(|r| r.as_str() == key).count();
+            let named = n.required.iter().filter(|r| r.as_str() == key).count();
+            self.required_seen = self.required_seen.saturating_add(count(named));
         }
         match &n.additional {
-            Some(Additional::Schema(ap)) => child(Some(ap), self.depth + 1, value),
+            Some(Additional::Schema(ap)) => child(Some(ap), value),
             Some(Additional::Bool(false)) => Err(Invalid),
             _ => Ok(()),
         }
     }
 
     pub(super) fn finish(self) -> R {
-        let Some(n) = self.node else { return Ok(()) };
-        ok(self.required_seen == n.required.len()
-            && n.min_properties.is_none_or(|m| self.count >= m)
-            && n.max_properties.is_none_or(|m| self.count <= m))
+        let (n, count) = (self.node, size(u64::from(self.count)));
+        ok(usize::try_from(self.required_seen) == Ok(n.required.len())
+            && n.min_properties.is_none_or(|m| count >= m)
+            && n.max_properties.is_none_or(|m| count <= m))
     }
 }
 
-impl ser::SerializeMap for MapCheck<'_, '_> {
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// Checks the entries of a map.
+pub(super) struct MapEntries<'a> {
+    fields: MapCheck<'a>,
+    /// The key given by `serialize_key`, for `serialize_value`.
+    key: Option<String>,
+}
+
+impl<'a> MapEntries<'a> {
+    pub(super) fn new(fields: MapCheck<'a>) -> MapEntries<'a> {
+        MapEntries { fields, key: None }
+    }
+}
+
+impl ser::SerializeMap for MapEntries<'_> {
     type Ok = ();
     type Error = Invalid;
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> R {
-        let buf = &mut self.key;
-        key.serialize(KeyWith::new(|k: &str| {
-            buf.clear();
-            buf.push_str(k);
-            Ok(())
-        }))?;
-        self.key_pending = true;
+        self.key = Some(owned_key(key)?);
         Ok(())
     }
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> R {
-        if !std::mem::take(&mut self.key_pending) {
-            return Err(Invalid);
-        }
-        let key = std::mem::take(&mut self.key);
-        let r = self.field(&key, value);
-        self.key = key;
-        r
+        let key = self.key.take().ok_or(Invalid)?;
+        self.fields.field(&key, value)
     }
     fn serialize_entry<K: Serialize + ?Sized, V: Serialize + ?Sized>(
         &mut self,
         key: &K,
         value: &V,
     ) -> R {
-        key.serialize(KeyWith::new(|k: &str| self.field(k, value)))
+        key.serialize(KeyWith::new(|k: &str| self.fields.field(k, value)))
     }
     fn end(self) -> R {
-        self.finish()
+        self.fields.finish()
     }
 }
 
-impl ser::SerializeStruct for MapCheck<'_, '_> {
+/// A map key given alone (`serialize_key`), as [`KeyWith`] reads it.
+pub(super) fn owned_key<T: Serialize + ?Sized>(key: &T) -> Result<String, Invalid> {
+    let mut out = String::new();
+    key.serialize(KeyWith::new(|k: &str| {
+        out.push_str(k);
+        Ok(())
+    }))?;
+    Ok(out)
+}
+
+impl ser::SerializeStruct for MapCheck<'_> {
     type Ok = ();
     type Error = Invalid;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> R {

@@ -20,11 +20,12 @@ mod check;
 mod compound;
 mod key;
 mod meta;
+mod root;
 
 use serde::Serialize;
 use serde::ser;
 
-use self::check::Check;
+use self::root::RootCheck;
 use super::CompiledSchema;
 use crate::field::{FieldError, FieldPath};
 
@@ -73,10 +74,9 @@ pub fn is_valid<T: Serialize + ?Sized>(value: &T, schema: &CompiledSchema) -> bo
         return serde_json::to_value(value).is_ok_and(|v| schema.validate(&v).is_empty());
     }
     let mut root = RootState::default();
-    let check = Check {
-        node: Some(&schema.root),
-        depth: 0,
-        root: Some((&mut root, schema)),
+    let check = RootCheck {
+        schema,
+        state: &mut root,
     };
     if value.serialize(check).is_err() {
         return false;
