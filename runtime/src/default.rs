@@ -131,8 +131,7 @@ pub(crate) fn object_defaults<S: SchemaNode>(
                     }
                 }
             }
-            Below::Set => {}
-            Below::SetAndMeta => {
+            Below::SetAndMeta if s.meta_fields_have_schema() => {
                 for k in META_FIELDS {
                     if let Some(prop) = s.property(k)
                         && below.descends_property(k, prop)
@@ -142,6 +141,7 @@ pub(crate) fn object_defaults<S: SchemaNode>(
                     }
                 }
             }
+            Below::Set | Below::SetAndMeta => {}
         }
         return;
     };
