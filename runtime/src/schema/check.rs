@@ -15,7 +15,7 @@
 use std::collections::BTreeMap;
 
 mod complete;
-mod regexp;
+pub(crate) mod regexp;
 
 use self::complete::nested_additional;
 use self::regexp::compile_go_regexp;
