@@ -10,7 +10,7 @@
 //! ObjectMeta.name of type string`) — or, with `drop_invalid`, silently dropped.
 //!
 //! The round trip changes nothing in `metadata` that is already in its decoded form
-//! ([`is_decoded`]); callers skip it then, which spares the copy.
+//! (`is_decoded`); callers skip it then, which spares the copy.
 //!
 //! What differs from Go: a zero `creationTimestamp` is dropped at the root too (the API server
 //! keeps `null` there until it sets the creation time).

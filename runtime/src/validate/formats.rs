@@ -2,7 +2,7 @@
 //!
 //! Mirrors kube-openapi `pkg/validation/strfmt` (`default.go`, `date.go`, `time.go`,
 //! `duration.go`, `bson.go`, `kubernetes-extensions.go`) and the govalidator checks it uses, with
-//! Go's `net`, `net/url`, `net/mail` and `time` parsers reimplemented in [`super::goparse`].
+//! Go's `net`, `net/url`, `net/mail` and `time` parsers reimplemented in `goparse`.
 //! Format names are compared without dashes (`date-time` is `datetime`), as strfmt does.
 
 use std::sync::LazyLock;

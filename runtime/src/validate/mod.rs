@@ -9,7 +9,7 @@
 //! 1. `apiVersion`/`kind` against the resource, when [`ResourceInfo`] is given (and nothing else
 //!    if they are wrong),
 //! 2. root `metadata` (name, generateName, namespace, labels, ...),
-//! 3. OpenAPI validation of the whole object ([`openapi`]),
+//! 3. OpenAPI validation of the whole object (kube-openapi's `SchemaValidator`),
 //! 4. embedded resources (`x-kubernetes-embedded-resource`),
 //! 5. `x-kubernetes-list-type` `set`/`map` uniqueness,
 //! 6. CEL rules ([`cel`]), skipped after a blocking error ([`has_blocking_error`]).

@@ -5,7 +5,7 @@
 //! `serde_json::to_value` makes of it. Subtrees whose checks need the whole value (junctors,
 //! `uniqueItems`, compound enums, embedded resources, set/map lists) are buffered into a `Value`
 //! and checked with the JSON validator; everything else is streamed, the root's `metadata`,
-//! `apiVersion` and `kind` included ([`meta`]).
+//! `apiVersion` and `kind` included (module `meta`).
 //!
 //! The streaming pass only decides *whether* the value is valid. When it is not, the value is
 //! converted to JSON and validated by the JSON path, so that both paths report identical errors
