@@ -132,9 +132,11 @@ struct Removals {
 }
 
 impl Removals {
-    fn apply(self, map: &mut Map<String, Value>) {
-        for k in self.unknown {
-            map.remove(&k);
+    // By reference: moved, the two vectors are copied whole right after being written in pieces,
+    // which stalls.
+    fn apply(&self, map: &mut Map<String, Value>) {
+        for k in &self.unknown {
+            map.remove(k);
         }
         if !self.nulls.is_empty() {
             map.retain(|k, _| !self.nulls.contains(k));

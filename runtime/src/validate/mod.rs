@@ -186,8 +186,12 @@ impl CompiledSchema {
 
     /// Embedded resources and list types (steps 4 and 5).
     pub(crate) fn validate_structure(&self, obj: &Value, errs: &mut Vec<FieldError>) {
-        meta::validate_embedded(&FieldPath::nil(), obj, &self.root, errs);
-        list_type::list_sets_and_maps(&FieldPath::nil(), &self.root, obj, errs);
+        if self.root.has_embedded() {
+            meta::validate_embedded(&FieldPath::nil(), obj, &self.root, errs);
+        }
+        if self.root.has_list_types() {
+            list_type::list_sets_and_maps(&FieldPath::nil(), &self.root, obj, errs);
+        }
     }
 }
 

@@ -77,9 +77,16 @@ impl Properties {
     /// call per key; `cursor` starts at 0 for each object.
     #[inline]
     pub(crate) fn at(&self, k: &str, cursor: &mut usize) -> Option<&Property> {
-        if !sorted_maps() {
-            return self.get(k);
+        if sorted_maps() {
+            self.at_sorted(k, cursor)
+        } else {
+            self.get(k)
         }
+    }
+
+    /// [`at`](Self::at) when [`sorted_maps`].
+    #[inline(always)]
+    pub(crate) fn at_sorted(&self, k: &str, cursor: &mut usize) -> Option<&Property> {
         let head = head(k);
         while let Some(p) = self.list.get(*cursor) {
             let order = match p.head.cmp(&head) {

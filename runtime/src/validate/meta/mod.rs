@@ -31,8 +31,9 @@ fn with_decoded(
     parent: impl FnOnce() -> FieldPath,
     check: impl FnOnce(&Fields),
 ) -> Result<(), String> {
+    let mut fields = Fields::default();
     if let Value::Object(m) = meta
-        && let Some(fields) = Fields::of_decoded(m)
+        && fields.read_decoded(m)
     {
         check(&fields);
         return Ok(());

@@ -111,19 +111,20 @@ impl<'a> Fields<'a> {
         f
     }
 
-    /// The fields of `metadata` already in its decoded form, read in the same pass as that is
-    /// checked ([`is_decoded`](crate::objectmeta::is_decoded)); `None` when it is not.
-    pub(crate) fn of_decoded(m: &'a Map<String, Value>) -> Option<Fields<'a>> {
-        let mut f = Fields::default();
+    /// Reads the fields of `metadata` already in its decoded form, in the same pass as that is
+    /// checked ([`is_decoded`](crate::objectmeta::is_decoded)); false when it is not. (Filled in
+    /// place: returned by value, the struct is copied whole right after being written field by
+    /// field, which stalls.)
+    pub(crate) fn read_decoded(&mut self, m: &'a Map<String, Value>) -> bool {
         let mut prev: Option<&str> = None;
         for (k, v) in m {
             if prev.is_some_and(|p| p >= k.as_str()) || !is_decoded_field(k, v) {
-                return None;
+                return false;
             }
             prev = Some(k);
-            f.read(k, v);
+            self.read(k, v);
         }
-        Some(f)
+        true
     }
 
     fn read(&mut self, k: &str, v: &'a Value) {
@@ -177,6 +178,7 @@ pub(crate) fn object_meta(
 }
 
 /// `generateName`, when set.
+#[inline]
 pub(crate) fn generate_name(
     rule: NameRule,
     generate_name: &str,
@@ -212,6 +214,7 @@ pub(crate) fn name(rule: NameRule, name: &str, path: &LazyPath, errs: &mut Vec<F
 }
 
 /// `namespace`, required (`Some(true)`), forbidden (`Some(false)`) or checked when set.
+#[inline]
 pub(crate) fn namespace(
     namespaced: Option<bool>,
     namespace: &str,
@@ -241,6 +244,7 @@ pub(crate) fn namespace(
     }
 }
 
+#[inline]
 pub(crate) fn generation(g: Option<i64>, path: &LazyPath, errs: &mut Vec<FieldError>) {
     if let Some(g) = g
         && g < 0
@@ -280,6 +284,7 @@ pub(crate) fn annotation_key(k: &str, path: &LazyPath, errs: &mut Vec<FieldError
 }
 
 /// The bytes of all annotations' keys and values.
+#[inline]
 pub(crate) fn annotations_size(size: usize, path: &LazyPath, errs: &mut Vec<FieldError>) {
     if size > ANNOTATIONS_MAX {
         errs.push(FieldError::too_long(

@@ -348,7 +348,7 @@ impl OpenApi {
             if sorted_maps() {
                 let mut cursor = 0;
                 for (k, v) in map {
-                    if let Some(p) = n.property_at(k, &mut cursor) {
+                    if let Some(p) = n.properties.at_sorted(k, &mut cursor) {
                         visit(p, v);
                     }
                 }
