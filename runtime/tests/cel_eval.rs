@@ -1108,6 +1108,53 @@ fn fast_paths_match_general_path() {
     }
 }
 
+/// The quantifier over map keys compared with a literal (`k == 'lit'`) has its own loop; the
+/// mirrored comparison (`'lit' == k`) takes the general path. Both must give the same result,
+/// the same cost, and stop at the same point under any limit.
+#[test]
+fn map_key_quantifier_fast_path_costs_like_general_path() {
+    let mut schema = Structural::of_type(Type::Object);
+    schema
+        .properties
+        .insert("m".into(), map_of(prim(Type::String, "")));
+    let labels: serde_json::Map<String, serde_json::Value> = (0..20)
+        .map(|i| (format!("key-number-{i:02}"), json!("v")))
+        .chain([("app".to_string(), json!("x"))])
+        .collect();
+    let obj = json!({ "m": labels });
+    let lits = ["app", "absent", "a-literal-longer-than-ten-bytes", ""];
+    for lit in lits {
+        for (m, op) in [
+            ("exists", "=="),
+            ("all", "!="),
+            ("exists", "!="),
+            ("all", "=="),
+        ] {
+            let fast = compile(&format!("self.m.{m}(k, k {op} '{lit}')"));
+            let slow = compile(&format!("self.m.{m}(k, '{lit}' {op} k)"));
+            let mut full = CostTracker::unlimited();
+            let want = eval_with(&slow, &obj, &schema, &mut full).map(|v| v.to_string());
+            let full = full.actual_cost();
+            for limit in [None, Some(full), Some(full - 1), Some(full / 2), Some(1)] {
+                let run = |p: &Program| {
+                    let mut c = CostTracker::unlimited();
+                    c.per_call_limit = limit;
+                    let r = eval_with(p, &obj, &schema, &mut c)
+                        .map(|v| v.to_string())
+                        .map_err(|e| e.to_string());
+                    (r, c.actual_cost())
+                };
+                let (got, slow_got) = (run(&fast), run(&slow));
+                assert_eq!(got, slow_got, "{m} {op} {lit:?} limit {limit:?}");
+                if limit.is_none() {
+                    assert_eq!(got.0.as_ref().ok(), want.as_ref().ok());
+                    assert_eq!(got.1, full);
+                }
+            }
+        }
+    }
+}
+
 /// Programs are compiled once and shared between threads.
 #[test]
 fn program_is_send_and_sync() {

@@ -59,17 +59,23 @@ pub(crate) fn eq_local_str(
     let Ok(Value::String(x)) = &cx.locals[*i] else {
         return None;
     };
+    let cost = str_eq_cost(x, lit);
+    let eq = x.as_str() == &**lit;
+    Some(cx.charge(1).and_then(|()| cx.charge(cost)).map(|()| eq))
+}
+
+/// The cost of `==` on two strings: the shorter one's length·0.1.
+#[inline]
+pub(crate) fn str_eq_cost(x: &str, y: &str) -> u64 {
     // Short strings: 1 to 10 bytes hold 1 to 10 code points, ceil(n/10) = 1.
-    let cost = if (1..=10).contains(&x.len()) && (1..=10).contains(&lit.len()) {
+    if (1..=10).contains(&x.len()) && (1..=10).contains(&y.len()) {
         1
     } else {
         ceil_factor(
-            (x.chars().count() as u64).min(lit.chars().count() as u64),
+            (x.chars().count() as u64).min(y.chars().count() as u64),
             TRAVERSAL,
         )
-    };
-    let eq = x.as_str() == &**lit;
-    Some(cx.charge(1).and_then(|()| cx.charge(cost)).map(|()| eq))
+    }
 }
 
 /// A relation of two ints read without evaluation (constants, comprehension variables, int

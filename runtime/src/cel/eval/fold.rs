@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use super::error::{EvalError, EvalResult};
+use super::fast::str_eq_cost;
 use super::interp::{Cx, LIST_CREATE, cancelled, cancelled_err};
 use super::json::ObjectKind;
 use super::node::{Fold, Node, Quant, Step};
@@ -117,6 +118,45 @@ pub(crate) fn quant<'a>(q: &'a Quant, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
             }
             Ok(true)
         };
+    // `m.exists(k, k == 'app')` over the keys of a map: each key compared where it is.
+    if let Value::Map(Map::Json(j)) = &range
+        && j.kind == ObjectKind::Map
+        && q.iter2_slot.is_none()
+        && let Node::Eq(p, negate) = &q.pred
+        && let (Node::Local(i), Node::Str(lit)) = (&p.0, &p.1)
+        && *i == q.iter_slot
+    {
+        // Per key: the loop condition, the step's read of `@result`, the variable (1 each), and
+        // the equality (at most the literal's length·0.1).
+        let most = cond_cost + 2 + str_eq_cost(lit, lit).max(1);
+        let n = j.map.len() as u64;
+        if cx.cost.saturating_add(n.saturating_mul(most)) < cx.limit {
+            // The limit cannot be reached: charge as the steps go, without checking.
+            return Ok(Value::Bool(keys_eq(
+                j,
+                lit,
+                *negate,
+                q.all,
+                cond_cost,
+                &mut cx.cost,
+            )));
+        }
+        for k in j.map.keys() {
+            cx.charge(cond_cost)?;
+            if matches!(accu, Ok(b) if b != q.all) {
+                break;
+            }
+            cx.charge(1)?;
+            cx.charge(1)?;
+            cx.charge(str_eq_cost(k, lit))?;
+            let b = (k.as_str() == &**lit) != *negate;
+            if b != q.all {
+                accu = Ok(b);
+            }
+        }
+        cx.charge(1)?;
+        return accu.map(Value::Bool);
+    }
     match &range {
         Value::List(l) => {
             for i in 0..super::list::len(l) {
@@ -175,6 +215,33 @@ pub(crate) fn quant<'a>(q: &'a Quant, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
     }
     cx.charge(1)?;
     accu.map(Value::Bool)
+}
+
+/// `all`/`exists` of `k == lit` (`!=` when `negate`) over the keys of a JSON map, with the
+/// charges of the expanded comprehension added to `cost` (the caller made sure they stay under
+/// the limit).
+fn keys_eq(
+    j: &super::json::JsonObject<'_>,
+    lit: &str,
+    negate: bool,
+    all: bool,
+    cond_cost: u64,
+    cost: &mut u64,
+) -> bool {
+    let mut decided = None;
+    for k in j.map.keys() {
+        *cost += cond_cost;
+        if decided.is_some() {
+            break;
+        }
+        *cost += 2 + str_eq_cost(k, lit);
+        let b = (k.as_str() == lit) != negate;
+        if b != all {
+            decided = Some(b);
+        }
+    }
+    *cost += 1;
+    decided.unwrap_or(all)
 }
 
 /// One iteration; `false` once the loop condition is `false`.

@@ -149,6 +149,16 @@ impl Default for CompileOptions {
     }
 }
 
+/// Evaluates the root of a program without comprehensions: a boolean result (most rules) is
+/// returned without building a [`Value`] in between.
+#[inline]
+fn eval_root<'a>(root: &'a node::Node, cx: &mut interp::Cx<'a, '_>) -> EvalResult<'a> {
+    match root.eval_bool(cx) {
+        Ok(b) => Ok(Value::Bool(b)),
+        Err(r) => r,
+    }
+}
+
 /// The schema a program was compiled for: its address (compared with the schemas of bound
 /// views) and what keeps it alive, so the address cannot be reused by another schema.
 struct Anchor {
@@ -301,8 +311,9 @@ impl Program {
         r
     }
 
-    /// Evaluates with the variables looked up: the result and the actual cost.
-    #[inline]
+    /// Evaluates with the variables looked up: the result and the actual cost. (Inlined into
+    /// [`Program::eval`], so that the result is built where it is returned.)
+    #[inline(always)]
     fn eval_with<'a>(
         &'a self,
         vars: &[Option<&EvalResult<'a>>],
@@ -311,31 +322,43 @@ impl Program {
         let limit = cost.limit();
         let presence = cost.presence_test_has_cost;
         if self.depth > INLINE_DEPTH {
-            return std::thread::scope(|s| {
-                let spawned = std::thread::Builder::new()
-                    .stack_size(DEEP_STACK)
-                    .spawn_scoped(s, || self.run(vars, limit, presence));
-                match spawned {
-                    Ok(h) => h.join().unwrap_or_else(|_| {
-                        (
-                            Err(EvalError::other("internal error: evaluation panicked")),
-                            0,
-                        )
-                    }),
-                    Err(_) => (
-                        Err(EvalError::other(
-                            "internal error: no thread for deep evaluation",
-                        )),
-                        0,
-                    ),
-                }
-            });
+            return self.run_deep(vars, limit, presence);
         }
         self.run(vars, limit, presence)
     }
 
+    /// Runs a deeply nested program on a thread with a large stack.
+    #[cold]
+    #[inline(never)]
+    fn run_deep<'a>(
+        &'a self,
+        vars: &[Option<&EvalResult<'a>>],
+        limit: u64,
+        presence: bool,
+    ) -> (EvalResult<'a>, u64) {
+        std::thread::scope(|s| {
+            let spawned = std::thread::Builder::new()
+                .stack_size(DEEP_STACK)
+                .spawn_scoped(s, || self.run(vars, limit, presence));
+            match spawned {
+                Ok(h) => h.join().unwrap_or_else(|_| {
+                    (
+                        Err(EvalError::other("internal error: evaluation panicked")),
+                        0,
+                    )
+                }),
+                Err(_) => (
+                    Err(EvalError::other(
+                        "internal error: no thread for deep evaluation",
+                    )),
+                    0,
+                ),
+            }
+        })
+    }
+
     /// Runs the program on this thread.
-    #[inline]
+    #[inline(always)]
     fn run<'a>(
         &'a self,
         vars: &[Option<&EvalResult<'a>>],
@@ -364,7 +387,7 @@ impl Program {
         };
         // Comprehension variables live on the stack unless there are many.
         let r = match self.max_locals {
-            0 => self.root.eval(&mut cx),
+            0 => eval_root(&self.root, &mut cx),
             n if n <= SMALL_LOCALS => {
                 let mut small: [EvalResult<'a>; SMALL_LOCALS] =
                     [const { Ok(Value::Null) }; SMALL_LOCALS];
