@@ -25,16 +25,28 @@ pub use crate::cel::lib::ext::ExtValue;
 /// A CEL value.
 #[derive(Clone, Debug)]
 pub enum Value<'a> {
+    /// `null` (cel-go `types.Null`).
     Null,
+    /// A `bool` (cel-go `types.Bool`).
     Bool(bool),
+    /// An `int`: signed 64-bit, arithmetic checked for overflow (cel-go `types.Int`).
     Int(i64),
+    /// A `uint`: unsigned 64-bit, arithmetic checked for overflow (cel-go `types.Uint`).
     Uint(u64),
+    /// A `double`: IEEE 754 64-bit (cel-go `types.Double`).
     Double(f64),
+    /// A `string` of Unicode text (cel-go `types.String`).
     String(Str<'a>),
+    /// A `bytes` sequence (cel-go `types.Bytes`).
     Bytes(Bytes<'a>),
+    /// A `google.protobuf.Duration` (cel-go `types.Duration`).
     Duration(Duration),
+    /// A `google.protobuf.Timestamp` (cel-go `types.Timestamp`).
     Timestamp(Timestamp),
+    /// A `list` (cel-go `traits.Lister`), with its `x-kubernetes-list-type` semantics.
     List(List<'a>),
+    /// A `map` (cel-go `traits.Mapper`); objects of the input read through their schema are
+    /// maps too.
     Map(Map<'a>),
     /// `optional.of(v)` / `optional.none()`.
     Optional(Option<Arc<Value<'a>>>),
@@ -50,14 +62,18 @@ pub enum Value<'a> {
 /// A string, borrowed from the program or the object, or built during evaluation.
 #[derive(Clone, Debug)]
 pub enum Str<'a> {
+    /// Text of a program literal or of the JSON input, not copied.
     Borrowed(&'a str),
+    /// Text built during evaluation or converted from an owned `String`.
     Shared(Arc<str>),
 }
 
 /// A byte sequence, borrowed or built during evaluation.
 #[derive(Clone, Debug)]
 pub enum Bytes<'a> {
+    /// Bytes of a program literal, not copied.
     Borrowed(&'a [u8]),
+    /// Bytes built during evaluation.
     Shared(Arc<[u8]>),
 }
 
@@ -65,16 +81,24 @@ pub enum Bytes<'a> {
 /// `set` and `map`, and `+` merges (apiserver `unstructuredSetList`, `unstructuredMapList`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ListKind {
+    /// `atomic` or no list type: ordered equality, `+` concatenates.
     Plain,
+    /// `set`: equality ignores order, `+` appends only the elements not already present.
     Set,
-    /// The escaped key property names.
+    /// `map` with these key property names (`x-kubernetes-list-map-keys`, escaped as CEL
+    /// field names): equality ignores order, and `+` replaces the elements of the left list
+    /// whose keys the right one has, in place, and appends the rest.
     MapList(Arc<[String]>),
 }
 
 /// A list: built during evaluation, or a view of a JSON array.
 #[derive(Clone, Debug)]
 pub enum List<'a> {
+    /// Elements built during evaluation. The kind is `Plain` except for `+` on a `set` or
+    /// `map` list, whose result keeps the left operand's kind.
     Owned(Arc<Vec<Value<'a>>>, ListKind),
+    /// A JSON array of the input; elements are converted when read, and the list type comes
+    /// from the array's schema.
     Json(JsonList<'a>),
 }
 
@@ -82,7 +106,9 @@ pub enum List<'a> {
 /// map with `additionalProperties`, or an object without an accessible schema).
 #[derive(Clone, Debug)]
 pub enum Map<'a> {
+    /// Entries built during evaluation (map literals, library results).
     Owned(Arc<OwnedMap<'a>>),
+    /// A JSON object of the input; values are converted when selected.
     Json(JsonObject<'a>),
 }
 
@@ -91,19 +117,35 @@ pub enum Map<'a> {
 pub struct Type(pub &'static str);
 
 impl Type {
+    /// `null_type`, the type of `null` (cel-go `types.NullType`).
     pub const NULL: Type = Type("null_type");
+    /// `bool` (cel-go `types.BoolType`).
     pub const BOOL: Type = Type("bool");
+    /// `int` (cel-go `types.IntType`).
     pub const INT: Type = Type("int");
+    /// `uint` (cel-go `types.UintType`).
     pub const UINT: Type = Type("uint");
+    /// `double` (cel-go `types.DoubleType`).
     pub const DOUBLE: Type = Type("double");
+    /// `string` (cel-go `types.StringType`).
     pub const STRING: Type = Type("string");
+    /// `bytes` (cel-go `types.BytesType`).
     pub const BYTES: Type = Type("bytes");
+    /// `google.protobuf.Duration`, the type of durations (cel-go `types.DurationType`).
     pub const DURATION: Type = Type("google.protobuf.Duration");
+    /// `google.protobuf.Timestamp`, the type of timestamps (cel-go `types.TimestampType`).
     pub const TIMESTAMP: Type = Type("google.protobuf.Timestamp");
+    /// `list`, the type of every list whatever its element type (cel-go `types.ListType`).
     pub const LIST: Type = Type("list");
+    /// `map`, the type of every map whatever its key and value types (cel-go `types.MapType`).
     pub const MAP: Type = Type("map");
+    /// `type`, the type of type values such as `int` (cel-go `types.TypeType`).
     pub const TYPE: Type = Type("type");
+    /// `optional_type`, the type of `optional.of(v)` and `optional.none()` (cel-go
+    /// `types.OptionalType`).
     pub const OPTIONAL: Type = Type("optional_type");
+    /// `unknown`, the type of [`Value::Unknown`] (cel-go `types.UnknownType`, as apiserver's
+    /// `unknownPreserved` reports it); no identifier names it.
     pub const UNKNOWN: Type = Type("unknown");
 
     /// The type named by an identifier of the standard environment, as cel-go resolves it.
@@ -251,6 +293,7 @@ impl<'a> Value<'a> {
 }
 
 impl<'a> Str<'a> {
+    /// The text, borrowed or shared alike.
     #[must_use]
     pub fn as_str(&self) -> &str {
         match self {
@@ -268,6 +311,7 @@ impl std::ops::Deref for Str<'_> {
 }
 
 impl<'a> Bytes<'a> {
+    /// The bytes, borrowed or shared alike.
     #[must_use]
     pub fn as_slice(&self) -> &[u8] {
         match self {

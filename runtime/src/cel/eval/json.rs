@@ -16,7 +16,9 @@ use crate::schema::{ListType, Structural, Type};
 /// A JSON object seen through its schema.
 #[derive(Clone, Copy, Debug)]
 pub struct JsonObject<'a> {
+    /// The object's members, as in the input (unescaped property names).
     pub map: &'a serde_json::Map<String, Json>,
+    /// The object's own schema: its `properties` or `additionalProperties` convert the values.
     pub schema: &'a Structural,
     /// How keys are looked up.
     pub kind: ObjectKind,
@@ -28,7 +30,10 @@ pub enum ObjectKind {
     /// `properties` (escaped names, null fields absent); `meta` adds `apiVersion`, `kind` and
     /// `metadata.name`/`generateName` (the root and embedded resources, unless their schema
     /// declares all of these itself).
-    Object { meta: bool },
+    Object {
+        /// Whether `apiVersion`, `kind` and `metadata.name`/`generateName` are added.
+        meta: bool,
+    },
     /// `additionalProperties` with a schema.
     Map,
     /// Neither: no key is accessible.
@@ -38,7 +43,10 @@ pub enum ObjectKind {
 /// A JSON array seen through its schema (`schema` is the array's; elements use its `items`).
 #[derive(Clone, Copy, Debug)]
 pub struct JsonList<'a> {
+    /// The array's elements, as in the input.
     pub items: &'a [Json],
+    /// The array's schema: `items` converts the elements, and `x-kubernetes-list-type` and
+    /// `x-kubernetes-list-map-keys` give the [`ListKind`].
     pub schema: &'a Structural,
 }
 

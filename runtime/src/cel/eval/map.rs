@@ -11,9 +11,13 @@ use crate::cel::value::{Map, Str, Value};
 /// A hashable map key: CEL allows bool, int, uint and string keys.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MapKey {
+    /// A `bool` key.
     Bool(bool),
+    /// An `int` key; [`OwnedMap::find`] also matches it with an equal `uint` or `double`.
     Int(i64),
+    /// A `uint` key; [`OwnedMap::find`] also matches it with an equal `int` or `double`.
     Uint(u64),
+    /// A `string` key.
     String(Arc<str>),
 }
 

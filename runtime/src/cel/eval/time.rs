@@ -25,8 +25,12 @@ pub struct Duration(pub i64);
 /// seconds east) of the zone it is displayed in.
 #[derive(Clone, Copy, Debug)]
 pub struct Timestamp {
+    /// Whole seconds since 1970-01-01T00:00:00Z, within [`MIN_UNIX`]`..=`[`MAX_UNIX`].
     pub secs: i64,
+    /// Nanoseconds past `secs`, below 1 000 000 000.
     pub nanos: u32,
+    /// The UTC offset in seconds east, used only to print the timestamp; equality and order
+    /// compare the instant.
     pub offset: i32,
 }
 

@@ -16,11 +16,19 @@ use crate::cel::value::{Type, Value};
 /// A Kubernetes library value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExtValue {
+    /// `net.IP`, from `ip('10.0.0.1')` (apiserver `cel.IP`); never zoned or IPv4-mapped.
     Ip(std::net::IpAddr),
+    /// `net.CIDR`, from `cidr('10.0.0.0/8')` (apiserver `cel.CIDR`); the address keeps its
+    /// host bits as written.
     Cidr(Cidr),
+    /// `kubernetes.URL`, from `url('https://example.com/a')` (apiserver `cel.URL`).
     Url(Url),
+    /// `kubernetes.Quantity`, from `quantity('1.5Gi')` (apiserver `cel.Quantity`).
     Quantity(Quantity),
+    /// `kubernetes.Semver`, from `semver('1.2.3')` (apiserver `cel.Semver`).
     Semver(Semver),
+    /// `kubernetes.NamedFormat`, from `format.dns1123Label()` or, inside an optional,
+    /// `format.named('dns1123Label')` (apiserver `cel.Format`).
     Format(&'static NamedFormat),
 }
 
