@@ -68,6 +68,7 @@ pub enum RuleErrorType {
 /// A compilation error of a rule or its message expression (apiserver `cel.Error`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuleError {
+    /// The kind of error, which decides the field error reported for the CRD.
     pub error_type: RuleErrorType,
     /// E.g. `compilation failed: ERROR: <input>:1:6: undefined field 'x'\n | …`.
     pub detail: String,
@@ -87,6 +88,7 @@ impl RuleError {
 pub struct CompilationResult {
     /// The checked rule; `None` for a blank rule (not compiled) or on error.
     pub program: Option<CheckedAst>,
+    /// Why the rule did not compile (or does not evaluate to a `bool`).
     pub error: Option<RuleError>,
     /// The rule references `oldSelf` (a transition rule).
     pub uses_old_self: bool,
@@ -94,8 +96,13 @@ pub struct CompilationResult {
     pub max_cost: u64,
     /// How often the rule can run in the worst case when under unbounded lists or maps.
     pub max_cardinality: u64,
+    /// The checked `messageExpression`; `None` without one, when it did not compile, or when
+    /// the rule was blank or did not compile.
     pub message_expression: Option<CheckedAst>,
+    /// Why the `messageExpression` did not compile (or does not evaluate to a `string`).
     pub message_expression_error: Option<RuleError>,
+    /// The worst-case estimated cost of one evaluation of the `messageExpression` (0 without
+    /// one).
     pub message_expression_max_cost: u64,
 }
 

@@ -30,11 +30,13 @@ use crate::schema::{JsonSchemaProps, SchemaOrArray, SchemaOrBool, Structural, Va
 /// ```
 #[derive(Debug, Default)]
 pub struct CrdRuleChecker {
+    /// The Kubernetes version and `self` type name the rules are compiled with.
     pub options: RuleOptions,
     total: RefCell<TotalCost<FieldPath>>,
 }
 
 impl CrdRuleChecker {
+    /// A checker that compiles rules with `options`.
     #[must_use]
     pub fn new(options: RuleOptions) -> CrdRuleChecker {
         CrdRuleChecker {

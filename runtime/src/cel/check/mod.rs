@@ -52,8 +52,13 @@ pub enum Reference {
     /// order. When `namespaced`, the call's target is part of the function name
     /// (`sets.contains(a, b)`) and is not an argument.
     Function {
+        /// The function name (`_+_`, `size`); for a namespaced call, qualified
+        /// (`sets.contains`).
         function: String,
+        /// The ids of the overloads whose signatures accept the checked argument types
+        /// (`add_int64`); several when those types do not pick one, as with `dyn`.
         overloads: Vec<String>,
+        /// The call's target is part of the function name, not its receiver.
         namespaced: bool,
     },
 }
@@ -61,7 +66,9 @@ pub enum Reference {
 /// A type-checked expression.
 #[derive(Clone, Debug)]
 pub struct CheckedAst {
+    /// The parsed expression, with macros expanded.
     pub ast: Ast,
+    /// The expression's text, for the positions in messages.
     pub source: Source,
     /// The type of each node, indexed by [`ExprId::index`]; `None` for nodes the checker did not
     /// visit (entries, the operands of qualified names).
@@ -77,11 +84,14 @@ impl CheckedAst {
         self.type_of(self.ast.root).unwrap_or(&Type::Error)
     }
 
+    /// The type the checker gave node `id`; `None` for a node it did not visit (cel-go
+    /// `ast.AST.TypeMap`).
     #[must_use]
     pub fn type_of(&self, id: ExprId) -> Option<&Type> {
         self.types.get(id.index()).and_then(Option::as_ref)
     }
 
+    /// What the identifier or call `id` resolved to (cel-go `ast.AST.ReferenceMap`).
     #[must_use]
     pub fn reference(&self, id: ExprId) -> Option<&Reference> {
         self.refs.get(id.index()).and_then(Option::as_ref)
@@ -124,7 +134,9 @@ impl CheckedAst {
 /// Parse or check errors, displayed as cel-go's `Issues.String()`.
 #[derive(Clone, Debug)]
 pub struct CheckErrors {
+    /// The errors; the display keeps the first 100 and sorts them by position.
     pub issues: Vec<Issue>,
+    /// The expression, for the snippets of [`Issue::display`].
     pub source: Source,
 }
 

@@ -80,6 +80,8 @@ pub struct CelValidator {
 /// What [`CelValidator::validate`] found.
 #[derive(Debug)]
 pub struct CelResult {
+    /// Rules that failed (unless ratcheting made them warnings), could not be compiled or
+    /// evaluated, or ran out of the cost budget.
     pub errors: Vec<FieldError>,
     /// Failures on unchanged values that ratcheting dropped; the API server returns them to
     /// the client as warnings (`<path>: <error>`).
