@@ -90,6 +90,7 @@
 //!   `Quantity`, `Time`, `MicroTime`, `ObjectMeta`, `LabelSelector` and `Condition` have schemas.
 //! - `schemars`: `#[crd(schemars)]` fields take their schema from `schemars::JsonSchema`.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 #[doc = include_str!("../docs/attributes.md")]
 pub mod attributes {}

@@ -6,6 +6,7 @@
 //! evaluates across the whole type graph. On error, the errors are emitted along with a fallback
 //! impl so that the rest of the crate still type-checks.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 extern crate proc_macro;
 

@@ -1,6 +1,7 @@
 //! crdkit runtime: the structural schema model, CEL, and the API server's pruning, defaulting and
 //! validation, usable from the `crdkit` facade and (slim) from the `crdkit-macros` proc-macro.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 // The proc-macro links this crate without `full`: the model, names, shapes and their const
 // checks, and the CEL parser, checker and environment. Everything that handles objects (and the
