@@ -159,6 +159,11 @@ impl From<ParseErrors> for CheckErrors {
 }
 
 /// Type-checks a parsed expression, then runs the environment's AST validators.
+///
+/// # Errors
+///
+/// [`CheckErrors`] with the type errors (undeclared references, no matching overload, …), or,
+/// for an expression that type-checks, with what the AST validators rejected.
 pub fn check(ast: &Ast, source: &Source, env: &CheckEnv) -> Result<CheckedAst, CheckErrors> {
     let (types, refs, issues) = walk::with_stack(ast, || {
         let mut c = checker::Checker::new(ast, source, env);
@@ -187,6 +192,10 @@ pub fn check(ast: &Ast, source: &Source, env: &CheckEnv) -> Result<CheckedAst, C
 }
 
 /// Parses with the environment's parser settings and checks (cel-go `Env.Compile`).
+///
+/// # Errors
+///
+/// [`CheckErrors`] with the parse errors, or those of [`check`].
 pub fn compile(src: &str, env: &CheckEnv) -> Result<CheckedAst, CheckErrors> {
     let ast = parse_with(src, &crate::cel::env::parse_options(env.version))?;
     check(&ast, &Source::new(src), env)

@@ -77,6 +77,13 @@ fn go_type(v: &Json) -> &'static str {
 }
 
 /// `UnstructuredToVal(value, schema)`; `meta` marks the root of a resource.
+///
+/// # Errors
+///
+/// An [`EvalError`] worded as apiserver's when `v` does not fit `schema`: `null` where the
+/// schema is not nullable, a JSON type other than the schema's, an array schema without
+/// `items`, or a string that does not parse as its `format` (`byte`, `duration`, `date`,
+/// `date-time`).
 pub fn from_json<'a>(v: &'a Json, schema: &'a Structural, meta: bool) -> EvalResult<'a> {
     if v.is_null() {
         return if schema.generic.nullable {
@@ -337,6 +344,14 @@ impl<'a> JsonList<'a> {
     }
 
     /// Element `i` converted with the item schema.
+    ///
+    /// # Errors
+    ///
+    /// As [`from_json`], when the element does not fit the item schema.
+    ///
+    /// # Panics
+    ///
+    /// If `i` is not below the number of elements.
     pub fn get(&self, i: usize) -> EvalResult<'a> {
         from_json(&self.items[i], self.item_schema(), false)
     }

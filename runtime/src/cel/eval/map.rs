@@ -49,7 +49,11 @@ impl<'a> OwnedMap<'a> {
         OwnedMap::default()
     }
 
-    /// Inserts or replaces; `Err` for an unsupported key type.
+    /// Inserts or replaces.
+    ///
+    /// # Errors
+    ///
+    /// `unsupported key type` when `k` is not a bool, int, uint or string.
     pub fn insert(&mut self, k: Value<'a>, v: Value<'a>) -> Result<(), EvalError> {
         let key = MapKey::of(&k)
             .ok_or_else(|| EvalError::other(format!("unsupported key type: {}", k.type_name())))?;

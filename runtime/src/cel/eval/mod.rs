@@ -195,6 +195,12 @@ impl std::fmt::Debug for node::Node {
 impl Program {
     /// Compiles a parsed expression. Overloads are chosen from run-time types, and calls are
     /// charged from them: prefer [`Program::compile_checked`] for type-checked expressions.
+    ///
+    /// # Errors
+    ///
+    /// A [`CompileError`] for what cel-go's planner rejects, such as a function the chosen
+    /// Kubernetes version does not declare yet, a message (struct) literal, an invalid constant
+    /// regular expression, or nesting deeper than the evaluator supports.
     pub fn compile(ast: &Ast, opts: &CompileOptions) -> Result<Program, CompileError> {
         Program::plan(ast, None, opts, Program::anchor_of(opts))
     }
@@ -218,6 +224,10 @@ impl Program {
     /// // `self` (1) and `less_string` on 26 characters (3): the checker's one overload.
     /// assert_eq!(cost.actual_cost(), 4);
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Program::compile`].
     pub fn compile_checked(
         checked: &CheckedAst,
         opts: &CompileOptions,
@@ -286,6 +296,10 @@ impl Program {
     }
 
     /// Parses and compiles with the default options.
+    ///
+    /// # Errors
+    ///
+    /// A [`CompileError`] with the parse errors, or as [`Program::compile`].
     pub fn compile_str(src: &str) -> Result<Program, CompileError> {
         let ast = crate::cel::parse(src).map_err(|e| CompileError::new(e.to_string()))?;
         Program::compile(&ast, &CompileOptions::default())
@@ -293,6 +307,11 @@ impl Program {
 
     /// Evaluates with the given variables; the actual cost is recorded in `cost` (also when
     /// evaluation fails or is cancelled).
+    ///
+    /// # Errors
+    ///
+    /// An [`EvalError`] (see [`EvalErrorKind`]) for a run-time error such as `no such
+    /// overload`, a missing key or an overflow, or once the actual cost exceeds `cost`'s limit.
     pub fn eval<'a>(
         &'a self,
         activation: &Activation<'a>,
