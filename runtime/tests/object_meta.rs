@@ -1,6 +1,13 @@
 //! ObjectMeta decoding and validation, cases from apiextensions-apiserver
 //! `pkg/apiserver/schema/objectmeta/coerce_test.go` (`TestGetObjectMetaWithOptions`,
-//! `TestGetObjectMetaNils`, `TestGetObjectMeta`) and root/embedded metadata rules.
+//! `TestGetObjectMetaNils`, `TestGetObjectMeta`), `algorithm_test.go` (`TestCoerce`),
+//! `validation_test.go` (`TestValidateEmbeddedResource`, `TestValidate`) and root/embedded
+//! metadata rules.
+//!
+//! Not transcribed: `TestRoundtripObjectMeta` and `TestMalformedObjectMetaFields` draw random
+//! `ObjectMeta`s from Go's fuzzer (no fixed table); `TestValidate` with `includeRoot` wants
+//! `apiVersion` and `kind` required at the root, which the API server never reports for a
+//! request (they come from its URL; `crdgen validate` fills them from the CRD).
 
 #[path = "object_common.rs"]
 mod common;
