@@ -21,6 +21,11 @@ fn prune_case(name: &str, input: &str, s: Option<Value>, root: bool, want: &str,
     let got = prune(&mut v, &s, root, &PruneOptions::warnings());
     assert_eq!(v, parse(want), "{name}");
     assert_eq!(got, pruned, "{name}");
+    // Go then prunes again without tracking: the same object, nothing returned.
+    let mut again = parse(input);
+    let silent = prune(&mut again, &s, root, &PruneOptions::silent());
+    assert_eq!(again, parse(want), "{name} (silent)");
+    assert!(silent.is_empty(), "{name} (silent)");
 }
 
 #[test]
@@ -128,6 +133,89 @@ fn prune_table() {
             "unspecified",
         ],
     );
+    prune_case(
+        "object array with nil schema",
+        r#"[{"a":1},{"b":1},{"a":1,"b":2,"c":3}]"#,
+        None,
+        false,
+        "[{},{},{}]",
+        &["[0].a", "[1].b", "[2].a", "[2].b", "[2].c"],
+    );
+    prune_case(
+        "additionalProperties with bool",
+        r#"{"a":1,"b":1,"c":{"a":1,"b":2,"c":{"a":1, "apiVersion": "unknown"}}}"#,
+        Some(json!({"properties": {"a": {}, "c": {"additionalProperties": false}}})),
+        false,
+        r#"{"a":1,"c":{"a":1,"b":2,"c":{}}}"#,
+        &["b", "c.c.a", "c.c.apiVersion"],
+    );
+    let embedded_meta = |extra: Value| {
+        let mut m = json!({"name": "instance", "unspecified": "bar"});
+        for (k, v) in extra.as_object().unwrap() {
+            m[k] = v.clone();
+        }
+        m
+    };
+    for (root, extra) in [
+        (false, json!({})),
+        (true, json!({"namespace": "myns", "labels": {"foo": "bar"}})),
+    ] {
+        let meta = embedded_meta(extra);
+        let leaf = json!({"apiVersion": "foo/v1", "kind": "Foo", "unspecified": "bar",
+            "metadata": meta, "spec": {"unspecified": "bar"}});
+        let mut nested = leaf.clone();
+        nested["spec"]["embedded"] = leaf.clone();
+        let input = json!({"apiVersion": "foo/v1", "kind": "Foo", "metadata": meta,
+            "unspecified": "bar", "pruned": leaf, "preserving": leaf, "nested": nested});
+        let pruned_leaf =
+            json!({"apiVersion": "foo/v1", "kind": "Foo", "metadata": meta, "spec": {}});
+        let mut want = json!({"pruned": pruned_leaf, "preserving": leaf,
+            "nested": {"apiVersion": "foo/v1", "kind": "Foo", "metadata": meta,
+                "spec": {"embedded": pruned_leaf}}});
+        let obj = |props: Value| {
+            let mut o = json!({"type": "object"});
+            if !props.is_null() {
+                o["properties"] = props;
+            }
+            o
+        };
+        let mut embedded = obj(json!({"spec": obj(Value::Null)}));
+        embedded["x-kubernetes-embedded-resource"] = json!(true);
+        let mut props = json!({
+            "pruned": embedded.clone(),
+            "preserving": {"type": "object", "x-kubernetes-embedded-resource": true,
+                "x-kubernetes-preserve-unknown-fields": true},
+            "nested": {"type": "object", "x-kubernetes-embedded-resource": true,
+                "properties": {"spec": obj(json!({"embedded": embedded}))}}});
+        if root {
+            // The root keeps its apiVersion, kind and metadata; the Go case also declares
+            // `metadata` at the root and in `pruned` and `nested.spec.embedded`.
+            for (k, v) in [("apiVersion", "foo/v1"), ("kind", "Foo")] {
+                want[k] = json!(v);
+            }
+            want["metadata"] = meta.clone();
+            props["metadata"] = obj(Value::Null);
+            props["pruned"]["properties"]["metadata"] = obj(Value::Null);
+            props["nested"]["properties"]["spec"]["properties"]["embedded"]["properties"]["metadata"] =
+                obj(Value::Null);
+        }
+        prune_case(
+            &format!("x-kubernetes-embedded-resource, root={root}"),
+            &input.to_string(),
+            Some(obj(props)),
+            root,
+            &want.to_string(),
+            &[
+                "nested.spec.embedded.spec.unspecified",
+                "nested.spec.embedded.unspecified",
+                "nested.spec.unspecified",
+                "nested.unspecified",
+                "pruned.spec.unspecified",
+                "pruned.unspecified",
+                "unspecified",
+            ],
+        );
+    }
     prune_case(
         "meta fields below the root are pruned and reported",
         r#"{"x": {"apiVersion": "v1", "kind": "K", "metadata": {}}}"#,

@@ -584,6 +584,103 @@ fn keywords() {
                 ),
             ],
         },
+        // kube-openapi `validate/schema_test.go` `TestNumericFormatEnforcement` (a format that
+        // does not fit the type is stripped by `StripUnsupportedFormatsPostProcessor`).
+        Case {
+            name: "numeric format enforcement",
+            schema: json!({"type": "object", "properties": {
+                "i32": {"type": "integer", "format": "int32"},
+                "i64": {"type": "integer", "format": "int64"},
+                "f": {"type": "number", "format": "float"},
+                "d": {"type": "number", "format": "double"},
+                "nInt32": {"type": "number", "format": "int32"},
+                "iFloat": {"type": "integer", "format": "float"}}}),
+            valid: vec![
+                json!({"i32": 123, "i64": i64::MAX, "f": 1.23, "d": 1.23}),
+                json!({"i32": i32::MAX, "d": f64::MAX}),
+                json!({"i32": i32::MIN}),
+                json!({"nInt32": f64::from(i32::MAX) + 1.0, "iFloat": i64::from(i32::MAX) * 2}),
+            ],
+            invalid: vec![
+                (
+                    json!({"i32": 2_147_483_648_i64}),
+                    vec![
+                        r#"<nil>: Invalid value: "": Checked value must be of type integer with format int32 in i32"#,
+                    ],
+                ),
+                (
+                    json!({"i32": -2_147_483_649_i64}),
+                    vec![
+                        r#"<nil>: Invalid value: "": Checked value must be of type integer with format int32 in i32"#,
+                    ],
+                ),
+                (
+                    json!({"f": f64::from(f32::MAX) * 1.1}),
+                    vec![
+                        r#"<nil>: Invalid value: "": Checked value must be of type number with format float in f"#,
+                    ],
+                ),
+            ],
+        },
+        // kube-openapi `validate/object_validator_test.go`
+        // `TestMinPropertiesMaxPropertiesDontShortCircuit`, without `additionalProperties` (a
+        // CRD cannot have it next to `properties`).
+        Case {
+            name: "minProperties and maxProperties do not short-circuit",
+            schema: json!({"type": "object", "properties": {"o": {"type": "object",
+                "minProperties": 20, "maxProperties": 0, "required": ["requiredField"],
+                "properties": {"intField": {"type": "integer"}, "requiredField": {"type": "string"}}}}}),
+            valid: vec![],
+            invalid: vec![
+                (
+                    json!({"o": {"field": "hello, world"}}),
+                    vec![
+                        "o: Invalid value: 1: o in body should have at least 20 properties",
+                        "o: Too many: 1: must have at most 0 items",
+                        "o.requiredField: Required value",
+                    ],
+                ),
+                (
+                    json!({"o": {"field": "a", "field2": "b", "field3": "c", "intField": "a string"}}),
+                    vec![
+                        "o: Invalid value: 4: o in body should have at least 20 properties",
+                        "o: Too many: 4: must have at most 0 items",
+                        r#"o.intField: Invalid value: "string": o.intField in body must be of type integer: "string""#,
+                        "o.requiredField: Required value",
+                    ],
+                ),
+            ],
+        },
+        // kube-openapi `validate/values_test.go` `TestValuMultipleOf`, on float data.
+        Case {
+            name: "multipleOf on floats",
+            schema: json!({"type": "object", "properties": {
+                "by3": {"type": "number", "multipleOf": 3},
+                "by3_1": {"type": "number", "multipleOf": 3.1},
+                "by0_1": {"type": "number", "multipleOf": 0.1},
+                "by0_2": {"type": "number", "multipleOf": 0.2},
+                "by0_25": {"type": "number", "multipleOf": 0.25},
+                "by0_3": {"type": "number", "multipleOf": 0.3},
+                "by0_4": {"type": "number", "multipleOf": 0.4}}}),
+            valid: vec![
+                json!({"by3": 9.0, "by3_1": 9.3, "by0_1": 9.1, "by0_3": 3.0, "by0_25": 1.0, "by0_2": 8.0}),
+                json!({"by0_3": 6.0}),
+            ],
+            invalid: vec![
+                (
+                    json!({"by0_4": 3.0}),
+                    vec!["by0_4: Invalid value: 3: by0_4 in body should be a multiple of 0.4"],
+                ),
+                (
+                    json!({"by0_2": 9.1}),
+                    vec!["by0_2: Invalid value: 9.1: by0_2 in body should be a multiple of 0.2"],
+                ),
+                (
+                    json!({"by0_1": 9.34}),
+                    vec!["by0_1: Invalid value: 9.34: by0_1 in body should be a multiple of 0.1"],
+                ),
+            ],
+        },
         Case {
             name: "root type",
             schema: json!({"type": "object"}),

@@ -114,9 +114,22 @@ pub fn run(
                         let mut old_obj = o.value.clone();
                         // The stored object went through the same decoding when it was written.
                         let _ = target.schema.prune_and_default(&mut old_obj);
+                        if target.status {
+                            keep_old_status(&mut obj, &old_obj);
+                        }
                         target.schema.validate_update(&obj, &old_obj)
                     }
-                    None => target.schema.validate(&obj),
+                    None => {
+                        // With the status subresource, create cannot set `status`
+                        // (`customResourceStrategy.PrepareForCreate` in
+                        // apiextensions-apiserver `pkg/registry/customresource/strategy.go`).
+                        if target.status
+                            && let Json::Object(map) = &mut obj
+                        {
+                            map.remove("status");
+                        }
+                        target.schema.validate(&obj)
+                    }
                 }
             }
             Err(e) => vec![e],
@@ -149,6 +162,8 @@ struct Target {
     key: (String, String),
     kind: String,
     schema: CompiledSchema,
+    /// The version has the status subresource: the main resource cannot change `status`.
+    status: bool,
 }
 
 impl Target {
@@ -236,11 +251,30 @@ impl Target {
             kind: kind.to_owned(),
             namespaced: None,
         };
+        let subresources = v.subresources.as_ref();
         Ok(Target {
             key: Target::key(doc),
             kind: kind.to_owned(),
-            schema: CompiledSchema::new(&structural).with_resource(info),
+            schema: CompiledSchema::new(&structural)
+                .with_resource(info)
+                .with_scale(subresources.and_then(|s| s.scale.clone())),
+            status: subresources.is_some_and(|s| s.status.is_some()),
         })
+    }
+}
+
+/// With the status subresource, an update keeps the stored `status`
+/// (`customResourceStrategy.PrepareForUpdate`, apiextensions-apiserver
+/// `pkg/registry/customresource/strategy.go`).
+fn keep_old_status(new: &mut Json, old: &Json) {
+    let Json::Object(map) = new else { return };
+    match old.get("status") {
+        Some(status) => {
+            map.insert("status".to_owned(), status.clone());
+        }
+        None => {
+            map.remove("status");
+        }
     }
 }
 

@@ -34,6 +34,7 @@ pub(crate) mod openapi;
 mod properties;
 mod ratchet;
 pub(crate) mod regexp;
+mod scale;
 pub(crate) mod trail;
 pub mod typed;
 
@@ -86,6 +87,8 @@ pub struct CompiledSchema {
     /// subtrees without defaults, embedded resources or set/map lists).
     pub(crate) root: compile::Node,
     pub(crate) resource: ResourceInfo,
+    /// The scale subresource, whose replica and selector paths are checked.
+    pub(crate) scale: Option<crate::crd::CustomResourceSubresourceScale>,
     /// The CEL rules, compiled on first use.
     pub(crate) cel: std::sync::OnceLock<cel::CelValidator>,
 }
@@ -98,6 +101,7 @@ impl CompiledSchema {
             structural: schema.clone(),
             root: compile::Node::compile(schema),
             resource: ResourceInfo::default(),
+            scale: None,
             cel: std::sync::OnceLock::new(),
         }
     }
@@ -106,6 +110,17 @@ impl CompiledSchema {
     #[must_use]
     pub fn with_resource(mut self, info: ResourceInfo) -> CompiledSchema {
         self.resource = info;
+        self
+    }
+
+    /// The same schema checking the paths of the resource's scale subresource, as the registry
+    /// does on create and update (`ValidateScaleSpec`, `ValidateScaleStatus`).
+    #[must_use]
+    pub fn with_scale(
+        mut self,
+        scale: Option<crate::crd::CustomResourceSubresourceScale>,
+    ) -> CompiledSchema {
+        self.scale = scale;
         self
     }
 
@@ -125,6 +140,9 @@ impl CompiledSchema {
         }
         meta::validate_root_meta(obj, self.resource.namespaced, &mut errs);
         self.openapi_into(obj, &FieldPath::nil(), &mut errs);
+        if let Some(scale) = &self.scale {
+            scale::validate_scale(obj, scale, &mut errs);
+        }
         self.validate_structure(obj, &mut errs);
         self.validate_cel(obj, None, None, &mut errs);
         errs
@@ -142,6 +160,9 @@ impl CompiledSchema {
         meta::validate_root_meta(new, self.resource.namespaced, &mut errs);
         let correlation = crate::ratchet::Correlated::new(new, old, &self.structural);
         errs.extend(ratchet::ratcheted_openapi(&self.root, &correlation));
+        if let Some(scale) = &self.scale {
+            scale::validate_scale(new, scale, &mut errs);
+        }
         meta::validate_embedded(&FieldPath::nil(), new, &self.root, &mut errs);
         if self.root.has_list_types() {
             let mut old_errs = Vec::new();
