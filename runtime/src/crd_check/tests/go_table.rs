@@ -7,6 +7,9 @@
 //! - `data/crd.json`: `TestValidateCustomResourceDefinition`, run through [`check_crd_full`].
 //! - `data/selectable.json`: `TestSelectableFields` (the `CustomResourceFieldSelectors` gate is
 //!   on by default).
+//! - `data/field_path.json`: `TestValidateFieldPath`, each path as the `fieldPath` of a rule at
+//!   the root of Go's schema (the CRD reports only `must be a valid path`; `notes` keeps the
+//!   `ValidFieldPath` error Go's test pins).
 //! - `data/validation.json`: `TestValidateCustomResourceDefinitionValidation`, run through
 //!   `validateCustomResourceDefinitionValidation` with the case's `validationOptions`.
 //!
@@ -140,6 +143,11 @@ fn crd_errors(case: &Case) -> Vec<FieldError> {
 #[test]
 fn go_validate_custom_resource_definition() {
     run(include_str!("data/crd.json"), crd_errors);
+}
+
+#[test]
+fn go_validate_field_path() {
+    run(include_str!("data/field_path.json"), crd_errors);
 }
 
 #[test]
