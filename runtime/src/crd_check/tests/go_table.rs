@@ -10,6 +10,8 @@
 //! - `data/field_path.json`: `TestValidateFieldPath`, each path as the `fieldPath` of a rule at
 //!   the root of Go's schema (the CRD reports only `must be a valid path`; `notes` keeps the
 //!   `ValidFieldPath` error Go's test pins).
+//! - `data/deprecation_warning.json`: `Test_validateDeprecationWarning`, as the one version's
+//!   `deprecated`/`deprecationWarning` (its `non-utf-8` case cannot be written in JSON or YAML).
 //! - `data/validation.json`: `TestValidateCustomResourceDefinitionValidation`, run through
 //!   `validateCustomResourceDefinitionValidation` with the case's `validationOptions`.
 //!
@@ -148,6 +150,11 @@ fn go_validate_custom_resource_definition() {
 #[test]
 fn go_validate_field_path() {
     run(include_str!("data/field_path.json"), crd_errors);
+}
+
+#[test]
+fn go_validate_deprecation_warning() {
+    run(include_str!("data/deprecation_warning.json"), crd_errors);
 }
 
 #[test]
