@@ -202,3 +202,56 @@ fn go_validate_custom_resource_definition_validation() {
         )
     });
 }
+
+// TestPerCRDEstimatedCost: the per-CRD total and its (up to 4) most expensive rules.
+#[test]
+fn go_per_crd_estimated_cost() {
+    use crate::cel::cost::TotalCost;
+    let half = u64::MAX / 2;
+    let cases: [(&str, &[u64], &[u64], u64); 8] = [
+        ("no costs", &[], &[], 0),
+        ("one cost", &[1_000_000], &[1_000_000], 1_000_000),
+        ("one cost, ignored", &[900_000], &[], 900_000),
+        (
+            "2 costs",
+            &[5_000_000, 25_000_000],
+            &[25_000_000, 5_000_000],
+            30_000_000,
+        ),
+        (
+            "3 costs, one ignored",
+            &[5_000_000, 25_000_000, 900_000],
+            &[25_000_000, 5_000_000],
+            30_900_000,
+        ),
+        (
+            "4 costs",
+            &[16_000_000, 50_000_000, 34_000_000, 50_000_000],
+            &[50_000_000, 50_000_000, 34_000_000, 16_000_000],
+            150_000_000,
+        ),
+        (
+            "5 costs, one trimmed, one ignored",
+            &[
+                16_000_000, 50_000_000, 900_000, 34_000_000, 50_000_000, 50_000_001,
+            ],
+            &[50_000_001, 50_000_000, 50_000_000, 34_000_000],
+            200_900_001,
+        ),
+        (
+            "costs do not overflow",
+            &[half, half, 1, 10, 100, 1000],
+            &[half, half],
+            u64::MAX,
+        ),
+    ];
+    for (name, costs, expensive, total) in cases {
+        let mut t = TotalCost::<()>::default();
+        for &c in costs {
+            t.observe((), c);
+        }
+        let got: Vec<u64> = t.most_expensive.iter().map(|e| e.1).collect();
+        assert_eq!(got, expensive, "{name}");
+        assert_eq!(t.total, total, "{name}");
+    }
+}
