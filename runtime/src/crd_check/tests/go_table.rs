@@ -19,17 +19,32 @@
 //! `preserveUnknownFields: nil` is written as `false`: both force structural schemas once
 //! extensions are used, and no such case has defaults or a non-`None` conversion).
 //!
-//! Cases left out, with the reason:
+//! Transcribed: 213 of the 223 cases that apply to a create (`TestValidateCustomResourceDefinition`
+//! 51/57, `TestSelectableFields` 4/5, `TestValidateFieldPath` 23/23,
+//! `TestValidateCustomResourceDefinitionValidation` 119/120, `Test_validateDeprecationWarning`
+//! 9/10, `TestPerCRDEstimatedCost` 8/8). Left out, with the reason:
 //! - `no_storage_version`, `missing_storage_version_in_stored_versions`,
 //!   `empty_stored_version`: they set `status.storedVersions`, which the registry resets on
-//!   create (to the storage version), so the API server never sees their input.
-//! - `bad names 01` keeps its spec errors; its `status.acceptedNames` errors are dropped for the
-//!   same reason.
+//!   create (to the storage version), so the API server never sees their input. `bad names 02`
+//!   is kept without its `status.acceptedNames` error, reset on create too.
+//! - `bad names 01`: `spec.version` without `spec.versions`, which v1 cannot express (v1 has no
+//!   `spec.version`; the internal one is the first entry of `versions`).
+//! - `webhook conversion without preserveUnknownFields=false`: Go's `preserveUnknownFields: nil`
+//!   acts as `true` for the conversion check but not for `cannot set to true`; v1 has no nil.
+//! - `per-version fields may not all be set to identical values ...` and `selectableFields with
+//!   duplicate jsonPaths are invalid`: identical per-version values, which the v1 conversion
+//!   moves to the top level (`v1/conversion.go`), so a v1 create never has them per version
+//!   (the API server then answers `may only be set when validations.schema is included`).
 //! - `invalid x-kubernetes-validations for escaping (keywords are invalid field names before
-//!   v1.30)` and `valid x-kubernetes-validations for escaping`: they pin the CEL environment of
-//!   Kubernetes 1.30/1.31; a create uses the current default environment.
-//! - `TestValidateCustomResourceDefinitionUpdate`, `...ValidationRuleCompatibility` and the
-//!   stored-versions/status tables: update only.
+//!   v1.30)`: it pins the CEL environment of Kubernetes 1.30; a create uses the current default
+//!   one. (`valid x-kubernetes-validations for escaping` pins 1.31, whose escaping is today's,
+//!   and is kept.)
+//! - the `non-utf-8` case of `Test_validateDeprecationWarning`: JSON and YAML text is UTF-8.
+//!
+//! Not applicable to a create: `TestValidateCustomResourceDefinitionUpdate`,
+//! `TestValidateCustomResourceDefinitionValidationRuleCompatibility`,
+//! `TestValidateCustomResourceDefinitionStoredVersions` (update or status), and the unit tests
+//! of Go helpers with no CRD input (`TestSchemaHasDefaults`, `TestCostInfo`, `TestCelContext`).
 
 use serde::Deserialize;
 use serde_json::Value;
