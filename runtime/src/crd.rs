@@ -22,6 +22,7 @@ pub struct CustomResourceDefinition {
     #[serde(default)]
     pub metadata: ObjectMeta,
     /// `spec`
+    #[serde(default)]
     pub spec: CustomResourceDefinitionSpec,
     /// `status`
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -74,12 +75,16 @@ impl CustomResourceDefinition {
 #[serde(rename_all = "camelCase")]
 pub struct CustomResourceDefinitionSpec {
     /// `group`
+    #[serde(default)]
     pub group: String,
     /// `names`
+    #[serde(default)]
     pub names: CustomResourceDefinitionNames,
     /// `Namespaced` or `Cluster`.
+    #[serde(default)]
     pub scope: String,
     /// `versions`
+    #[serde(default)]
     pub versions: Vec<CustomResourceDefinitionVersion>,
     /// `conversion`
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -94,6 +99,7 @@ pub struct CustomResourceDefinitionSpec {
 #[serde(rename_all = "camelCase")]
 pub struct CustomResourceDefinitionNames {
     /// `plural`
+    #[serde(default)]
     pub plural: String,
     /// `singular`
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -102,6 +108,7 @@ pub struct CustomResourceDefinitionNames {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub short_names: Vec<String>,
     /// `kind`
+    #[serde(default)]
     pub kind: String,
     /// `listKind`
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -116,10 +123,13 @@ pub struct CustomResourceDefinitionNames {
 #[serde(rename_all = "camelCase")]
 pub struct CustomResourceDefinitionVersion {
     /// `name`
+    #[serde(default)]
     pub name: String,
     /// `served`
+    #[serde(default)]
     pub served: bool,
     /// `storage`
+    #[serde(default)]
     pub storage: bool,
     /// `deprecated`
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -169,8 +179,10 @@ pub struct CustomResourceSubresources {
 #[serde(rename_all = "camelCase")]
 pub struct CustomResourceSubresourceScale {
     /// `specReplicasPath`
+    #[serde(default)]
     pub spec_replicas_path: String,
     /// `statusReplicasPath`
+    #[serde(default)]
     pub status_replicas_path: String,
     /// `labelSelectorPath`
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -182,9 +194,10 @@ pub struct CustomResourceSubresourceScale {
 #[serde(rename_all = "camelCase")]
 pub struct CustomResourceColumnDefinition {
     /// `name`
+    #[serde(default)]
     pub name: String,
     /// `integer`, `number`, `string`, `boolean` or `date`.
-    #[serde(rename = "type")]
+    #[serde(default, rename = "type")]
     pub ty: String,
     /// `format`
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -196,6 +209,7 @@ pub struct CustomResourceColumnDefinition {
     #[serde(default, skip_serializing_if = "is_zero")]
     pub priority: i32,
     /// `jsonPath`
+    #[serde(default)]
     pub json_path: String,
 }
 
@@ -204,6 +218,7 @@ pub struct CustomResourceColumnDefinition {
 #[serde(rename_all = "camelCase")]
 pub struct SelectableField {
     /// `jsonPath`
+    #[serde(default)]
     pub json_path: String,
 }
 
@@ -212,6 +227,7 @@ pub struct SelectableField {
 #[serde(rename_all = "camelCase")]
 pub struct CustomResourceConversion {
     /// `None` or `Webhook`.
+    #[serde(default)]
     pub strategy: String,
     /// `webhook`
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -249,8 +265,10 @@ pub struct WebhookClientConfig {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ServiceReference {
     /// `namespace`
+    #[serde(default)]
     pub namespace: String,
     /// `name`
+    #[serde(default)]
     pub name: String,
     /// `path`
     #[serde(default, skip_serializing_if = "Option::is_none")]

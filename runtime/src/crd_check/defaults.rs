@@ -23,71 +23,78 @@ pub(super) fn validate_defaults(
     // The root is a resource: validate it as an embedded one.
     let mut root = s.clone();
     root.extensions.embedded_resource = true;
-    let mut errs = Vec::new();
-    walk(path, &root, &root, false, require_pruned, opts, &mut errs);
-    errs
+    let mut w = Walk {
+        require_pruned,
+        opts,
+        trail: Vec::new(),
+        errs: Vec::new(),
+    };
+    w.walk(path, &root, &root, false);
+    w.errs
 }
 
-fn walk(
-    path: &FieldPath,
-    s: &Structural,
-    resource_root: &Structural,
-    inside_meta: bool,
+struct Walk<'o, 'a> {
     require_pruned: bool,
-    opts: &CheckOptions<'_>,
-    errs: &mut Vec<FieldError>,
-) {
-    let (resource_root, inside_meta) = if s.extensions.embedded_resource {
-        (s, false)
-    } else {
-        (resource_root, inside_meta)
-    };
-    if let Some(default) = s.generic.default.as_ref().filter(|d| !d.is_null()) {
-        if !inside_meta && require_pruned {
-            let mut pruned = default.clone();
-            prune(&mut pruned, Some(s), s.extensions.embedded_resource);
-            if pruned != *default {
-                errs.push(FieldError::invalid(
-                    &path.child("default"),
-                    BadValue::from(default),
-                    "must not have unknown fields",
-                ));
+    opts: &'o CheckOptions<'a>,
+    /// From the closest resource root to the node (`None`: `items`).
+    trail: Vec<Option<String>>,
+    errs: Vec<FieldError>,
+}
+
+impl Walk<'_, '_> {
+    fn walk(
+        &mut self,
+        path: &FieldPath,
+        s: &Structural,
+        resource_root: &Structural,
+        inside_meta: bool,
+    ) {
+        let (resource_root, inside_meta, saved) = if s.extensions.embedded_resource {
+            (s, false, Some(std::mem::take(&mut self.trail)))
+        } else {
+            (resource_root, inside_meta, None)
+        };
+        let (require_pruned, opts) = (self.require_pruned, self.opts);
+        let errs = &mut self.errs;
+        if let Some(default) = s.generic.default.as_ref().filter(|d| !d.is_null()) {
+            if !inside_meta && require_pruned {
+                let mut pruned = default.clone();
+                prune(&mut pruned, Some(s), s.extensions.embedded_resource);
+                if pruned != *default {
+                    errs.push(FieldError::invalid(
+                        &path.child("default"),
+                        BadValue::from(default),
+                        "must not have unknown fields",
+                    ));
+                }
+            }
+            if let Some(v) = opts.default_validator {
+                errs.extend(v.validate_default(&DefaultNode {
+                    path,
+                    schema: s,
+                    default,
+                    inside_meta,
+                    resource_root,
+                    resource_trail: &self.trail,
+                }));
             }
         }
-        if let Some(v) = opts.default_validator {
-            errs.extend(v.validate_default(&DefaultNode {
-                path,
-                schema: s,
-                default,
-                inside_meta,
-                resource_root,
-            }));
+        // additionalProperties is not followed, as in Go.
+        if let Some(items) = &s.items {
+            self.trail.push(None);
+            self.walk(&path.child("items"), items, resource_root, inside_meta);
+            self.trail.pop();
         }
-    }
-    // additionalProperties is not followed, as in Go.
-    if let Some(items) = &s.items {
-        walk(
-            &path.child("items"),
-            items,
-            resource_root,
-            inside_meta,
-            require_pruned,
-            opts,
-            errs,
-        );
-    }
-    for (k, p) in &s.properties {
-        let sub_meta =
-            inside_meta || (s.extensions.embedded_resource && META_FIELDS.contains(&k.as_str()));
-        walk(
-            &path.child("properties").key(k),
-            p,
-            resource_root,
-            sub_meta,
-            require_pruned,
-            opts,
-            errs,
-        );
+        for (k, p) in &s.properties {
+            let sub_meta = inside_meta
+                || (s.extensions.embedded_resource && META_FIELDS.contains(&k.as_str()));
+            self.trail.push(Some(k.clone()));
+            self.walk(&path.child("properties").key(k), p, resource_root, sub_meta);
+            self.trail.pop();
+        }
+        if let Some(saved) = saved {
+            self.trail = saved;
+        }
     }
 }
 

@@ -9,12 +9,18 @@ use crate::cel::check::compile::RuleOptions;
 use crate::cel::check::crd::CrdRuleChecker;
 use crate::cel::eval::RUNTIME_CEL_COST_BUDGET;
 use crate::crd::CustomResourceDefinition;
-use crate::field::FieldError;
+use serde_json::Value;
+
+use crate::field::{BadValue, FieldError, FieldPath, aggregate};
+use crate::objectmeta::coerce;
 use crate::validate::CompiledSchema;
 use crate::validate::cel::CelValidator;
+use crate::validate::meta::validate_embedded;
+use crate::validate::node::SchemaNode;
 
 /// Validates a `default` against its node's schema, as apiextensions
-/// `pkg/apiserver/schema/defaulting/validation.go` does: OpenAPI value validation at
+/// `pkg/apiserver/schema/defaulting/validation.go` does: the metadata checks (see
+/// [`embedded_errors`] and [`meta_errors`]), then OpenAPI value validation at
 /// `<node>.default`, then, when that passes, the CEL rules of the node and below, once with the
 /// default as the old value too (transition rules see it unchanged) and, if that passes, once
 /// without one (as when the default is set on create). The rules of all defaults share one
@@ -43,7 +49,26 @@ impl DefaultValidator for ValueDefaultValidator {
             return Vec::new();
         }
         let path = node.path.child("default");
-        let errs = CompiledSchema::new(node.schema).validate_openapi(node.default, &path);
+        let coerced;
+        let default = if node.inside_meta {
+            if let Some(e) = meta_errors(node) {
+                return vec![FieldError::invalid(
+                    &path,
+                    BadValue::from(node.default),
+                    format!("must result in valid metadata: {e}"),
+                )];
+            }
+            node.default
+        } else {
+            match embedded_errors(node, &path) {
+                Ok(v) => {
+                    coerced = v;
+                    &coerced
+                }
+                Err(errs) => return errs,
+            }
+        };
+        let errs = CompiledSchema::new(node.schema).validate_openapi(default, &path);
         if !errs.is_empty() {
             return errs;
         }
@@ -52,18 +77,63 @@ impl DefaultValidator for ValueDefaultValidator {
         if !cel.has_rules() {
             return errs;
         }
-        let with_old =
-            cel.validate_with_budget(&path, node.default, Some(node.default), None, budget);
+        let with_old = cel.validate_with_budget(&path, default, Some(default), None, budget);
         let mut errs = with_old.errors;
         let mut remaining = with_old.remaining_budget;
         if errs.is_empty() {
-            let without_old = cel.validate_with_budget(&path, node.default, None, None, budget);
+            let without_old = cel.validate_with_budget(&path, default, None, None, budget);
             errs = without_old.errors;
             remaining = remaining.min(without_old.remaining_budget);
         }
         self.budget.set(Some(remaining));
         errs
     }
+}
+
+/// A default outside `metadata`, `apiVersion` and `kind`: the ObjectMeta round trip and the
+/// checks of the embedded resources in it (`Coerce`, then `Validate` in
+/// `defaulting/validation.go`). Returns the coerced default, which the later checks see.
+fn embedded_errors(node: &DefaultNode<'_>, path: &FieldPath) -> Result<Value, Vec<FieldError>> {
+    let mut value = node.default.clone();
+    let embedded = node.schema.extensions.embedded_resource;
+    if !embedded && !node.schema.has_embedded() {
+        return Ok(value);
+    }
+    coerce(path, &mut value, node.schema, embedded, false).map_err(|e| vec![e])?;
+    let mut errs = Vec::new();
+    validate_embedded(path, &value, node.schema, &mut errs);
+    if errs.is_empty() {
+        Ok(value)
+    } else {
+        Err(errs)
+    }
+}
+
+/// A default inside `metadata`, `apiVersion` or `kind` of a resource: Go puts it into an object
+/// of kind `Validation` (`SurroundingObjectFunc`) and checks that object's metadata; the
+/// message of the first failing step.
+fn meta_errors(node: &DefaultNode<'_>) -> Option<String> {
+    let mut obj = node.default.clone();
+    for step in node.resource_trail.iter().rev() {
+        obj = match step {
+            Some(k) => Value::Object(std::iter::once((k.clone(), obj)).collect()),
+            None => Value::Array(vec![obj]),
+        };
+    }
+    let Value::Object(map) = &mut obj else {
+        return Some("object root default value must be of object type".to_owned());
+    };
+    map.entry("kind").or_insert_with(|| "Validation".into());
+    map.entry("apiVersion")
+        .or_insert_with(|| "validation/v1".into());
+    let mut root = node.resource_root.clone();
+    root.extensions.embedded_resource = true;
+    if let Err(e) = coerce(&FieldPath::nil(), &mut obj, &root, true, false) {
+        return Some(e.to_string());
+    }
+    let mut errs = Vec::new();
+    validate_embedded(&FieldPath::nil(), &obj, &root, &mut errs);
+    (!errs.is_empty()).then(|| aggregate(&errs))
 }
 
 #[allow(clippy::cast_possible_wrap)]

@@ -93,6 +93,8 @@ pub struct DefaultNode<'a> {
     pub inside_meta: bool,
     /// The closest enclosing resource schema (the root, or an embedded resource).
     pub resource_root: &'a Structural,
+    /// The way from `resource_root` to the node: property names, `None` for `items`.
+    pub resource_trail: &'a [Option<String>],
 }
 
 /// The hook for "the default validates against its schema" (`ValidateDefaults` after the

@@ -131,6 +131,7 @@ impl MapType {
 #[serde(rename_all = "camelCase")]
 pub struct ValidationRule {
     /// The CEL expression; `self` is the value at this node.
+    #[serde(default)]
     pub rule: String,
     /// `message`
     #[serde(default, skip_serializing_if = "String::is_empty")]

@@ -27,7 +27,7 @@ mod errors;
 pub mod formats;
 pub(crate) mod goparse;
 pub mod list_type;
-mod meta;
+pub(crate) mod meta;
 pub(crate) mod node;
 mod number;
 pub(crate) mod openapi;

@@ -4,6 +4,8 @@
 //! written as the v1 JSON that converts to them. Like Go's tables they compare the multiset of
 //! (type, field); a few cases also pin the full message.
 
+mod go_table;
+
 use serde_json::{Value, json};
 
 use super::openapi::{self, SchemaOpts};
