@@ -25,7 +25,7 @@ mod gofmt;
 #[cfg(test)]
 mod tests;
 
-pub use gofmt::{go_format_float, go_is_print, go_json, go_quote};
+pub use gofmt::{go_format_float, go_is_print, go_json, go_quote, go_sprint, go_type};
 
 /// One step of a [`FieldPath`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

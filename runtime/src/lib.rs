@@ -7,7 +7,7 @@
 // checks, and the CEL parser, checker and environment. Everything that handles objects (and the
 // evaluator with its bundled time zones) is `full` only, to keep the macro's build small.
 pub mod cel;
-#[cfg(feature = "cli")]
+#[cfg(feature = "full")]
 pub mod cli;
 pub mod crd;
 #[cfg(feature = "full")]

@@ -1,5 +1,5 @@
-//! How Go prints values in `field.Error`: `%q` (`strconv.Quote`), `%v` of floats, and
-//! `encoding/json` of decoded JSON values.
+//! How Go prints values in `field.Error`: `%q` (`strconv.Quote`), `%v` of floats and of decoded
+//! JSON values, `%T` of decoded JSON values, and `encoding/json` of decoded JSON values.
 
 use std::fmt::Write as _;
 use std::sync::LazyLock;
@@ -216,4 +216,46 @@ pub fn go_json(v: &Value) -> String {
     let mut out = String::new();
     go_json_into(v, &mut out);
     out
+}
+
+/// Go's `%T` of a JSON value as apimachinery decodes it (`util/json`: a number is `int64` when
+/// it is an integer that fits, `float64` otherwise).
+#[must_use]
+pub fn go_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "<nil>",
+        Value::Bool(_) => "bool",
+        Value::Number(n) if n.is_i64() => "int64",
+        Value::Number(_) => "float64",
+        Value::String(_) => "string",
+        Value::Array(_) => "[]interface {}",
+        Value::Object(_) => "map[string]interface {}",
+    }
+}
+
+/// Go's `%v` of a decoded JSON value (maps print with sorted keys).
+#[must_use]
+pub fn go_sprint(v: &Value) -> String {
+    match v {
+        Value::Null => "<nil>".to_owned(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => i.to_string(),
+            None => go_format_float(n.as_f64().unwrap_or_default()),
+        },
+        Value::String(s) => s.clone(),
+        Value::Array(a) => {
+            let items: Vec<String> = a.iter().map(go_sprint).collect();
+            format!("[{}]", items.join(" "))
+        }
+        Value::Object(m) => {
+            let mut items: Vec<(&String, &Value)> = m.iter().collect();
+            items.sort_by(|a, b| a.0.cmp(b.0));
+            let items: Vec<String> = items
+                .iter()
+                .map(|(k, v)| format!("{k}:{}", go_sprint(v)))
+                .collect();
+            format!("map[{}]", items.join(" "))
+        }
+    }
 }

@@ -160,3 +160,19 @@ fn aggregates() {
         Some(ErrorType::TooMany)
     );
 }
+
+#[test]
+fn go_type_and_sprint_of_decoded_json() {
+    // apimachinery decodes integers that fit into int64, everything else into float64.
+    assert_eq!(go_type(&json!(3)), "int64");
+    assert_eq!(go_type(&json!(u64::MAX)), "float64");
+    assert_eq!(go_type(&json!(1.0)), "float64");
+    assert_eq!(go_type(&json!(null)), "<nil>");
+    assert_eq!(go_type(&json!([1])), "[]interface {}");
+    assert_eq!(go_type(&json!({})), "map[string]interface {}");
+    assert_eq!(
+        go_sprint(&json!({"b": [1, 2.5, "x"], "a": null, "c": true})),
+        "map[a:<nil> b:[1 2.5 x] c:true]"
+    );
+    assert_eq!(go_sprint(&json!(1e21)), "1e+21");
+}

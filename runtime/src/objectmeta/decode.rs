@@ -65,18 +65,6 @@ pub(super) fn json_kind(v: &Value) -> String {
     }
 }
 
-pub(super) fn go_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "<nil>",
-        Value::Bool(_) => "bool",
-        Value::Number(n) if n.is_i64() => "int64",
-        Value::Number(_) => "float64",
-        Value::String(_) => "string",
-        Value::Array(_) => "[]interface {}",
-        Value::Object(_) => "map[string]interface {}",
-    }
-}
-
 fn type_error(v: &Value, strukt: &str, field: &str, ty: &str) -> DecodeError {
     Saved(format!(
         "json: cannot unmarshal {} into Go struct field {strukt}.{field} of type {ty}",

@@ -20,8 +20,9 @@ mod decode;
 
 use serde_json::{Map, Value};
 
-use self::decode::{DecodeError, decode, go_type, json_kind, sorted};
+use self::decode::{DecodeError, decode, json_kind, sorted};
 use crate::field::FieldPath;
+use crate::field::go_type;
 
 pub use self::coerce::coerce;
 pub(crate) use self::coerce::coerce_with;

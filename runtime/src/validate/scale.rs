@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::crd::CustomResourceSubresourceScale;
-use crate::field::{BadValue, FieldError, FieldPath, go_format_float};
+use crate::field::{BadValue, FieldError, FieldPath, go_sprint, go_type};
 
 /// `specReplicasPath` and `statusReplicasPath` must lead to a non-negative `int32` (or to
 /// nothing), `labelSelectorPath` to a string (or to nothing).
@@ -90,43 +90,4 @@ fn type_error(path: &str, v: &Value, want: &str) -> String {
         go_sprint(v),
         go_type(v)
     )
-}
-
-/// Go's `%T` of a decoded JSON value.
-fn go_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "<nil>",
-        Value::Bool(_) => "bool",
-        Value::Number(n) if n.is_i64() => "int64",
-        Value::Number(_) => "float64",
-        Value::String(_) => "string",
-        Value::Array(_) => "[]interface {}",
-        Value::Object(_) => "map[string]interface {}",
-    }
-}
-
-/// Go's `%v` of a decoded JSON value (maps print with sorted keys).
-fn go_sprint(v: &Value) -> String {
-    match v {
-        Value::Null => "<nil>".to_owned(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => match n.as_i64() {
-            Some(i) => i.to_string(),
-            None => go_format_float(n.as_f64().unwrap_or_default()),
-        },
-        Value::String(s) => s.clone(),
-        Value::Array(a) => {
-            let items: Vec<String> = a.iter().map(go_sprint).collect();
-            format!("[{}]", items.join(" "))
-        }
-        Value::Object(m) => {
-            let mut items: Vec<(&String, &Value)> = m.iter().collect();
-            items.sort_by(|a, b| a.0.cmp(b.0));
-            let items: Vec<String> = items
-                .iter()
-                .map(|(k, v)| format!("{k}:{}", go_sprint(v)))
-                .collect();
-            format!("map[{}]", items.join(" "))
-        }
-    }
 }

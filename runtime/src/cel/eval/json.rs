@@ -11,6 +11,7 @@ use serde_json::Value as Json;
 
 use super::error::{EvalError, EvalResult};
 use crate::cel::value::{Bytes, List, ListKind, Map, Str, Value};
+use crate::field::go_type;
 use crate::schema::{ListType, Structural, Type};
 
 /// A JSON object seen through its schema.
@@ -62,18 +63,6 @@ static META_SCHEMA: LazyLock<Structural> = LazyLock::new(|| {
 
 fn invalid(msg: String) -> EvalError {
     EvalError::other(msg)
-}
-
-fn go_type(v: &Json) -> &'static str {
-    match v {
-        Json::Null => "<nil>",
-        Json::Bool(_) => "bool",
-        Json::Number(n) if n.is_f64() => "float64",
-        Json::Number(_) => "int64",
-        Json::String(_) => "string",
-        Json::Array(_) => "[]interface {}",
-        Json::Object(_) => "map[string]interface {}",
-    }
 }
 
 /// `UnstructuredToVal(value, schema)`; `meta` marks the root of a resource.
