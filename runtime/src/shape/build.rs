@@ -335,7 +335,7 @@ impl Builder {
                 s
             }
             Repr::Internal { tag } => self.internal(e, tag, names, path),
-            Repr::Adjacent { tag, content } => self.adjacent(e, tag, content, names, path),
+            Repr::Adjacent { tag, content } => self.adjacent(e, name, tag, content, names, path),
             Repr::Untagged => {
                 let nodes: Vec<Structural> = e
                     .variants
@@ -349,7 +349,7 @@ impl Builder {
                         k => self.payload(k, path),
                     })
                     .collect();
-                self.union(nodes, name, path)
+                self.union(nodes, name, None, path)
             }
         }
     }
@@ -416,6 +416,7 @@ impl Builder {
     fn adjacent(
         &mut self,
         e: &Enum,
+        name: &str,
         tag: &str,
         content: &str,
         names: Vec<Value>,
@@ -446,7 +447,7 @@ impl Builder {
             branches.push(b);
         }
         if !payloads.is_empty() {
-            let mut merged = self.union(payloads, "", &cpath);
+            let mut merged = self.union(payloads, name, Some(content), &cpath);
             // Each variant's required fields are in its own oneOf branch already.
             merged.value_validation.required.clear();
             merged.value_validation.any_of.clear();
@@ -457,7 +458,13 @@ impl Builder {
     }
 
     /// The schema of a value that is any of `nodes`; `required` of objects moves into `anyOf`.
-    fn union(&mut self, nodes: Vec<Structural>, name: &str, path: &str) -> Structural {
+    fn union(
+        &mut self,
+        nodes: Vec<Structural>,
+        name: &str,
+        content: Option<&str>,
+        path: &str,
+    ) -> Structural {
         // A unit variant of an untagged enum is written as null: it makes the union nullable.
         let is_null = |n: &Structural| {
             n.generic.nullable
@@ -513,7 +520,7 @@ impl Builder {
                 _ => {
                     self.err(
                         path,
-                        super::check::untagged_union_message(name, &types.join(" and "))
+                        super::check::union_message(name, content, &types.join(" and "))
                             .to_string(),
                     );
                     Structural::default()

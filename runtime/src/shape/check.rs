@@ -673,12 +673,19 @@ pub const fn mixed_external_message(name: &str, unit: &str) -> Msg {
         .s(" {}`) or tag the enum (`#[serde(tag = \"type\")]`)")
 }
 
-/// Why an untagged enum's variants have no common structural schema.
+/// Why the payloads of an untagged enum (`content: None`) or of an adjacently tagged enum's
+/// `content` field have no common structural schema.
 #[must_use]
-pub const fn untagged_union_message(name: &str, types: &str) -> Msg {
-    Msg::of("the variants of untagged enum `")
-        .s(name)
-        .s("` serialize to ")
+pub const fn union_message(name: &str, content: Option<&str>, types: &str) -> Msg {
+    let m = match content {
+        None => Msg::of("the variants of untagged enum `").s(name).s("`"),
+        Some(c) => Msg::of("the payloads of adjacently tagged enum `")
+            .s(name)
+            .s("` (its `")
+            .s(c)
+            .s("` field)"),
+    };
+    m.s(" serialize to ")
         .s(types)
         .s(" values, which no structural schema allows together (only integer and string combine, as int-or-string); make the variants agree, or hold a `serde_json::Value`")
 }
@@ -749,12 +756,12 @@ const fn check_enum(e: &Enum, name: &str) -> R {
             }
             Ok(())
         }
-        Repr::Adjacent { .. } => check_union(e, name, true),
+        Repr::Adjacent { content, .. } => check_union(e, name, Some(content)),
         Repr::Untagged => {
             if unit {
                 return Err(Msg::of("untagged enum `").s(name).s("` has only unit variants, which serde writes as null: drop `#[serde(untagged)]` to get a string enum"));
             }
-            check_union(e, name, false)
+            check_union(e, name, None)
         }
     }
 }
@@ -800,7 +807,10 @@ const fn pair(a: &str, b: &str, x: &str, y: &str) -> bool {
     str_eq(a, x) && str_eq(b, y) || str_eq(a, y) && str_eq(b, x)
 }
 
-const fn check_union(e: &Enum, name: &str, skip_unit: bool) -> R {
+/// The payloads must share one structural type; `content` names the payload field of an
+/// adjacently tagged enum, where unit variants have no payload at all.
+const fn check_union(e: &Enum, name: &str, content: Option<&str>) -> R {
+    let skip_unit = content.is_some();
     let mut i = 0;
     while i < e.variants.len() {
         let a = &e.variants[i].kind;
@@ -812,7 +822,7 @@ const fn check_union(e: &Enum, name: &str, skip_unit: bool) -> R {
                 skip_unit && (matches!(a, VariantKind::Unit) || matches!(b, VariantKind::Unit));
             // integer + string + number cannot all three combine.
             if !skip && !compatible(ta, tb) {
-                return Err(untagged_union_message(name, join(ta, tb).as_str()));
+                return Err(union_message(name, content, join(ta, tb).as_str()));
             }
             j += 1;
         }
