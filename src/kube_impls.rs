@@ -67,6 +67,36 @@ macro_rules! __kube_resource_impl {
     };
 }
 
+/// kube-core's `HasSpec`, and `HasStatus` when the resource has a status (as kube-derive
+/// implements them), so code generic over `HasSpec`/`HasStatus` takes crdkit resources.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __kube_has_spec_status {
+    ($root:ident, status) => {
+        $crate::__kube_has_spec_status!($root, no_status);
+        impl $crate::__private::kube_core::object::HasStatus for $root {
+            type Status = <$root as $crate::CustomResource>::Status;
+            fn status(&self) -> ::core::option::Option<&Self::Status> {
+                self.status.as_ref()
+            }
+            fn status_mut(&mut self) -> &mut ::core::option::Option<Self::Status> {
+                &mut self.status
+            }
+        }
+    };
+    ($root:ident, no_status) => {
+        impl $crate::__private::kube_core::object::HasSpec for $root {
+            type Spec = <$root as $crate::CustomResource>::Spec;
+            fn spec(&self) -> &Self::Spec {
+                &self.spec
+            }
+            fn spec_mut(&mut self) -> &mut Self::Spec {
+                &mut self.spec
+            }
+        }
+    };
+}
+
 /// The k8s-openapi scope type of `Namespaced` / `Cluster`.
 #[doc(hidden)]
 #[macro_export]

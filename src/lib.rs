@@ -85,9 +85,10 @@
 //!
 //! ## Features
 //!
-//! - `kube`: generated roots implement `kube::Resource` (so `kube::Api<CronTab>` works), CRDs
-//!   convert to k8s-openapi's type (`kube::KubeCrdExt`), and k8s-openapi's `IntOrString`,
-//!   `Quantity`, `Time`, `MicroTime`, `ObjectMeta`, `LabelSelector` and `Condition` have schemas.
+//! - `kube`: generated roots implement `kube::Resource` (so `kube::Api<CronTab>` works) and
+//!   kube-core's `HasSpec`/`HasStatus`, CRDs convert to k8s-openapi's type
+//!   (`kube::KubeCrdExt`), and k8s-openapi's `IntOrString`, `Quantity`, `Time`, `MicroTime`,
+//!   `ObjectMeta`, `LabelSelector` and `Condition` have schemas.
 //! - `schemars`: `#[crd(schemars)]` fields take their schema from `schemars::JsonSchema`.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -152,12 +153,13 @@ pub mod __private {
     }
 }
 
-/// Implements `kube::Resource` for a root type when the `kube` feature is on.
+/// Implements `kube::Resource`, `HasSpec` and (with a status) `HasStatus` for a root type when
+/// the `kube` feature is on.
 #[cfg(feature = "kube")]
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __impl_kube_resource {
-    ($root:ident, $group:literal, $version:literal, $api_version:literal, $kind:literal, $plural:literal, $scope:ident) => {
+    ($root:ident, $group:literal, $version:literal, $api_version:literal, $kind:literal, $plural:literal, $scope:ident, $status:ident) => {
         $crate::__kube_resource_impl!(
             $root,
             $group,
@@ -167,6 +169,7 @@ macro_rules! __impl_kube_resource {
             $plural,
             $scope
         );
+        $crate::__kube_has_spec_status!($root, $status);
     };
 }
 

@@ -162,6 +162,11 @@ pub fn expand(cx: &Ctxt, cont: &Container<'_>, r: &Resource) -> TokenStream {
         quote!(Cluster)
     };
     let n_fields = 4 + status_count;
+    let has_status = if r.status.is_some() {
+        quote!(status)
+    } else {
+        quote!(no_status)
+    };
 
     quote! {
         #[doc = #doc]
@@ -303,7 +308,7 @@ pub fn expand(cx: &Ctxt, cont: &Container<'_>, r: &Resource) -> TokenStream {
             }
         }
 
-        #krate::__impl_kube_resource!(#root, #group, #version, #api_version, #kind, #plural, #scope);
+        #krate::__impl_kube_resource!(#root, #group, #version, #api_version, #kind, #plural, #scope, #has_status);
 
         #(#path_checks)*
         #root_checks

@@ -19,6 +19,31 @@ fn resource_impl_matches_the_crd() {
     assert_eq!(ct.name_any(), "x");
 }
 
+/// Code generic over kube-core's `HasSpec`/`HasStatus` (as written for kube-derive types)
+/// takes crdkit resources; a resource without status has `HasSpec` only.
+#[test]
+fn has_spec_and_status() {
+    use kube::core::object::{HasSpec, HasStatus};
+    fn replicas<K: HasSpec<Spec = CronTabSpec> + HasStatus>(k: &mut K) -> bool {
+        k.spec_mut().replicas += 1;
+        k.status().is_none() && k.status_mut().is_none()
+    }
+    let mut ct = CronTab::new("x", CronTabSpec::default());
+    let before = ct.spec.replicas;
+    assert!(replicas(&mut ct));
+    assert_eq!(ct.spec().replicas, before + 1);
+
+    #[derive(crdkit::CustomResource, serde::Serialize, serde::Deserialize, Clone, Debug)]
+    #[crd(group = "x.example.com", version = "v1", kind = "Plain")]
+    struct PlainSpec {
+        n: i64,
+    }
+    fn spec_of<K: HasSpec>(k: &K) -> &K::Spec {
+        k.spec()
+    }
+    assert_eq!(spec_of(&Plain::new("p", PlainSpec { n: 7 })).n, 7);
+}
+
 #[test]
 fn crd_converts_to_k8s_openapi() {
     let crd = CronTab::k8s_crd().expect("k8s-openapi CRD");
