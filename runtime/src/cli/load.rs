@@ -110,12 +110,15 @@ pub fn parse(text: &str, path: &Path) -> Result<Vec<Document>, LoadError> {
     let trimmed = text.trim_start();
     let docs = if trimmed.starts_with('{') || trimmed.starts_with('[') {
         parse_json(text, path)?
+            .into_iter()
+            .map(|d| (d, Vec::new()))
+            .collect()
     } else {
         parse_yaml(text, path)?
     };
     let mut out = Vec::new();
-    for d in docs {
-        expand_list(d, &mut out, path)?;
+    for (d, item_lines) in docs {
+        expand_list(d, &item_lines, &mut out, path)?;
     }
     Ok(out)
 }
@@ -154,7 +157,9 @@ fn strip_position(msg: &str) -> &str {
     msg.rfind(" at line ").map_or(msg, |i| &msg[..i])
 }
 
-fn parse_yaml(text: &str, path: &Path) -> Result<Vec<Document>, LoadError> {
+/// The documents of a YAML stream, each with the lines of its `items` (empty unless the stream
+/// holds a list).
+fn parse_yaml(text: &str, path: &Path) -> Result<Vec<(Document, Vec<u64>)>, LoadError> {
     let docs: Vec<serde_saphyr::Spanned<Value>> =
         serde_saphyr::from_multiple(text).map_err(|e| {
             let (line, column) = e.location().map_or((0, 0), |l| (l.line(), l.column()));
@@ -172,15 +177,107 @@ fn parse_yaml(text: &str, path: &Path) -> Result<Vec<Document>, LoadError> {
                 message: format!("invalid YAML: {}", without_position(first)),
             }
         })?;
+    // Lists are rare: only then is the stream read a second time, for the lines of the items.
+    let item_lines: Vec<ItemLines> = if docs.iter().any(|d| is_list(&d.value)) {
+        serde_saphyr::from_multiple(text).unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    let mut item_lines = item_lines.into_iter().map(|l| l.0);
     Ok(docs
         .into_iter()
-        .filter(|d| !d.value.is_null())
-        .map(|d| Document {
-            file: path.to_owned(),
-            line: d.defined.line(),
-            value: d.value,
+        .map(|d| (d, item_lines.next().unwrap_or_default()))
+        .filter(|(d, _)| !d.value.is_null())
+        .map(|(d, lines)| {
+            let doc = Document {
+                file: path.to_owned(),
+                line: d.defined.line(),
+                value: d.value,
+            };
+            (doc, lines)
         })
         .collect())
+}
+
+/// The lines of the elements of a document's top-level `items` list (empty for anything else).
+#[derive(Default)]
+struct ItemLines(Vec<u64>);
+
+impl<'de> serde::Deserialize<'de> for ItemLines {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(ItemLinesVisitor { top: true })
+    }
+}
+
+/// Reads a document (`top`) looking for `items`, or the value of `items` collecting the line of
+/// each element; everything else is skipped.
+struct ItemLinesVisitor {
+    top: bool,
+}
+
+impl<'de> serde::de::Visitor<'de> for ItemLinesVisitor {
+    type Value = ItemLines;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a YAML document")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<ItemLines, A::Error> {
+        let mut lines = ItemLines::default();
+        while let Some(key) = map.next_key::<String>()? {
+            if self.top && key == "items" {
+                lines = map.next_value_seed(ItemsSeed)?;
+            } else {
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+        }
+        Ok(if self.top {
+            lines
+        } else {
+            ItemLines::default()
+        })
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<ItemLines, A::Error> {
+        let mut lines = Vec::new();
+        while let Some(item) = seq.next_element::<serde_saphyr::Spanned<serde::de::IgnoredAny>>()? {
+            lines.push(item.defined.line());
+        }
+        Ok(ItemLines(if self.top { Vec::new() } else { lines }))
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<ItemLines, E> {
+        Ok(ItemLines::default())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<ItemLines, E> {
+        Ok(ItemLines::default())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<ItemLines, E> {
+        Ok(ItemLines::default())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<ItemLines, E> {
+        Ok(ItemLines::default())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<ItemLines, E> {
+        Ok(ItemLines::default())
+    }
+    fn visit_unit<E>(self) -> Result<ItemLines, E> {
+        Ok(ItemLines::default())
+    }
+    fn visit_none<E>(self) -> Result<ItemLines, E> {
+        Ok(ItemLines::default())
+    }
+}
+
+/// The value of a top-level `items` key.
+struct ItemsSeed;
+
+impl<'de> serde::de::DeserializeSeed<'de> for ItemsSeed {
+    type Value = ItemLines;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<ItemLines, D::Error> {
+        d.deserialize_any(ItemLinesVisitor { top: false })
+    }
 }
 
 /// saphyr starts its message with `error: line L column C: `; the position is printed separately.
@@ -195,24 +292,31 @@ fn without_position(msg: &str) -> &str {
     }
 }
 
-/// `kind: List` (and `*List` kinds with `items`) stand for their items.
-fn expand_list(d: Document, out: &mut Vec<Document>, path: &Path) -> Result<(), LoadError> {
-    let is_list = d
-        .value
-        .get("kind")
+/// `kind: List` (and `*List` kinds) with `items`.
+fn is_list(v: &Value) -> bool {
+    v.get("kind")
         .and_then(Value::as_str)
         .is_some_and(|k| k == "List" || k.ends_with("List"))
-        && d.value.get("items").is_some();
-    if !is_list {
+        && v.get("items").is_some()
+}
+
+/// A list stands for its items, each at its own line when `item_lines` has it (else the list's).
+fn expand_list(
+    d: Document,
+    item_lines: &[u64],
+    out: &mut Vec<Document>,
+    path: &Path,
+) -> Result<(), LoadError> {
+    if !is_list(&d.value) {
         out.push(d);
         return Ok(());
     }
     match d.value.get("items") {
         Some(Value::Array(items)) => {
-            for item in items {
+            for (i, item) in items.iter().enumerate() {
                 out.push(Document {
                     file: d.file.clone(),
-                    line: d.line,
+                    line: item_lines.get(i).copied().unwrap_or(d.line),
                     value: item.clone(),
                 });
             }
@@ -250,6 +354,13 @@ mod tests {
         assert_eq!(
             docs.iter().map(|d| d.value.clone()).collect::<Vec<_>>(),
             vec![serde_json::json!({"a": 1}), serde_json::json!({"b": 2})]
+        );
+        // Each item at its own line, also after other documents and inside nested lists.
+        let text = "a: 1\n---\n---\nkind: List\nmetadata: {items: [x]}\nitems:\n- a: [1, 2]\n  items:\n  - z\n\n- b: 2\n---\nkind: PodList\nitems: []\n";
+        let docs = parse(text, p()).unwrap();
+        assert_eq!(
+            docs.iter().map(|d| d.line).collect::<Vec<_>>(),
+            vec![1, 7, 11]
         );
     }
 
