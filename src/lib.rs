@@ -68,6 +68,31 @@
 //! assert_eq!((received.spec.cron_spec.as_str(), received.spec.replicas), ("5 0 * * *", 1));
 //! ```
 //!
+//! Any CRD, for example one read from a file, admits objects as the API server does, on raw
+//! JSON ([`admission::Admission`]):
+//!
+//! ```
+//! # use crdkit::CustomResource as _;
+//! # #[derive(crdkit::CustomResource, serde::Serialize, serde::Deserialize, Clone, Debug)]
+//! # #[crd(group = "stable.example.com", version = "v1", kind = "CronTab", namespaced)]
+//! # pub struct CronTabSpec {
+//! #     #[crd(minimum = 1, maximum = 10, default = 1)]
+//! #     replicas: i32,
+//! # }
+//! use crdkit::admission::Admission;
+//!
+//! let crd = CronTab::crd().unwrap(); // or CustomResourceDefinition::from_value(yaml_value)
+//! let admission = Admission::new(&crd, "v1").unwrap();
+//! let mut obj = serde_json::json!({"apiVersion": "stable.example.com/v1", "kind": "CronTab",
+//!     "metadata": {"name": "x"}, "spec": {"replicas": 15, "someRandomField": 1}});
+//! let result = admission.create(&mut obj);
+//! assert_eq!(result.unknown_fields, ["spec.someRandomField"]);
+//! assert_eq!(
+//!     result.errors[0].to_string(),
+//!     "spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10"
+//! );
+//! ```
+//!
 //! A wrong CRD does not compile:
 //!
 //! ```compile_fail
@@ -102,7 +127,10 @@ pub use crdkit_runtime::resource::{
     CrdError, CustomResource, DecodeError, Invalid, MergeError, merge_crds,
 };
 pub use crdkit_runtime::shape::Schema;
-pub use crdkit_runtime::{cli, crd, crd_check, field, names, schema, shape, yaml};
+pub use crdkit_runtime::{
+    admission, cel, cli, crd, crd_check, default, field, names, prune, schema, shape, validate,
+    yaml,
+};
 
 /// The `metadata` of objects: crdkit's own type, or k8s-openapi's with the `kube` feature.
 #[cfg(not(feature = "kube"))]

@@ -6,6 +6,8 @@
 // The proc-macro links this crate without `full`: the model, names, shapes and their const
 // checks, and the CEL parser, checker and environment. Everything that handles objects (and the
 // evaluator with its bundled time zones) is `full` only, to keep the macro's build small.
+#[cfg(feature = "full")]
+pub mod admission;
 pub mod cel;
 #[cfg(feature = "full")]
 pub mod cli;

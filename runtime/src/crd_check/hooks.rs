@@ -19,8 +19,8 @@ use crate::validate::meta::validate_embedded;
 use crate::validate::node::SchemaNode;
 
 /// Validates a `default` against its node's schema, as apiextensions
-/// `pkg/apiserver/schema/defaulting/validation.go` does: the metadata checks (see
-/// [`embedded_errors`] and [`meta_errors`]), then OpenAPI value validation at
+/// `pkg/apiserver/schema/defaulting/validation.go` does: the metadata checks of
+/// embedded resources and of `metadata` defaults, then OpenAPI value validation at
 /// `<node>.default`, then, when that passes, the CEL rules of the node and below, once with the
 /// default as the old value too (transition rules see it unchanged) and, if that passes, once
 /// without one (as when the default is set on create). The rules of all defaults share one
