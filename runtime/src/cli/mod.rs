@@ -29,8 +29,9 @@ USAGE:
         Print the built-in CRDs, one document each.
     crdgen check [--output text|json] CRD.yaml...
         Would the API server accept these CRDs on create?
-    crdgen validate --crd CRD.yaml [--old OLD.yaml] [--output text|json] OBJECT.yaml...
-        Prune, default and validate objects as the API server does on create (or update, with --old).
+    crdgen validate --crd CRD.yaml [--old OLD.yaml [--subresource status]] [--output text|json] OBJECT.yaml...
+        Prune, default and validate objects as the API server does on create (or update, with --old;
+        or an update of the status subresource, which keeps all but the object's status).
 
 Files may hold several documents (YAML `---` or concatenated JSON) and `kind: List`; `-` is stdin.
 Exit status: 0 valid, 1 invalid or rejected, 2 usage or input errors.

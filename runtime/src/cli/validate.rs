@@ -14,7 +14,8 @@ use crate::crd::CustomResourceDefinition;
 use crate::schema::Structural;
 use crate::validate::{CompiledSchema, ResourceInfo};
 
-/// Runs `crdgen validate --crd CRD.yaml [--old OLD.yaml] [--output text|json] OBJECT.yaml...`.
+/// Runs `crdgen validate --crd CRD.yaml [--old OLD.yaml [--subresource status]] [--output text|json]
+/// OBJECT.yaml...`.
 /// Returns [`OK`] when every object is valid, else [`INVALID`].
 ///
 /// # Errors
@@ -29,6 +30,7 @@ pub fn run(
     use lexopt::prelude::*;
     let mut parser = lexopt::Parser::from_args(args);
     let mut output = Output::Text;
+    let mut status_subresource = false;
     let (mut crd_files, mut old_files, mut files): (Vec<PathBuf>, Vec<PathBuf>, Vec<PathBuf>) =
         Default::default();
     while let Some(arg) = parser.next()? {
@@ -38,6 +40,15 @@ pub fn run(
             }
             Long("crd") => crd_files.push(parser.value()?.into()),
             Long("old") => old_files.push(parser.value()?.into()),
+            Long("subresource") => {
+                let v = parser.value()?.string()?;
+                if v != "status" {
+                    return Err(Failure::Usage(format!(
+                        "unknown subresource `{v}` (only `status` is validated)"
+                    )));
+                }
+                status_subresource = true;
+            }
             Value(f) => files.push(f.into()),
             _ => return Err(arg.unexpected().into()),
         }
@@ -63,6 +74,12 @@ pub fn run(
     if crds.is_empty() {
         return Err(Failure::Usage(
             "no CustomResourceDefinition: give one with `--crd CRD.yaml`".to_owned(),
+        ));
+    }
+    if status_subresource && old_files.is_empty() {
+        return Err(Failure::Usage(
+            "`--subresource status` updates a stored object: give it with `--old OLD.yaml`"
+                .to_owned(),
         ));
     }
     let mut olds = Vec::new();
@@ -114,10 +131,28 @@ pub fn run(
                         let mut old_obj = o.value.clone();
                         // The stored object went through the same decoding when it was written.
                         let _ = target.schema.prune_and_default(&mut old_obj);
-                        if target.status {
-                            keep_old_status(&mut obj, &old_obj);
+                        if status_subresource {
+                            if !target.status {
+                                return Err(Failure::Input(format!(
+                                    "{}: the {} resource has no status subresource",
+                                    doc.position(),
+                                    target.kind
+                                )));
+                            }
+                            take_new_status(&mut obj, &old_obj);
+                            target.schema.validate_status_update(&obj, &old_obj)
+                        } else {
+                            if target.status {
+                                keep_old_status(&mut obj, &old_obj);
+                            }
+                            target.schema.validate_update(&obj, &old_obj)
                         }
-                        target.schema.validate_update(&obj, &old_obj)
+                    }
+                    None if status_subresource => {
+                        return Err(Failure::Input(format!(
+                            "{}: no stored object in the --old files to update",
+                            doc.position()
+                        )));
                     }
                     None => {
                         // With the status subresource, create cannot set `status`
@@ -260,6 +295,24 @@ impl Target {
                 .with_scale(subresources.and_then(|s| s.scale.clone())),
             status: subresources.is_some_and(|s| s.status.is_some()),
         })
+    }
+}
+
+/// An update through the status subresource keeps all of the stored object but its `status`
+/// (`statusStrategy.PrepareForUpdate` in apiextensions-apiserver
+/// `pkg/registry/customresource/status_strategy.go`).
+fn take_new_status(new: &mut Json, old: &Json) {
+    let status = new.get("status").cloned();
+    *new = old.clone();
+    if let Json::Object(map) = new {
+        match status {
+            Some(s) => {
+                map.insert("status".to_owned(), s);
+            }
+            None => {
+                map.remove("status");
+            }
+        }
     }
 }
 

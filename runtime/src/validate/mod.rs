@@ -175,6 +175,45 @@ impl CompiledSchema {
         errs
     }
 
+    /// Validates an update through the status subresource, `new` being the stored object with
+    /// the request's `status` (`statusStrategy.PrepareForUpdate`): OpenAPI validation of
+    /// `status` alone against the `status` schema, ratcheted, with kube-openapi names relative
+    /// to it; the scale status paths; list types and CEL rules of the whole object as on update
+    /// (apiextensions-apiserver `pkg/registry/customresource/status_strategy.go` `ValidateUpdate`
+    /// and `validator.go` `ValidateStatusUpdate`).
+    #[must_use]
+    pub fn validate_status_update(&self, new: &Value, old: &Value) -> Vec<FieldError> {
+        let mut errs = Vec::new();
+        if !self.type_meta(new, &mut errs) {
+            return errs;
+        }
+        meta::validate_root_meta(new, self.resource.namespaced, &mut errs);
+        let correlation = crate::ratchet::Correlated::new(new, old, &self.structural);
+        if let (Some(status), Some(node)) = (new.get("status"), self.root.property("status")) {
+            let base = FieldPath::new("status");
+            match correlation.key("status") {
+                Some(c) => errs.extend(ratchet::ratcheted_openapi_at(node, &c, &base)),
+                None => {
+                    let mut v = openapi::OpenApi::new();
+                    v.validate(node, status);
+                    errors::to_field_errors(&base, v.errors, &mut errs);
+                }
+            }
+        }
+        if let Some(scale) = &self.scale {
+            scale::validate_scale_status(new, scale, &mut errs);
+        }
+        if self.root.has_list_types() {
+            let mut old_errs = Vec::new();
+            list_type::list_sets_and_maps(&FieldPath::nil(), &self.root, old, &mut old_errs);
+            if old_errs.is_empty() {
+                list_type::list_sets_and_maps(&FieldPath::nil(), &self.root, new, &mut errs);
+            }
+        }
+        self.validate_cel(new, Some(old), Some(&correlation), &mut errs);
+        errs
+    }
+
     /// OpenAPI validation alone (`ValidateCustomResource`), of a value at `base`.
     #[must_use]
     pub fn validate_openapi(&self, value: &Value, base: &FieldPath) -> Vec<FieldError> {

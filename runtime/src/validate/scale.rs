@@ -15,6 +15,16 @@ pub(crate) fn validate_scale(
     out: &mut Vec<FieldError>,
 ) {
     replicas(obj, &scale.spec_replicas_path, out);
+    validate_scale_status(obj, scale, out);
+}
+
+/// `ValidateScaleStatus` alone, as the status subresource runs it: `statusReplicasPath` and
+/// `labelSelectorPath`.
+pub(crate) fn validate_scale_status(
+    obj: &Value,
+    scale: &CustomResourceSubresourceScale,
+    out: &mut Vec<FieldError>,
+) {
     replicas(obj, &scale.status_replicas_path, out);
     if let Some(path) = &scale.label_selector_path
         && let Err(e) = nested(obj, path).and_then(|v| match v {

@@ -26,6 +26,16 @@ use crate::ratchet::Correlated;
 /// `ValidateCustomResourceUpdate` with ratcheting: the OpenAPI errors of `correlation.new`
 /// (validated against `root`) that are not ratcheted.
 pub(crate) fn ratcheted_openapi(root: &Node, correlation: &Correlated<'_>) -> Vec<FieldError> {
+    ratcheted_openapi_at(root, correlation, &FieldPath::nil())
+}
+
+/// [`ratcheted_openapi`] of a value validated on its own (kube-openapi names relative to it)
+/// whose field errors are reported under `base`, as the status subresource validates `status`.
+pub(crate) fn ratcheted_openapi_at(
+    root: &Node,
+    correlation: &Correlated<'_>,
+    base: &FieldPath,
+) -> Vec<FieldError> {
     let mut v = OpenApi::new();
     v.validate(root, correlation.new);
     let mut errors = v.errors;
@@ -39,7 +49,7 @@ pub(crate) fn ratcheted_openapi(root: &Node, correlation: &Correlated<'_>) -> Ve
         }
     }
     let mut out = Vec::new();
-    to_field_errors(&FieldPath::nil(), errors, &mut out);
+    to_field_errors(base, errors, &mut out);
     out
 }
 
