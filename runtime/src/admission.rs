@@ -5,8 +5,9 @@
 //! The order is apiextensions-apiserver's: the request body is decoded (pruning, nulls, embedded
 //! `ObjectMeta`, defaults: [`CompiledSchema::prune_and_default`]), the registry strategy applies
 //! the status subresource (`pkg/registry/customresource/strategy.go`: create drops `status`,
-//! an update of the main resource keeps the stored one), then validation runs
-//! (OpenAPI, scale paths, CEL rules, ratcheting on update).
+//! an update of the main resource keeps the stored one; `status_strategy.go`: an update through
+//! `/status` keeps everything but `status`), then validation runs (OpenAPI, scale paths, CEL
+//! rules, ratcheting on update).
 
 use std::fmt;
 
@@ -55,6 +56,8 @@ pub enum AdmissionError {
     NoSchema(String),
     /// The schema does not convert to a structural schema.
     Schema(String),
+    /// An update through `/status` of a version without the status subresource.
+    NoStatusSubresource,
 }
 
 impl fmt::Display for AdmissionError {
@@ -64,6 +67,7 @@ impl fmt::Display for AdmissionError {
             AdmissionError::NotServed(v) => write!(f, "version {v} is not served"),
             AdmissionError::NoSchema(v) => write!(f, "version {v} has no schema"),
             AdmissionError::Schema(e) => write!(f, "the schema is not structural: {e}"),
+            AdmissionError::NoStatusSubresource => f.write_str("there is no status subresource"),
         }
     }
 }
@@ -156,6 +160,36 @@ impl Admission {
     /// through the same decoding when it was written), `status` kept from `old` under the
     /// status subresource, then validated with transition rules and ratcheting.
     pub fn update(&self, new: &mut Value, old: &Value) -> Admitted {
+        self.admit_update(new, old, |new, old| {
+            if self.status_subresource {
+                keep_old_status(new, old);
+            }
+            self.schema.validate_update(new, old)
+        })
+    }
+
+    /// Admits `new` as an update of the stored `old` through the `/status` subresource: all of
+    /// `old` but the `status` of `new`, then the status validation of
+    /// [`CompiledSchema::validate_status_update`].
+    ///
+    /// # Errors
+    /// [`AdmissionError::NoStatusSubresource`] when the version has no status subresource.
+    pub fn update_status(&self, new: &mut Value, old: &Value) -> Result<Admitted, AdmissionError> {
+        if !self.status_subresource {
+            return Err(AdmissionError::NoStatusSubresource);
+        }
+        Ok(self.admit_update(new, old, |new, old| {
+            take_new_status(new, old);
+            self.schema.validate_status_update(new, old)
+        }))
+    }
+
+    fn admit_update(
+        &self,
+        new: &mut Value,
+        old: &Value,
+        validate: impl FnOnce(&mut Value, &Value) -> Vec<FieldError>,
+    ) -> Admitted {
         let unknown_fields = match self.schema.prune_and_default(new) {
             Ok(u) => u,
             Err(e) => return decoding_failed(e),
@@ -163,21 +197,38 @@ impl Admission {
         let mut old = old.clone();
         // An old object that no longer decodes is compared as it is.
         let _ = self.schema.prune_and_default(&mut old);
-        if self.status_subresource
-            && let Value::Object(map) = new
-        {
-            match old.get("status") {
-                Some(status) => {
-                    map.insert("status".to_owned(), status.clone());
-                }
-                None => {
-                    map.remove("status");
-                }
-            }
-        }
         Admitted {
             unknown_fields,
-            errors: self.schema.validate_update(new, &old),
+            errors: validate(new, &old),
+        }
+    }
+}
+
+/// The main resource cannot change `status` (`customResourceStrategy.PrepareForUpdate`).
+fn keep_old_status(new: &mut Value, old: &Value) {
+    let Value::Object(map) = new else { return };
+    match old.get("status") {
+        Some(status) => {
+            map.insert("status".to_owned(), status.clone());
+        }
+        None => {
+            map.remove("status");
+        }
+    }
+}
+
+/// `/status` changes nothing but `status` (`statusStrategy.PrepareForUpdate`).
+fn take_new_status(new: &mut Value, old: &Value) {
+    let status = new.get("status").cloned();
+    *new = old.clone();
+    if let Value::Object(map) = new {
+        match status {
+            Some(s) => {
+                map.insert("status".to_owned(), s);
+            }
+            None => {
+                map.remove("status");
+            }
         }
     }
 }

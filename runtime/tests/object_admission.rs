@@ -74,6 +74,26 @@ fn status_subresource_drops_status_on_create_and_keeps_it_on_update() {
 }
 
 #[test]
+fn status_updates_change_status_only() {
+    let a = Admission::new(&crd(true), "v1").unwrap();
+    let old = widget(json!({"name": "x"}), json!({"ready": 1}));
+    let mut new = widget(json!({"name": "changed"}), json!({"ready": 9}));
+    let r = a.update_status(&mut new, &old).unwrap();
+    assert_eq!(new["spec"], json!({"name": "x", "replicas": 1}));
+    assert_eq!(
+        messages(&r),
+        vec![
+            "status.ready: Invalid value: 9: status.ready in body should be less than or equal to 3"
+        ]
+    );
+    let without = Admission::new(&crd(false), "v1").unwrap();
+    assert_eq!(
+        without.update_status(&mut new, &old).unwrap_err(),
+        AdmissionError::NoStatusSubresource
+    );
+}
+
+#[test]
 fn update_runs_transition_rules() {
     let a = Admission::new(&crd(false), "v1").unwrap();
     let old = widget(json!({"name": "x"}), json!({}));

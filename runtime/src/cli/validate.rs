@@ -10,9 +10,8 @@ use serde_json::Value as Json;
 use super::load::{self, Document};
 use super::report::{self, Output};
 use super::{Failure, INVALID, OK};
+use crate::admission::{Admission, AdmissionError};
 use crate::crd::CustomResourceDefinition;
-use crate::schema::Structural;
-use crate::validate::{CompiledSchema, ResourceInfo};
 
 /// Runs `crdgen validate --crd CRD.yaml [--old OLD.yaml [--subresource status]] [--output text|json]
 /// OBJECT.yaml...`.
@@ -116,59 +115,37 @@ pub fn run(
             olds.iter().find(|o| same_object(o, doc))
         };
         let mut obj = doc.value.clone();
-        let mut errors = match target.schema.prune_and_default(&mut obj) {
-            Ok(unknown) => {
-                for u in unknown {
-                    let _ = writeln!(
-                        err,
-                        "Warning: {}: unknown field {}",
-                        doc.position(),
-                        crate::field::go_quote(&u)
-                    );
-                }
-                match old {
-                    Some(o) => {
-                        let mut old_obj = o.value.clone();
-                        // The stored object went through the same decoding when it was written.
-                        let _ = target.schema.prune_and_default(&mut old_obj);
-                        if status_subresource {
-                            if !target.status {
-                                return Err(Failure::Input(format!(
-                                    "{}: the {} resource has no status subresource",
-                                    doc.position(),
-                                    target.kind
-                                )));
-                            }
-                            take_new_status(&mut obj, &old_obj);
-                            target.schema.validate_status_update(&obj, &old_obj)
-                        } else {
-                            if target.status {
-                                keep_old_status(&mut obj, &old_obj);
-                            }
-                            target.schema.validate_update(&obj, &old_obj)
-                        }
-                    }
-                    None if status_subresource => {
-                        return Err(Failure::Input(format!(
-                            "{}: no stored object in the --old files to update",
-                            doc.position()
-                        )));
-                    }
-                    None => {
-                        // With the status subresource, create cannot set `status`
-                        // (`customResourceStrategy.PrepareForCreate` in
-                        // apiextensions-apiserver `pkg/registry/customresource/strategy.go`).
-                        if target.status
-                            && let Json::Object(map) = &mut obj
-                        {
-                            map.remove("status");
-                        }
-                        target.schema.validate(&obj)
-                    }
-                }
+        let admitted = match (old, status_subresource) {
+            (Some(o), false) => target.admission.update(&mut obj, &o.value),
+            (Some(o), true) => {
+                target
+                    .admission
+                    .update_status(&mut obj, &o.value)
+                    .map_err(|_| {
+                        Failure::Input(format!(
+                            "{}: the {} resource has no status subresource",
+                            doc.position(),
+                            target.kind
+                        ))
+                    })?
             }
-            Err(e) => vec![e],
+            (None, true) => {
+                return Err(Failure::Input(format!(
+                    "{}: no stored object in the --old files to update",
+                    doc.position()
+                )));
+            }
+            (None, false) => target.admission.create(&mut obj),
         };
+        for u in &admitted.unknown_fields {
+            let _ = writeln!(
+                err,
+                "Warning: {}: unknown field {}",
+                doc.position(),
+                crate::field::go_quote(u)
+            );
+        }
+        let mut errors = admitted.errors;
         errors.dedup();
         if !errors.is_empty() {
             code = INVALID;
@@ -196,9 +173,7 @@ struct Target {
     /// `apiVersion` and `kind`.
     key: (String, String),
     kind: String,
-    schema: CompiledSchema,
-    /// The version has the status subresource: the main resource cannot change `status`.
-    status: bool,
+    admission: Admission,
 }
 
 impl Target {
@@ -256,15 +231,15 @@ impl Target {
         if !v.served {
             return Err(wrong(format!("version {version} of {kind} is not served")));
         }
-        let Some(props) = v
-            .schema
+        if v.schema
             .as_ref()
             .and_then(|s| s.open_api_v3_schema.as_ref())
-        else {
+            .is_none()
+        {
             return Err(wrong(format!(
                 "version {version} of {kind} has no schema (the CRD at {position})"
             )));
-        };
+        }
         // A CRD the API server would reject serves nothing; still validate against what it
         // says (schemas in tests often skip the CRD's other requirements), and say so.
         let problems = crate::crd_check::check_crd_full(crd);
@@ -279,55 +254,15 @@ impl Target {
                 )
             );
         }
-        let structural = Structural::from_props(props)
-            .map_err(|e| Failure::Input(format!("{position}: {e}")))?;
-        let info = ResourceInfo {
-            api_version: api_version.to_owned(),
-            kind: kind.to_owned(),
-            namespaced: None,
-        };
-        let subresources = v.subresources.as_ref();
+        let admission = Admission::new(crd, version).map_err(|e| match e {
+            AdmissionError::Schema(e) => Failure::Input(format!("{position}: {e}")),
+            e => wrong(e.to_string()),
+        })?;
         Ok(Target {
             key: Target::key(doc),
             kind: kind.to_owned(),
-            schema: CompiledSchema::new(&structural)
-                .with_resource(info)
-                .with_scale(subresources.and_then(|s| s.scale.clone())),
-            status: subresources.is_some_and(|s| s.status.is_some()),
+            admission,
         })
-    }
-}
-
-/// An update through the status subresource keeps all of the stored object but its `status`
-/// (`statusStrategy.PrepareForUpdate` in apiextensions-apiserver
-/// `pkg/registry/customresource/status_strategy.go`).
-fn take_new_status(new: &mut Json, old: &Json) {
-    let status = new.get("status").cloned();
-    *new = old.clone();
-    if let Json::Object(map) = new {
-        match status {
-            Some(s) => {
-                map.insert("status".to_owned(), s);
-            }
-            None => {
-                map.remove("status");
-            }
-        }
-    }
-}
-
-/// With the status subresource, an update keeps the stored `status`
-/// (`customResourceStrategy.PrepareForUpdate`, apiextensions-apiserver
-/// `pkg/registry/customresource/strategy.go`).
-fn keep_old_status(new: &mut Json, old: &Json) {
-    let Json::Object(map) = new else { return };
-    match old.get("status") {
-        Some(status) => {
-            map.insert("status".to_owned(), status.clone());
-        }
-        None => {
-            map.remove("status");
-        }
     }
 }
 
