@@ -96,8 +96,8 @@ fn big() -> Big {
             weight: 0.5 + i as f64,
             enabled: i % 2 == 0,
             mode: ["fast", "slow", "auto"][(i % 3) as usize],
-            tags: (0..4).map(|t| format!("tag-{t}")).collect(),
-            labels: (0..4)
+            tags: (0..5).map(|t| format!("tag-{t}")).collect(),
+            labels: (0..5)
                 .map(|l| (format!("label-{l}"), format!("value-{i}-{l}")))
                 .collect(),
             targets: (0..3)
