@@ -12,6 +12,11 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
+// Shared with the runtime's ratcheting tests.
+#[path = "../../runtime/tests/support/patch.rs"]
+mod patch;
+use patch::{merge_patch, without_nulls};
+
 /// What the program said about one step.
 struct Run {
     code: i32,
@@ -268,39 +273,6 @@ fn kubernetes_cel_integration_cases() {
     let _ = std::fs::remove_dir_all(&work);
     assert!(steps >= 50, "{steps} steps");
     assert!(problems.is_empty(), "{}", problems.join("\n\n"));
-}
-
-/// RFC 7386 JSON merge patch (the test's `patchMyCRDV1Beta1Schema`).
-fn merge_patch(target: &mut Value, patch: &Value) {
-    let Value::Object(p) = patch else {
-        *target = patch.clone();
-        return;
-    };
-    if !target.is_object() {
-        *target = json!({});
-    }
-    let t = target.as_object_mut().unwrap();
-    for (k, v) in p {
-        if v.is_null() {
-            t.remove(k);
-        } else {
-            merge_patch(t.entry(k.clone()).or_insert(Value::Null), v);
-        }
-    }
-}
-
-/// A server-side apply by one manager: the applied configuration is the object, without nulls.
-fn without_nulls(v: &Value) -> Value {
-    match v {
-        Value::Object(m) => Value::Object(
-            m.iter()
-                .filter(|(_, v)| !v.is_null())
-                .map(|(k, v)| (k.clone(), without_nulls(v)))
-                .collect(),
-        ),
-        Value::Array(a) => Value::Array(a.iter().map(without_nulls).collect()),
-        v => v.clone(),
-    }
 }
 
 /// The CRD of apiextensions-apiserver `test/integration/ratcheting_test.go` (`runTests`) with

@@ -18,6 +18,10 @@ use crdkit_runtime::validate::cel::CelValidator;
 use crdkit_runtime::validate::{CompiledSchema, ResourceInfo};
 use serde_json::{Value, json};
 
+#[path = "support/patch.rs"]
+mod patch;
+use patch::{merge_patch, without_nulls};
+
 fn load(name: &str) -> Value {
     let path = format!(
         "{}/tests/data/cel/validate/{name}",
@@ -113,40 +117,6 @@ fn openapi_ratcheting() {
         }
     }
     report("ratcheting_test.go", cases.len(), &failures);
-}
-
-/// RFC 7386 JSON merge patch.
-fn merge_patch(target: &mut Value, patch: &Value) {
-    let Value::Object(p) = patch else {
-        *target = patch.clone();
-        return;
-    };
-    if !target.is_object() {
-        *target = json!({});
-    }
-    let t = target.as_object_mut().unwrap();
-    for (k, v) in p {
-        if v.is_null() {
-            t.remove(k);
-        } else {
-            merge_patch(t.entry(k.clone()).or_insert(Value::Null), v);
-        }
-    }
-}
-
-/// Server-side apply by a single manager: the applied configuration becomes the object; null
-/// fields are removed.
-fn without_nulls(v: &Value) -> Value {
-    match v {
-        Value::Object(m) => Value::Object(
-            m.iter()
-                .filter(|(_, v)| !v.is_null())
-                .map(|(k, v)| (k.clone(), without_nulls(v)))
-                .collect(),
-        ),
-        Value::Array(a) => Value::Array(a.iter().map(without_nulls).collect()),
-        v => v.clone(),
-    }
 }
 
 #[test]

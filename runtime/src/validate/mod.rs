@@ -164,13 +164,7 @@ impl CompiledSchema {
             scale::validate_scale(new, scale, &mut errs);
         }
         meta::validate_embedded(&FieldPath::nil(), new, &self.root, &mut errs);
-        if self.root.has_list_types() {
-            let mut old_errs = Vec::new();
-            list_type::list_sets_and_maps(&FieldPath::nil(), &self.root, old, &mut old_errs);
-            if old_errs.is_empty() {
-                list_type::list_sets_and_maps(&FieldPath::nil(), &self.root, new, &mut errs);
-            }
-        }
+        self.ratcheted_list_types(new, old, &mut errs);
         self.validate_cel(new, Some(old), Some(&correlation), &mut errs);
         errs
     }
@@ -203,13 +197,7 @@ impl CompiledSchema {
         if let Some(scale) = &self.scale {
             scale::validate_scale_status(new, scale, &mut errs);
         }
-        if self.root.has_list_types() {
-            let mut old_errs = Vec::new();
-            list_type::list_sets_and_maps(&FieldPath::nil(), &self.root, old, &mut old_errs);
-            if old_errs.is_empty() {
-                list_type::list_sets_and_maps(&FieldPath::nil(), &self.root, new, &mut errs);
-            }
-        }
+        self.ratcheted_list_types(new, old, &mut errs);
         self.validate_cel(new, Some(old), Some(&correlation), &mut errs);
         errs
     }
@@ -242,6 +230,18 @@ impl CompiledSchema {
         let ok = e.is_empty();
         errs.extend(e);
         ok
+    }
+
+    /// List-type errors of `new` on update, only when `old` had none (the API server's update
+    /// validation ratchets them as a whole).
+    fn ratcheted_list_types(&self, new: &Value, old: &Value, errs: &mut Vec<FieldError>) {
+        if self.root.has_list_types() {
+            let mut old_errs = Vec::new();
+            list_type::list_sets_and_maps(&FieldPath::nil(), &self.root, old, &mut old_errs);
+            if old_errs.is_empty() {
+                list_type::list_sets_and_maps(&FieldPath::nil(), &self.root, new, errs);
+            }
+        }
     }
 
     /// Embedded resources and list types (steps 4 and 5).
