@@ -62,6 +62,7 @@ fn expand_resource(input: &syn::DeriveInput) -> proc_macro2::TokenStream {
     let resource = check::resource::check(&cx, &cont);
     let krate = cont.attrs.krate();
     let mut generator = expand::shape::Gen::new(&cx, krate);
+    generator.resource_spec = true;
     let schema = expand::schema_impl(&mut generator, &cont);
     let root = resource.map(|r| expand::resource::expand(&cx, &cont, &r));
     match cx.check() {

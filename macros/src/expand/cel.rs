@@ -207,6 +207,8 @@ impl Gen<'_> {
         let k = self.krate.clone();
         let p = quote!(#k::__private);
         let c = quote!(#k::shape::cel);
+        // A type-level rule on a resource's spec that reads the whole object gets a hint.
+        let spec_rule = self.resource_spec && site == self.type_name;
         let text = r.rule.value();
         let opt = |l: &Option<syn::LitStr>| match l {
             Some(l) => {
@@ -293,12 +295,17 @@ impl Gen<'_> {
             ];
             for (at, part) in parts {
                 let Some(at) = at else { continue };
+                let mut result =
+                    quote!(#c::check_part(#site, #c::child(#node), &#src, #c::Part::#part));
+                if spec_rule {
+                    result = quote!(#c::spec_hint(#result));
+                }
                 self.check_at(
                     at,
                     quote!(if #info.ok {
                         ::core::result::Result::Ok(())
                     } else {
-                        #c::check_part(#site, #c::child(#node), &#src, #c::Part::#part)
+                        #result
                     }),
                 );
             }

@@ -30,6 +30,8 @@ pub struct Gen<'c> {
     pub generic: bool,
     /// The container's name, for the sites of rules (`Spec.replicas`).
     pub type_name: String,
+    /// The container is the spec of a `#[derive(CustomResource)]`.
+    pub resource_spec: bool,
     next: usize,
 }
 
@@ -42,6 +44,7 @@ impl<'c> Gen<'c> {
             checks: Vec::new(),
             generic: false,
             type_name: String::new(),
+            resource_spec: false,
             next: 0,
         }
     }

@@ -42,6 +42,6 @@ mod validate;
 pub mod walk;
 
 pub use ast::Ast;
-pub use rule::{Part, RuleInfo, RuleSrc, Site, check_part, check_rule, rule_info};
+pub use rule::{Part, RuleInfo, RuleSrc, Site, check_part, check_rule, rule_info, spec_hint};
 pub use schema::{NodeRef, child};
 pub use walk::check_crd;

@@ -112,6 +112,47 @@ pub const fn check_part(site: Site, node: NodeRef, r: &RuleSrc, part: Part) -> R
     }
 }
 
+/// [`check_part`]'s result for a type-level rule on a custom resource's spec type, with a hint
+/// when the rule reads a field of the whole object (`self.spec`, `self.metadata`, ...): `self`
+/// is the spec there, and such rules belong on the root.
+///
+/// # Errors
+/// The message of `r`, with the hint when it applies.
+pub const fn spec_hint(r: Result<(), Msg>) -> Result<(), Msg> {
+    const ROOT_FIELDS: [&str; 5] = [
+        "undefined field 'spec'",
+        "undefined field 'metadata'",
+        "undefined field 'status'",
+        "undefined field 'apiVersion'",
+        "undefined field 'kind'",
+    ];
+    let Err(m) = r else { return r };
+    let mut i = 0;
+    while i < ROOT_FIELDS.len() {
+        if contains(m.as_str(), ROOT_FIELDS[i]) {
+            return Err(m.s("\n = help: `self` is the spec in a rule on the spec type; rules about the whole object go in the resource's `root_validation(..)`"));
+        }
+        i += 1;
+    }
+    Err(m)
+}
+
+const fn contains(hay: &str, needle: &str) -> bool {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    let mut i = 0;
+    while i + n.len() <= h.len() {
+        let mut j = 0;
+        while j < n.len() && h[i + j] == n[j] {
+            j += 1;
+        }
+        if j == n.len() {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
 const fn check(site: Site, node: NodeRef, r: &RuleSrc) -> Result<RuleInfo, (Part, Msg)> {
     let head = Msg::of("invalid rule on `").s(site.name).s("`: ");
     if r.ast.table_len as usize != OVERLOADS.len() {
