@@ -228,3 +228,45 @@ fn apiextensions_cost_estimation() {
         failures.join("\n")
     );
 }
+
+/// apiextensions `celcoststability_test.go` `TestCelEstimatedCostStability`, transcribed to
+/// `cost_stability_estimated.json`: each rule on the root of its schema (not a resource root),
+/// checked by its `MaxCost`, as `schemaChecker` does.
+#[test]
+fn apiextensions_estimated_cost_stability() {
+    use crdkit_runtime::cel::check::compile::{RuleOptions, compile_rules};
+    let path = format!(
+        "{}/tests/data/cel/check/cost_stability_estimated.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let data: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for c in data["cases"].as_array().unwrap() {
+        for pair in c["expectCost"].as_array().unwrap() {
+            total += 1;
+            let rule = pair[0].as_str().unwrap();
+            let want = pair[1].as_u64().unwrap();
+            let mut json = c["schema"].clone();
+            json["x-kubernetes-validations"] = serde_json::json!([{ "rule": rule }]);
+            let props: crdkit_runtime::schema::JsonSchemaProps =
+                serde_json::from_value(json).unwrap();
+            let s = crdkit_runtime::schema::Structural::from_props(&props).unwrap();
+            let decl = schema_decl_type(&s, false).unwrap();
+            let results = compile_rules(&s.extensions.validations, &decl, &RuleOptions::default());
+            let r = &results[0];
+            if r.error.is_some() || r.max_cost != want {
+                failures.push(format!(
+                    "{} / {rule}: want {want}, got {} {:?}",
+                    c["name"], r.max_cost, r.error
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {total} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
