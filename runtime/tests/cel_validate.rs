@@ -439,3 +439,39 @@ fn optional_old_self_is_optional_type() {
     }
     report("TestOptionalOldSelfIsOptionalType", cases.len(), &failures);
 }
+
+/// `TestValidateFieldPath`, transcribed to `data/cel/validate/field_path.json`: `ValidFieldPath`
+/// on Go's schema (array notation allowed).
+#[test]
+fn validate_field_path() {
+    let path = format!(
+        "{}/tests/data/cel/validate/field_path.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let data: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let schema = structural(&data["schema"]);
+    let cases = data["cases"].as_array().unwrap();
+    let mut failures = Vec::new();
+    for c in cases {
+        let fp = c["fieldPath"].as_str().unwrap();
+        let got = crdkit_runtime::schema::valid_field_path(fp, &schema, true);
+        match (got, c["errDetail"].as_str()) {
+            (Ok((p, _)), None) => {
+                if let Some(want) = c["validFieldPath"].as_str() {
+                    if p.to_string() != want {
+                        failures.push(format!("{}: {fp:?}: path {p}, want {want}", c["name"]));
+                    }
+                }
+            }
+            (Ok((p, _)), Some(want)) => {
+                failures.push(format!("{}: {fp:?}: ok {p}, want error {want}", c["name"]));
+            }
+            (Err(e), None) => failures.push(format!("{}: {fp:?}: error {e}", c["name"])),
+            (Err(e), Some(want)) if !e.contains(want) => {
+                failures.push(format!("{}: {fp:?}: error {e}, want {want}", c["name"]));
+            }
+            _ => {}
+        }
+    }
+    report("TestValidateFieldPath", cases.len(), &failures);
+}
