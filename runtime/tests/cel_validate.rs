@@ -475,3 +475,56 @@ fn validate_field_path() {
     }
     report("TestValidateFieldPath", cases.len(), &failures);
 }
+
+/// apiextensions `values_test.go` `TestEquality` (the same table as apiserver
+/// `pkg/cel/openapi/values_test.go`), transcribed to `data/cel/validate/equality.json`: two
+/// values under one schema compared both ways with `==` and `!=` (list-type `set` and `map`
+/// compare regardless of order). Go's extra comparison against plain native values is written
+/// as a CEL literal where the literal has the same CEL type (string lists and string maps).
+#[test]
+fn list_type_equality() {
+    let path = format!(
+        "{}/tests/data/cel/validate/equality.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let data: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let cases = data["cases"].as_array().unwrap();
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for c in cases {
+        let name = c["name"].as_str().unwrap();
+        let item = &data["schemas"][c["schema"].as_str().unwrap()];
+        let schema = json!({"type": "array", "items": item});
+        let obj = json!([c["lhs"], c["rhs"]]);
+        let equal = c["equal"].as_bool().unwrap();
+        let (eq, ne) = if equal { ("==", "!=") } else { ("!=", "==") };
+        let mut rules = vec![
+            format!("self[0] {eq} self[1]"),
+            format!("self[1] {eq} self[0]"),
+            format!("!(self[0] {ne} self[1])"),
+        ];
+        let literal = |v: &Value| -> Option<String> {
+            match v {
+                Value::Array(a) if a.iter().all(Value::is_string) => Some(v.to_string()),
+                Value::Object(m) if item.get("additionalProperties").is_some() => {
+                    m.values().all(Value::is_string).then(|| v.to_string())
+                }
+                _ => None,
+            }
+        };
+        if let (Some(l), Some(r)) = (literal(&c["lhs"]), literal(&c["rhs"])) {
+            rules.push(format!("self[0] {eq} {r}"));
+            rules.push(format!("self[1] {eq} {l}"));
+        }
+        for rule in rules {
+            total += 1;
+            let s = with_rules(&schema, json!([{ "rule": rule }]));
+            let v = CelValidator::compile_all(&s, false, &CelOptions::default());
+            let r = v.validate_with_budget(&root(), &obj, None, None, BUDGET);
+            if !r.errors.is_empty() {
+                failures.push(format!("{name}: {rule}:\n    {}", show(&r.errors)));
+            }
+        }
+    }
+    report("TestEquality", total, &failures);
+}
