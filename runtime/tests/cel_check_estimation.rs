@@ -270,3 +270,34 @@ fn apiextensions_estimated_cost_stability() {
         failures.join("\n")
     );
 }
+
+/// apiextensions `compilation_test.go` `TestMetadataNameCostIsBounded`: on a resource root
+/// with no declared properties, `metadata.name` and `metadata.generateName` have the bounded
+/// length of object names, so a rule reading them costs more than 0 and at most 10000 (stored
+/// expressions: the newest environment).
+#[test]
+fn metadata_name_cost_is_bounded() {
+    use crdkit_runtime::cel::check::compile::{RuleOptions, compile_rules};
+    use crdkit_runtime::cel::env::NEWEST_VERSION;
+    for rule in [
+        "self.metadata.name.contains('x')",
+        "self.metadata.generateName.contains('x')",
+    ] {
+        let json =
+            serde_json::json!({"type": "object", "x-kubernetes-validations": [{"rule": rule}]});
+        let props: crdkit_runtime::schema::JsonSchemaProps = serde_json::from_value(json).unwrap();
+        let s = crdkit_runtime::schema::Structural::from_props(&props).unwrap();
+        let decl = schema_decl_type(&s, true).unwrap();
+        let opts = RuleOptions {
+            version: NEWEST_VERSION,
+            ..RuleOptions::default()
+        };
+        let r = &compile_rules(&s.extensions.validations, &decl, &opts)[0];
+        assert!(r.error.is_none(), "{rule}: {:?}", r.error);
+        assert!(
+            r.max_cost > 0 && r.max_cost <= 10_000,
+            "{rule}: {}",
+            r.max_cost
+        );
+    }
+}
