@@ -632,3 +632,56 @@ fn lister_and_mapper() {
     }
     report("TestLister and TestMapper", total, &failures);
 }
+
+/// apiserver `pkg/cel/common/values_test.go` `TestListAdd`, transcribed to
+/// `data/cel/validate/list_add.json`: `+` and `==` on lists of each list type. Go declares the
+/// variables `x`, `y`, `z`, `w` as `dyn`; here they are properties of one object, read as
+/// `dyn(self.x)` so that, as in Go, operands of the same schema at different paths mix freely.
+/// The cases Go skips for `UnstructuredToVal` (the conversion CRDs use) are skipped too.
+/// Go's environment is the plain standard library; a CRD's rejects map literals with mixed value
+/// types (cel-go's homogeneous aggregate literal validator: `expected type 'string' but found
+/// 'int'`), so such a case must fail to compile verbatim and is then run with each literal
+/// value wrapped in `dyn(...)`.
+#[test]
+fn list_add() {
+    let path = format!(
+        "{}/tests/data/cel/validate/list_add.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let data: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let s = &data["schema"];
+    let schema = json!({"type": "object", "properties": {"x": s, "y": s, "z": s, "w": s}});
+    let obj = json!({"x": data["x"], "y": data["y"], "z": data["z"], "w": data["w"]});
+    let var = regex::Regex::new(r"(^|[^\w.'])([xyzw])\.").unwrap();
+    let literal = regex::Regex::new(r"('\w+': )('[^']*'|\d+|\{[^}]*\})").unwrap();
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for c in data["cases"].as_array().unwrap() {
+        let skip = c["skip"].as_array().into_iter().flatten();
+        if skip.clone().any(|s| s == "Unstructured") {
+            continue;
+        }
+        total += 1;
+        let name = c["name"].as_str().unwrap();
+        let expr = c["expression"].as_str().unwrap();
+        let mut rule = var.replace_all(expr, "${1}dyn(self.${2}).").into_owned();
+        let run = |rule: &str| {
+            let sch = with_rules(&schema, json!([{ "rule": rule }]));
+            let v = CelValidator::compile_all(&sch, false, &CelOptions::default());
+            v.validate_with_budget(&root(), &obj, None, None, BUDGET)
+        };
+        let mut r = run(&rule);
+        let mut got = show(&r.errors);
+        if got.contains("compilation failed") && got.contains("expected type 'string' but found") {
+            rule = literal.replace_all(&rule, "${1}dyn(${2})").into_owned();
+            r = run(&rule);
+            got = show(&r.errors);
+        }
+        match c["wantErr"].as_str() {
+            None if r.errors.is_empty() => {}
+            Some(want) if r.errors.len() == 1 && got.contains(want) => {}
+            want => failures.push(format!("{name}: {rule}: want {want:?}, got:\n    {got}")),
+        }
+    }
+    report("TestListAdd", total, &failures);
+}
