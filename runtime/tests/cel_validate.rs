@@ -685,3 +685,38 @@ fn list_add() {
     }
     report("TestListAdd", total, &failures);
 }
+
+/// apiserver `pkg/cel/openapi/compiling_test.go` `TestMultipleTypes`
+/// (`data/cel/validate/multiple_types.json`): the variables `foo` and `bar` are read as
+/// `self.foo` and `self.bar`; a compile error is reported as such, a false result as the rule's
+/// failure.
+#[test]
+fn multiple_types() {
+    let path = format!(
+        "{}/tests/data/cel/validate/multiple_types.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let data: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let var = regex::Regex::new(r"(^|[^\w.'])(foo|bar)\.").unwrap();
+    let cases = data["cases"].as_array().unwrap();
+    let mut failures = Vec::new();
+    for c in cases {
+        let expr = c["expression"].as_str().unwrap();
+        let rule = var.replace_all(expr, "${1}self.${2}.").into_owned();
+        let sch = with_rules(&data["schema"], json!([{ "rule": rule }]));
+        let v = CelValidator::compile_all(&sch, false, &CelOptions::default());
+        let r = v.validate_with_budget(&root(), &data["object"], None, None, BUDGET);
+        let got = show(&r.errors);
+        let ok = if c["expectCompileError"] == true {
+            r.errors.len() == 1 && got.contains("compilation failed")
+        } else if c["expectEvalResult"] == true {
+            r.errors.is_empty()
+        } else {
+            r.errors.len() == 1 && got.contains(&format!("failed rule: {rule}"))
+        };
+        if !ok {
+            failures.push(format!("{rule}: {c}: got\n    {got}"));
+        }
+    }
+    report("TestMultipleTypes", cases.len(), &failures);
+}
