@@ -720,3 +720,35 @@ fn multiple_types() {
     }
     report("TestMultipleTypes", cases.len(), &failures);
 }
+
+/// apiextensions `celcoststability_test.go` `TestCelCostStability`, transcribed to
+/// `data/cel/validate/cost_stability_runtime.json`: each rule alone on the root of a custom
+/// resource passes and costs exactly the expected runtime cost.
+#[test]
+fn cel_cost_stability() {
+    let path = format!(
+        "{}/tests/data/cel/validate/cost_stability_runtime.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let data: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for c in data["cases"].as_array().unwrap() {
+        let name = c["name"].as_str().unwrap();
+        for pair in c["expectCost"].as_array().unwrap() {
+            total += 1;
+            let rule = pair[0].as_str().unwrap();
+            let want = pair[1].as_i64().unwrap();
+            let s = with_rules(&c["schema"], json!([{ "rule": rule }]));
+            let v = CelValidator::compile_all(&s, true, &CelOptions::default());
+            let r = v.validate_with_budget(&root(), &c["obj"], None, None, BUDGET);
+            let cost = BUDGET - r.remaining_budget;
+            if !r.errors.is_empty() {
+                failures.push(format!("{name}: {rule}:\n    {}", show(&r.errors)));
+            } else if cost != want {
+                failures.push(format!("{name}: {rule}: cost {cost}, want {want}"));
+            }
+        }
+    }
+    report("TestCelCostStability", total, &failures);
+}
