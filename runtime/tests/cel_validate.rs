@@ -5,7 +5,16 @@
 //! `TestValidationExpressionsAtSchemaLevels`, `TestCELValidationLimit`,
 //! `TestCELMaxRecursionDepth`, `TestMessageExpression`, `TestReasonAndFldPath`,
 //! `TestOptionalOldSelf`, `TestOptionalOldSelfCheckForNull` and
-//! `TestOptionalOldSelfIsOptionalType`. Paths start at `root`, as in Go.
+//! `TestOptionalOldSelfIsOptionalType`. Paths start at `root`, as in Go. Also, each from its own
+//! data file: `TestValidateFieldPath`, `TestCelCostStability` (celcoststability_test.go),
+//! `TestEquality` / `TestLister` / `TestMapper` (values_test.go), and from apiserver
+//! `pkg/cel/common/values_test.go` `TestListAdd` and `pkg/cel/openapi/compiling_test.go`
+//! `TestMultipleTypes`.
+//!
+//! Not transcribed, as they cannot apply to a CRD: `TestCELValidationContextCancellation` (a
+//! cancelled Go context); apiserver `common/values_test.go` `TestToValue` and
+//! `TestReflectiveMapListWithThreeKeysEqual`, `valuesreflect_test.go`,
+//! `valuesschemalesstyped_test.go` (Go structs converted by reflection, not unstructured JSON).
 
 use crdkit_runtime::field::{ErrorType, FieldError, FieldPath};
 use crdkit_runtime::schema::{JsonSchemaProps, Structural};
@@ -457,10 +466,10 @@ fn validate_field_path() {
         let got = crdkit_runtime::schema::valid_field_path(fp, &schema, true);
         match (got, c["errDetail"].as_str()) {
             (Ok((p, _)), None) => {
-                if let Some(want) = c["validFieldPath"].as_str() {
-                    if p.to_string() != want {
-                        failures.push(format!("{}: {fp:?}: path {p}, want {want}", c["name"]));
-                    }
+                if let Some(want) = c["validFieldPath"].as_str()
+                    && p.to_string() != want
+                {
+                    failures.push(format!("{}: {fp:?}: path {p}, want {want}", c["name"]));
                 }
             }
             (Ok((p, _)), Some(want)) => {
