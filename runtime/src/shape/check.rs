@@ -387,6 +387,7 @@ const fn check_value_type(v: &Json, kind: &Kind, nullable: bool) -> R {
     let ok = match (v, kind) {
         (Json::Null, _) => nullable || matches!(kind, Kind::Any),
         (_, Kind::Any | Kind::Dynamic(_)) => true,
+        (_, Kind::Enum(e)) if matches!(e.repr, Repr::Untagged) => untagged_accepts(v, e),
         (Json::Bool(_), Kind::Boolean) => true,
         (Json::Int(_) | Json::UInt(_), Kind::Integer | Kind::Number | Kind::IntOrString) => true,
         (Json::Float(f), Kind::Integer) => *f == (*f as i64) as f64,
@@ -402,11 +403,34 @@ const fn check_value_type(v: &Json, kind: &Kind, nullable: bool) -> R {
         Ok(())
     } else if matches!(v, Json::Null) {
         Err(Msg::of("null is not allowed: the field is not nullable"))
+    } else if let Kind::Enum(Enum {
+        repr: Repr::Untagged,
+        ..
+    }) = kind
+    {
+        Err(Msg::of(v.type_name()).s(" given, but no variant of the untagged enum reads one"))
     } else {
         Err(Msg::of(v.type_name())
             .s(" given, but the field is ")
             .s(kind_name(kind)))
     }
+}
+
+/// Whether a variant of an untagged enum reads a value of `v`'s JSON type (serde tries each).
+const fn untagged_accepts(v: &Json, e: &Enum) -> bool {
+    let mut i = 0;
+    while i < e.variants.len() {
+        let ok = match e.variants[i].kind {
+            VariantKind::Unit => matches!(v, Json::Null),
+            VariantKind::Struct(_) => matches!(v, Json::Object(_)),
+            VariantKind::Newtype(s) => check_value_type(v, &s.kind, s.nullable).is_ok(),
+        };
+        if ok {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Validates a literal default against the shape it defaults, as the API server validates
@@ -433,6 +457,7 @@ pub const fn check_default(v: &Json, s: &Shape) -> R {
         }
     }
     if let Kind::Enum(e) = s.kind
+        && is_string_enum(&s.kind)
         && let Json::Str(name) = v
     {
         let mut i = 0;
