@@ -158,8 +158,8 @@ pub mod __private {
     pub use crdkit_runtime::schema::{ListType, MapType};
     pub use crdkit_runtime::shape::check;
     pub use crdkit_runtime::shape::{
-        DefaultValue, Enum, Field, Json, Kind, Msg, Repr, Rule, Rules, Schema, Shape, Variant,
-        VariantKind,
+        DefaultValue, Enum, Field, Json, Kind, MapKey, Msg, Repr, Rule, Rules, Schema, Shape,
+        Variant, VariantKind,
     };
     pub use crdkit_runtime::validate::CompiledSchema;
     #[cfg(feature = "kube")]

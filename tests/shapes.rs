@@ -348,3 +348,98 @@ fn generics_and_item_keywords() {
         })
     );
 }
+
+#[derive(Schema, Serialize, Deserialize, PartialEq, Debug)]
+#[serde(tag = "type")]
+enum InternalMap {
+    Labels(BTreeMap<String, String>),
+    Count { n: i64 },
+}
+
+#[test]
+fn internal_enum_map_payload_keeps_its_entries() {
+    // serde writes the map's entries next to the tag; pruning must not drop them.
+    round_trip(&InternalMap::Labels(BTreeMap::from([(
+        "a".into(),
+        "b".into(),
+    )])));
+    round_trip(&InternalMap::Count { n: 1 });
+    assert_eq!(
+        schema_of::<InternalMap>(),
+        json!({
+            "type": "object",
+            "properties": {
+                "type": {"type": "string", "enum": ["Labels", "Count"]},
+                "n": {"type": "integer"},
+            },
+            "required": ["type"],
+            "x-kubernetes-preserve-unknown-fields": true,
+            "oneOf": [
+                {"properties": {"type": {"enum": ["Labels"]}}},
+                {"properties": {"type": {"enum": ["Count"]}}, "required": ["n"]},
+            ]
+        })
+    );
+}
+
+#[derive(Schema, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+#[serde(rename_all = "kebab-case")]
+enum Zone {
+    EuWest,
+    UsEast,
+}
+
+#[derive(Schema, Serialize, Deserialize, PartialEq, Debug)]
+struct Quotas {
+    by_zone: BTreeMap<Zone, u32>,
+    hashed: HashMap<Zone, String>,
+}
+
+#[test]
+fn unit_enums_key_maps() {
+    round_trip(&Quotas {
+        by_zone: BTreeMap::from([(Zone::EuWest, 1), (Zone::UsEast, 2)]),
+        hashed: HashMap::from([(Zone::UsEast, "x".into())]),
+    });
+    assert_eq!(
+        schema_of::<Quotas>()["properties"]["by_zone"],
+        json!({"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 4294967295_u64}})
+    );
+}
+
+#[derive(Schema, Serialize, Deserialize, PartialEq, Debug)]
+#[serde(untagged)]
+enum Port {
+    Number(i32),
+    Name(String),
+}
+
+#[derive(Schema, Serialize, Deserialize, PartialEq, Debug)]
+#[serde(untagged)]
+enum Amount {
+    Whole(i64),
+    Fraction(f64),
+}
+
+fn eighty() -> Port {
+    Port::Number(80)
+}
+
+#[derive(Schema, Serialize, Deserialize, PartialEq, Debug)]
+struct Defaults {
+    #[crd(default = 80)]
+    #[serde(default = "eighty")]
+    port: Port,
+    #[crd(default = "http")]
+    name: Port,
+    #[crd(default = 1.5)]
+    amount: Amount,
+}
+
+#[test]
+fn untagged_enums_take_literal_defaults_of_their_variants() {
+    let s = schema_of::<Defaults>();
+    assert_eq!(s["properties"]["port"]["default"], json!(80));
+    assert_eq!(s["properties"]["name"]["default"], json!("http"));
+    assert_eq!(s["properties"]["amount"]["default"], json!(1.5));
+}

@@ -64,7 +64,10 @@ fn mentions(ty: &syn::Type, name: &str) -> bool {
 /// CEL rules must at least parse; type checking against the schema is a `const` check.
 pub fn check_rules(cx: &Ctxt, rules: &[crate::attr::rule::RuleAttr]) {
     for r in rules {
-        if let Err(e) = cel_syntax(&r.rule.value()) {
+        // An empty rule is reported once, as the API server does ("rule is not specified").
+        if !r.rule.value().trim().is_empty()
+            && let Err(e) = cel_syntax(&r.rule.value())
+        {
             cx.error_spanned_by(&r.rule, format!("invalid CEL rule: {e}"));
         }
         if let Some(m) = &r.message_expression

@@ -7,7 +7,7 @@ pub mod shape;
 use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::{quote, quote_spanned};
 
-use crate::ast::Container;
+use crate::ast::{Container, Data, Style};
 use shape::{Check, Gen};
 
 /// `impl Schema` plus the associated consts and the const checks.
@@ -28,6 +28,14 @@ pub fn schema_impl(generator: &mut Gen<'_>, cont: &Container<'_>) -> SchemaImpl 
     } else {
         TokenStream::new()
     };
+    // serde writes an externally tagged unit-only enum as a string, so it can key a map.
+    let map_key = if unit_only_external(cont) {
+        quote! {
+            impl #impl_generics #krate::__private::MapKey for #ident #ty_generics #where_clause {}
+        }
+    } else {
+        TokenStream::new()
+    };
     let tokens = quote! {
         impl #impl_generics #ident #ty_generics #where_clause {
             #(#consts)*
@@ -35,9 +43,25 @@ pub fn schema_impl(generator: &mut Gen<'_>, cont: &Container<'_>) -> SchemaImpl 
         impl #impl_generics #krate::__private::Schema for #ident #ty_generics #where_clause {
             const SHAPE: #krate::__private::Shape = #shape;
         }
+        #map_key
         #checks
     };
     SchemaImpl { tokens }
+}
+
+/// An enum whose variants are all units, written by serde as plain strings (no `tag`, not
+/// `untagged`, no `from`/`into` proxy).
+fn unit_only_external(cont: &Container<'_>) -> bool {
+    let Data::Enum(variants) = &cont.data else {
+        return false;
+    };
+    cont.serde.proxy.is_none()
+        && cont.serde.tag.is_none()
+        && !cont.serde.untagged
+        && variants.iter().any(|v| !v.serde.skip)
+        && variants
+            .iter()
+            .all(|v| v.serde.skip || (matches!(v.style, Style::Unit) && v.serde.untagged.is_none()))
 }
 
 /// `const _: () = match check { Ok(()) => (), Err(e) => panic!("{}", e.as_str()) };` per check,

@@ -398,7 +398,12 @@ impl Builder {
                     }
                 }
             }
-            if node.extensions.preserve_unknown_fields || node.generic.ty.is_none() {
+            // A map payload's entries sit next to the tag: CRDs forbid `properties` with
+            // `additionalProperties`, so they are kept as unknown fields (as a flattened map).
+            if node.extensions.preserve_unknown_fields
+                || node.generic.ty.is_none()
+                || node.additional_properties.is_some()
+            {
                 s.extensions.preserve_unknown_fields = true;
             }
             let required = node.value_validation.required;

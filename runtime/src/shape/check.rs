@@ -10,7 +10,7 @@
 //! (names, regexes, CEL syntax) is checked in the macro.
 
 use super::msg::str_eq;
-use super::{Enum, Field, Json, Kind, Msg, Repr, Shape, VariantKind};
+use super::{DefaultValue, Enum, Field, Json, Kind, Msg, Repr, Rules, Shape, VariantKind};
 use crate::schema::ListType;
 
 type R = Result<(), Msg>;
@@ -387,6 +387,7 @@ const fn check_value_type(v: &Json, kind: &Kind, nullable: bool) -> R {
     let ok = match (v, kind) {
         (Json::Null, _) => nullable || matches!(kind, Kind::Any),
         (_, Kind::Any | Kind::Dynamic(_)) => true,
+        (_, Kind::Enum(e)) if matches!(e.repr, Repr::Untagged) => untagged_accepts(v, e),
         (Json::Bool(_), Kind::Boolean) => true,
         (Json::Int(_) | Json::UInt(_), Kind::Integer | Kind::Number | Kind::IntOrString) => true,
         (Json::Float(f), Kind::Integer) => *f == (*f as i64) as f64,
@@ -402,11 +403,34 @@ const fn check_value_type(v: &Json, kind: &Kind, nullable: bool) -> R {
         Ok(())
     } else if matches!(v, Json::Null) {
         Err(Msg::of("null is not allowed: the field is not nullable"))
+    } else if let Kind::Enum(Enum {
+        repr: Repr::Untagged,
+        ..
+    }) = kind
+    {
+        Err(Msg::of(v.type_name()).s(" given, but no variant of the untagged enum reads one"))
     } else {
         Err(Msg::of(v.type_name())
             .s(" given, but the field is ")
             .s(kind_name(kind)))
     }
+}
+
+/// Whether a variant of an untagged enum reads a value of `v`'s JSON type (serde tries each).
+const fn untagged_accepts(v: &Json, e: &Enum) -> bool {
+    let mut i = 0;
+    while i < e.variants.len() {
+        let ok = match e.variants[i].kind {
+            VariantKind::Unit => matches!(v, Json::Null),
+            VariantKind::Struct(_) => matches!(v, Json::Object(_)),
+            VariantKind::Newtype(s) => check_value_type(v, &s.kind, s.nullable).is_ok(),
+        };
+        if ok {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Validates a literal default against the shape it defaults, as the API server validates
@@ -433,6 +457,7 @@ pub const fn check_default(v: &Json, s: &Shape) -> R {
         }
     }
     if let Kind::Enum(e) = s.kind
+        && is_string_enum(&s.kind)
         && let Json::Str(name) = v
     {
         let mut i = 0;
@@ -690,6 +715,241 @@ pub const fn union_message(name: &str, content: Option<&str>, types: &str) -> Ms
         .s(" values, which no structural schema allows together (only integer and string combine, as int-or-string); make the variants agree, or hold a `serde_json::Value`")
 }
 
+const fn opt_str_eq(a: Option<&str>, b: Option<&str>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => str_eq(a, b),
+        _ => false,
+    }
+}
+
+const fn opt_f64_eq(a: Option<f64>, b: Option<f64>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
+}
+
+const fn opt_u64_eq(a: Option<u64>, b: Option<u64>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
+}
+
+const fn rules_eq(a: &Rules, b: &Rules) -> bool {
+    if a.own.len() != b.own.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.own.len() {
+        let (x, y) = (&a.own[i], &b.own[i]);
+        if !str_eq(x.rule, y.rule)
+            || !opt_str_eq(x.message, y.message)
+            || !opt_str_eq(x.message_expression, y.message_expression)
+            || !opt_str_eq(x.reason, y.reason)
+            || !opt_str_eq(x.field_path, y.field_path)
+            || x.optional_old_self != y.optional_old_self
+        {
+            return false;
+        }
+        i += 1;
+    }
+    match (a.inherited, b.inherited) {
+        (None, None) => true,
+        (Some(x), Some(y)) => rules_eq(x, y),
+        _ => false,
+    }
+}
+
+const fn fields_eq(a: &[Field], b: &[Field]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if !str_eq(a[i].name, b[i].name)
+            || a[i].required != b[i].required
+            || a[i].flatten != b[i].flatten
+            || !same_shape(a[i].shape, b[i].shape)
+        {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const fn kinds_eq(a: &Kind, b: &Kind) -> bool {
+    match (a, b) {
+        (Kind::Any, Kind::Any)
+        | (Kind::Boolean, Kind::Boolean)
+        | (Kind::Integer, Kind::Integer)
+        | (Kind::Number, Kind::Number)
+        | (Kind::String, Kind::String)
+        | (Kind::IntOrString, Kind::IntOrString)
+        // Known only when the CRD is built, which compares them then.
+        | (Kind::Dynamic(_), Kind::Dynamic(_)) => true,
+        (Kind::Array(x), Kind::Array(y)) | (Kind::Map(x), Kind::Map(y)) => same_shape(x, y),
+        (Kind::Struct(x), Kind::Struct(y)) => fields_eq(x, y),
+        (Kind::Enum(x), Kind::Enum(y)) => {
+            if x.variants.len() != y.variants.len() || !repr_eq(&x.repr, &y.repr) {
+                return false;
+            }
+            let mut i = 0;
+            while i < x.variants.len() {
+                let (v, w) = (&x.variants[i], &y.variants[i]);
+                let same = str_eq(v.name, w.name)
+                    && match (v.kind, w.kind) {
+                        (VariantKind::Unit, VariantKind::Unit) => true,
+                        (VariantKind::Newtype(p), VariantKind::Newtype(q)) => same_shape(p, q),
+                        (VariantKind::Struct(p), VariantKind::Struct(q)) => fields_eq(p, q),
+                        _ => false,
+                    };
+                if !same {
+                    return false;
+                }
+                i += 1;
+            }
+            true
+        }
+        _ => false,
+    }
+}
+
+const fn repr_eq(a: &Repr, b: &Repr) -> bool {
+    match (a, b) {
+        (Repr::External, Repr::External) | (Repr::Untagged, Repr::Untagged) => true,
+        (Repr::Internal { tag: x }, Repr::Internal { tag: y }) => str_eq(x, y),
+        (Repr::Adjacent { tag: x, content: c }, Repr::Adjacent { tag: y, content: d }) => {
+            str_eq(x, y) && str_eq(c, d)
+        }
+        _ => false,
+    }
+}
+
+/// Whether two shapes emit the same schema (descriptions aside), as the builder requires of a
+/// field that several variants of a merged enum define.
+const fn same_shape(a: &Shape, b: &Shape) -> bool {
+    if !kinds_eq(&a.kind, &b.kind)
+        || !opt_str_eq(a.format, b.format)
+        || !opt_str_eq(a.title, b.title)
+        || a.nullable != b.nullable
+        || !opt_f64_eq(a.minimum, b.minimum)
+        || a.exclusive_minimum != b.exclusive_minimum
+        || !opt_f64_eq(a.maximum, b.maximum)
+        || a.exclusive_maximum != b.exclusive_maximum
+        || !opt_f64_eq(a.multiple_of, b.multiple_of)
+        || !opt_u64_eq(a.min_length, b.min_length)
+        || !opt_u64_eq(a.max_length, b.max_length)
+        || !opt_str_eq(a.pattern, b.pattern)
+        || !opt_u64_eq(a.min_items, b.min_items)
+        || !opt_u64_eq(a.max_items, b.max_items)
+        || !opt_u64_eq(a.min_properties, b.min_properties)
+        || !opt_u64_eq(a.max_properties, b.max_properties)
+        || a.preserve_unknown_fields != b.preserve_unknown_fields
+        || a.embedded_resource != b.embedded_resource
+        || a.enum_values.len() != b.enum_values.len()
+        || a.list_map_keys.len() != b.list_map_keys.len()
+        || !rules_eq(&a.rules, &b.rules)
+    {
+        return false;
+    }
+    match (a.list_type, b.list_type) {
+        (None, None) => {}
+        (Some(x), Some(y)) if x as u8 == y as u8 => {}
+        _ => return false,
+    }
+    match (a.map_type, b.map_type) {
+        (None, None) => {}
+        (Some(x), Some(y)) if x as u8 == y as u8 => {}
+        _ => return false,
+    }
+    let mut i = 0;
+    while i < a.enum_values.len() {
+        if !a.enum_values[i].equals(&b.enum_values[i]) {
+            return false;
+        }
+        i += 1;
+    }
+    let mut i = 0;
+    while i < a.list_map_keys.len() {
+        if !str_eq(a.list_map_keys[i], b.list_map_keys[i]) {
+            return false;
+        }
+        i += 1;
+    }
+    match (&a.default, &b.default) {
+        (None, None) | (Some(DefaultValue::Fn(_)), Some(DefaultValue::Fn(_))) => true,
+        (Some(DefaultValue::Value(x)), Some(DefaultValue::Value(y))) => x.equals(y),
+        _ => false,
+    }
+}
+
+/// The fields a variant's payload adds to the merged object (`None`: it adds no fields).
+const fn payload_fields(kind: &VariantKind) -> Option<&'static [Field]> {
+    match kind {
+        VariantKind::Struct(fields) => Some(fields),
+        VariantKind::Newtype(Shape {
+            kind: Kind::Struct(fields),
+            ..
+        }) => Some(fields),
+        _ => None,
+    }
+}
+
+/// Tagged and untagged enums merge their variants' fields into one object: a field that two
+/// variants both define must have one schema.
+const fn check_merged_fields(e: &Enum, name: &str) -> R {
+    let mut i = 0;
+    while i < e.variants.len() {
+        if let Some(a) = payload_fields(&e.variants[i].kind) {
+            let mut j = i + 1;
+            while j < e.variants.len() {
+                if let Some(b) = payload_fields(&e.variants[j].kind)
+                    && let Err(field) = fields_agree(a, b)
+                {
+                    return Err(Msg::of("variants `")
+                        .s(e.variants[i].name)
+                        .s("` and `")
+                        .s(e.variants[j].name)
+                        .s("` of enum `")
+                        .s(name)
+                        .s("` define field \"")
+                        .s(field)
+                        .s("\" with different schemas, and serde merges the variants into one object; give both the same type and keywords, or rename one"));
+                }
+                j += 1;
+            }
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// `Err(name)` of the first field (flattened ones included) that `a` and `b` define differently.
+const fn fields_agree(a: &'static [Field], b: &'static [Field]) -> Result<(), &'static str> {
+    let mut i = 0;
+    while i < a.len() {
+        let f = &a[i];
+        if f.flatten {
+            if let Kind::Struct(inner) = f.shape.kind
+                && let Err(n) = fields_agree(inner, b)
+            {
+                return Err(n);
+            }
+        } else if let Some(g) = find_field(b, f.name)
+            && !same_shape(f.shape, g.shape)
+        {
+            return Err(f.name);
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
 const fn check_enum(e: &Enum, name: &str) -> R {
     if e.variants.is_empty() {
         return Err(Msg::of("enum `")
@@ -754,14 +1014,20 @@ const fn check_enum(e: &Enum, name: &str) -> R {
                 }
                 i += 1;
             }
-            Ok(())
+            check_merged_fields(e, name)
         }
-        Repr::Adjacent { content, .. } => check_union(e, name, Some(content)),
+        Repr::Adjacent { content, .. } => match check_union(e, name, Some(content)) {
+            Ok(()) => check_merged_fields(e, name),
+            Err(m) => Err(m),
+        },
         Repr::Untagged => {
             if unit {
                 return Err(Msg::of("untagged enum `").s(name).s("` has only unit variants, which serde writes as null: drop `#[serde(untagged)]` to get a string enum"));
             }
-            check_union(e, name, None)
+            match check_union(e, name, None) {
+                Ok(()) => check_merged_fields(e, name),
+                Err(m) => Err(m),
+            }
         }
     }
 }

@@ -26,6 +26,7 @@ mod msg;
 pub mod schemars;
 
 pub use build::{BuildError, build};
+pub use impls::MapKey;
 pub use json::Json;
 pub use msg::Msg;
 
