@@ -38,41 +38,18 @@ pub const KEYS: &[&str] = &[
     "values",
 ];
 
-/// Formats the API server knows (apiextensions-apiserver `pkg/apiserver/validation/formats.go`,
-/// plus the integer and number formats); others are silently dropped by it, so we reject them.
-pub const FORMATS: &[&str] = &[
-    "bsonobjectid",
-    "uri",
-    "email",
-    "hostname",
-    "ipv4",
-    "ipv6",
-    "cidr",
-    "mac",
-    "uuid",
-    "uuid3",
-    "uuid4",
-    "uuid5",
-    "isbn",
-    "isbn10",
-    "isbn13",
-    "creditcard",
-    "ssn",
-    "hexcolor",
-    "rgbcolor",
-    "byte",
-    "password",
-    "date",
-    "duration",
-    "datetime",
-    "date-time",
-    "k8s-short-name",
-    "k8s-long-name",
-    "int32",
-    "int64",
-    "float",
-    "double",
-];
+/// Formats the API server knows (strings, integers, numbers); others are silently dropped by it,
+/// so we reject them.
+fn is_known_format(f: &str) -> bool {
+    crdkit_runtime::schema::STRING_FORMATS.contains(&f)
+        || matches!(f, "int32" | "int64" | "float" | "double")
+}
+
+fn all_formats() -> Vec<&'static str> {
+    let mut v = crdkit_runtime::schema::STRING_FORMATS.to_vec();
+    v.extend(["int32", "int64", "float", "double"]);
+    v
+}
 
 /// Schema keywords as written.
 #[derive(Clone, Debug, Default)]
@@ -122,8 +99,8 @@ impl Keywords {
             "title" => once(cx, &mut self.title, key, super::string(meta)?),
             "format" => {
                 let f = super::string(meta)?;
-                if !FORMATS.contains(&f.value.as_str()) {
-                    let hint = closest(&f.value, FORMATS)
+                if !is_known_format(&f.value) {
+                    let hint = closest(&f.value, &all_formats())
                         .map(|c| format!("; did you mean \"{c}\"?"))
                         .unwrap_or_default();
                     cx.error_at(f.span, format!("unknown format \"{}\": the API server ignores formats it does not know{hint}", f.value));

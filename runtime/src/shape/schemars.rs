@@ -45,34 +45,6 @@ pub fn from_json_schema(schema: &Value) -> Result<Structural, String> {
     Structural::from_props(&props).map_err(|e| e.to_string())
 }
 
-const KNOWN_STRING_FORMATS: &[&str] = &[
-    "bsonobjectid",
-    "uri",
-    "email",
-    "hostname",
-    "ipv4",
-    "ipv6",
-    "cidr",
-    "mac",
-    "uuid",
-    "uuid3",
-    "uuid4",
-    "uuid5",
-    "isbn",
-    "isbn10",
-    "isbn13",
-    "creditcard",
-    "ssn",
-    "hexcolor",
-    "rgbcolor",
-    "byte",
-    "password",
-    "date",
-    "duration",
-    "datetime",
-    "date-time",
-];
-
 fn child(path: &str, name: &str) -> String {
     if path.is_empty() {
         name.to_owned()
@@ -135,7 +107,7 @@ fn normalize(v: &mut Value, path: &str, errors: &mut Vec<String>, depth: usize) 
         let known = match ty {
             "integer" => f == "int32" || f == "int64",
             "number" => f == "float" || f == "double",
-            _ => KNOWN_STRING_FORMATS.contains(&f.as_str()),
+            _ => crate::schema::STRING_FORMATS.contains(&f.as_str()),
         };
         if !known {
             m.remove("format");
