@@ -27,7 +27,6 @@ pub mod pipeline;
 pub mod prune;
 #[cfg(feature = "full")]
 pub mod ratchet;
-#[cfg(feature = "full")]
 pub mod resource;
 pub mod schema;
 pub mod shape;

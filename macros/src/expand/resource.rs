@@ -201,32 +201,6 @@ pub fn expand(cx: &Ctxt, cont: &Container<'_>, r: &Resource) -> TokenStream {
             pub fn crd() -> ::core::result::Result<#p::CustomResourceDefinition, #p::CrdError> {
                 <Self as #p::CustomResource>::RESOURCE.crd()
             }
-
-            /// Validates the object as the API server does on create.
-            ///
-            /// # Errors
-            /// Every error, with the API server's type, field and message.
-            pub fn validate(&self) -> ::core::result::Result<(), #p::Invalid> {
-                <Self as #p::CustomResource>::validate(self)
-            }
-
-            /// Validates the object as an update of `old`, as the API server does.
-            ///
-            /// # Errors
-            /// Every error, with the API server's type, field and message.
-            pub fn validate_update(&self, old: &Self) -> ::core::result::Result<(), #p::Invalid> {
-                <Self as #p::CustomResource>::validate_update(self, old)
-            }
-
-            /// Prunes unknown fields and applies defaults as the API server does on receipt, then
-            /// deserializes.
-            ///
-            /// # Errors
-            /// When the API server would reject the object before validation, or the result does
-            /// not deserialize.
-            pub fn prune_and_default(value: #p::serde_json::Value) -> ::core::result::Result<Self, #p::DecodeError> {
-                <Self as #p::CustomResource>::prune_and_default(value)
-            }
         }
 
         impl #p::CustomResource for #root {
@@ -258,11 +232,6 @@ pub fn expand(cx: &Ctxt, cont: &Container<'_>, r: &Resource) -> TokenStream {
                 selectable_fields: &[#(#selectable),*],
                 rules: &[#(#rules),*],
             };
-
-            fn compiled_schema() -> ::core::result::Result<&'static #p::CompiledSchema, #p::CrdError> {
-                static CELL: ::std::sync::OnceLock<::core::result::Result<#p::CompiledSchema, #p::CrdError>> = ::std::sync::OnceLock::new();
-                CELL.get_or_init(|| <Self as #p::CustomResource>::RESOURCE.compile()).as_ref().map_err(::core::clone::Clone::clone)
-            }
         }
 
         impl #p::Schema for #root {
@@ -308,6 +277,7 @@ pub fn expand(cx: &Ctxt, cont: &Container<'_>, r: &Resource) -> TokenStream {
             }
         }
 
+        #krate::__impl_validation!(#root);
         #krate::__impl_kube_resource!(#root, #group, #version, #api_version, #kind, #plural, #scope, #has_status);
 
         #(#path_checks)*
