@@ -20,6 +20,7 @@ pub fn run(
     args: Vec<OsString>,
     builtin: &[CustomResourceDefinition],
     out: &mut dyn Write,
+    err: &mut dyn Write,
 ) -> Result<u8, Failure> {
     use lexopt::prelude::*;
     let mut parser = lexopt::Parser::from_args(args);
@@ -45,7 +46,18 @@ pub fn run(
     for f in &files {
         for doc in load::load(f)? {
             crds.push((doc.position(), read_crd(&doc)?));
+            super::validate::warn_duplicates(err, &doc);
         }
+    }
+    if crds.is_empty() {
+        return Err(Failure::Input(format!(
+            "{}: no CustomResourceDefinition to check",
+            files
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
     }
     let mut code = OK;
     for (position, crd) in &crds {

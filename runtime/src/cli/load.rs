@@ -15,6 +15,9 @@ pub struct Document {
     pub line: u64,
     /// The object (an item of a `kind: List` is its own document).
     pub value: Value,
+    /// The paths of keys given more than once in the object (`spec.replicas`); the last value
+    /// is kept. See [`parse`].
+    pub duplicates: Vec<String>,
 }
 
 /// A file that could not be read as manifests.
@@ -60,6 +63,11 @@ impl Document {
 /// Largest manifest file read, as the API server's request limit (3 MiB) with room for YAML.
 pub const MAX_FILE_BYTES: u64 = 32 * 1024 * 1024;
 
+/// Deepest nesting of arrays and objects read, in YAML as in JSON (serde_json's fixed limit): the
+/// API server's decoders go to 10,000 levels, but no manifest needs more than a few dozen, and
+/// prune, default, validate and CEL all recurse.
+pub const MAX_DEPTH: usize = 127;
+
 /// Reads every document of a file (`-` is standard input).
 ///
 /// # Errors
@@ -71,27 +79,48 @@ pub fn load(path: &Path) -> Result<Vec<Document>, LoadError> {
         column,
         message,
     };
-    let text = if path == Path::new("-") {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin().lock(), &mut s)
-            .map_err(|e| err(0, 0, format!("cannot read standard input: {e}")))?;
-        s
+    let too_large = || err(0, 0, format!("file is larger than {MAX_FILE_BYTES} bytes"));
+    let bytes = if path == Path::new("-") {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(std::io::stdin().lock(), MAX_FILE_BYTES + 1),
+            &mut bytes,
+        )
+        .map_err(|e| err(0, 0, format!("cannot read standard input: {e}")))?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(too_large());
+        }
+        bytes
     } else {
         let meta = std::fs::metadata(path).map_err(|e| err(0, 0, io_message(&e)))?;
         if meta.is_dir() {
             return Err(err(0, 0, "is a directory".to_owned()));
         }
         if meta.len() > MAX_FILE_BYTES {
-            return Err(err(
-                0,
-                0,
-                format!("file is larger than {MAX_FILE_BYTES} bytes"),
-            ));
+            return Err(too_large());
         }
-        let bytes = std::fs::read(path).map_err(|e| err(0, 0, io_message(&e)))?;
-        String::from_utf8(bytes).map_err(|e| err(0, 0, format!("not UTF-8: {e}")))?
+        std::fs::read(path).map_err(|e| err(0, 0, io_message(&e)))?
     };
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let (line, column) = position(&String::from_utf8_lossy(valid), valid.len());
+        err(
+            line,
+            column,
+            "not UTF-8 text (a binary file, or UTF-16?)".to_owned(),
+        )
+    })?;
     parse(&text, path)
+}
+
+/// 1-based line and column (in characters) of byte `offset` of `text`.
+fn position(text: &str, offset: usize) -> (u64, u64) {
+    let before = &text[..offset.min(text.len())];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (
+        before.matches('\n').count() as u64 + 1,
+        before[line_start..].chars().count() as u64 + 1,
+    )
 }
 
 fn io_message(e: &std::io::Error) -> String {
@@ -104,9 +133,20 @@ fn io_message(e: &std::io::Error) -> String {
 
 /// Parses the documents of `text`, read from `path`.
 ///
+/// Text starting with `{` or `[` is JSON (as kubectl's `YAMLOrJSONDecoder` decides), else YAML;
+/// a byte order mark is skipped.
+///
+/// Keys given twice in a mapping are not an error: the API server's decoders (sigs.k8s.io/yaml's
+/// `YAMLToJSON` and sigs.k8s.io/json) keep the last value, and only report the duplicate as a
+/// strict decoding error — a warning with `fieldValidation=Warn`, a rejection with `Strict`, and
+/// nothing with `Ignore` (apimachinery `runtime/serializer/json`'s `unmarshal`). `crdgen`
+/// reports unknown fields as warnings, as with `Warn`, and duplicates the same way: the last
+/// value is kept in YAML and in JSON, and the paths are in [`Document::duplicates`].
+///
 /// # Errors
 /// When `text` is not valid YAML or JSON.
 pub fn parse(text: &str, path: &Path) -> Result<Vec<Document>, LoadError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let trimmed = text.trim_start();
     let docs = if trimmed.starts_with('{') || trimmed.starts_with('[') {
         parse_json(text, path)?
@@ -125,26 +165,33 @@ pub fn parse(text: &str, path: &Path) -> Result<Vec<Document>, LoadError> {
 
 fn parse_json(text: &str, path: &Path) -> Result<Vec<Document>, LoadError> {
     let mut out = Vec::new();
-    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Checked>();
     loop {
         let offset = stream.byte_offset();
         match stream.next() {
             None => break,
-            Some(Ok(value)) => {
+            Some(Ok(doc)) => {
                 let skipped = text[offset..].len() - text[offset..].trim_start().len();
                 let line = text[..offset + skipped].matches('\n').count() as u64 + 1;
                 out.push(Document {
                     file: path.to_owned(),
                     line,
-                    value,
+                    value: doc.value,
+                    duplicates: doc.duplicates,
                 });
             }
             Some(Err(e)) => {
+                let msg = strip_position(&e.to_string()).to_owned();
+                let msg = if msg == "recursion limit exceeded" {
+                    format!("nested deeper than {MAX_DEPTH} levels")
+                } else {
+                    msg
+                };
                 return Err(LoadError {
                     file: path.to_owned(),
                     line: e.line() as u64,
                     column: e.column() as u64,
-                    message: format!("invalid JSON: {}", strip_position(&e.to_string())),
+                    message: format!("invalid JSON: {msg}"),
                 });
             }
         }
@@ -157,29 +204,97 @@ fn strip_position(msg: &str) -> &str {
     msg.rfind(" at line ").map_or(msg, |i| &msg[..i])
 }
 
+/// How YAML is read: duplicate keys reach [`Checked`] (see [`parse`]), merge keys are expanded,
+/// and the limits against alias bombs stay, but a file of the largest size read holds as many
+/// documents and nodes as it likes (saphyr's defaults stop at 1,024 documents and 250,000 nodes,
+/// a `kind: List` of a few thousand objects), nested as deep as JSON.
+fn yaml_options() -> serde_saphyr::Options {
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_depth = MAX_DEPTH;
+    budget.flow_nesting_limit = MAX_DEPTH;
+    budget.max_documents = 1 << 20;
+    budget.max_nodes = 1 << 24;
+    budget.max_events = 1 << 26;
+    budget.max_total_scalar_bytes = budget
+        .max_total_scalar_bytes
+        .max(2 * MAX_FILE_BYTES as usize);
+    let mut options = serde_saphyr::Options::default();
+    options.budget = Some(budget);
+    options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::PassThrough;
+    options
+}
+
+/// The message of a YAML error, without its position (printed separately).
+fn yaml_message(e: &serde_saphyr::Error) -> String {
+    use serde_saphyr::budget::BudgetBreach;
+    let mut inner = e;
+    while let serde_saphyr::Error::WithSnippet { error, .. }
+    | serde_saphyr::Error::AliasError { error, .. } = inner
+    {
+        inner = error;
+    }
+    if let serde_saphyr::Error::Budget { breach, .. } = inner {
+        return match breach {
+            BudgetBreach::Depth { .. } => format!("nested deeper than {MAX_DEPTH} levels"),
+            BudgetBreach::Aliases { .. }
+            | BudgetBreach::AliasAnchorRatio { .. }
+            | BudgetBreach::Anchors { .. }
+            | BudgetBreach::RecordedAnchorEvents { .. }
+            | BudgetBreach::RecordedAnchorBytes { .. } => {
+                "aliases expand to too much data (an alias bomb?)".to_owned()
+            }
+            b => format!("too large: {b:?}"),
+        };
+    }
+    let msg = e.to_string();
+    // The first line of saphyr's report is the message; the rest is a source snippet.
+    let first = msg
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("invalid YAML")
+        .trim();
+    let first = without_position(first);
+    match first {
+        "recursion limit exceeded" => return format!("nested deeper than {MAX_DEPTH} levels"),
+        // The key of a mapping read as a string (sigs.k8s.io/yaml fails on them too).
+        "expected string scalar" => {
+            return "a mapping key must be a string, number or boolean, not a list or a mapping"
+                .to_owned();
+        }
+        _ if first.starts_with("!!binary scalar is not valid UTF-8") => {
+            return "a !!binary string must be UTF-8 text once decoded".to_owned();
+        }
+        _ if first.starts_with("cannot deserialize null into string") => {
+            return "a mapping key must not be null".to_owned();
+        }
+        "recursive references require weak recursion types" => {
+            return "an alias inside its own anchor (recursive data)".to_owned();
+        }
+        _ => {}
+    }
+    match first.strip_suffix(" rejected by the configured policy") {
+        // `.nan`, `.inf` and `1e400`: JSON has no such numbers (sigs.k8s.io/yaml fails too).
+        Some(float) => format!("{float}: JSON has no NaN or infinite numbers"),
+        None => first.to_owned(),
+    }
+}
+
 /// The documents of a YAML stream, each with the lines of its `items` (empty unless the stream
 /// holds a list).
 fn parse_yaml(text: &str, path: &Path) -> Result<Vec<(Document, Vec<u64>)>, LoadError> {
-    let docs: Vec<serde_saphyr::Spanned<Value>> =
-        serde_saphyr::from_multiple(text).map_err(|e| {
+    let docs: Vec<serde_saphyr::Spanned<Checked>> =
+        serde_saphyr::from_multiple_with_options(text, yaml_options()).map_err(|e| {
             let (line, column) = e.location().map_or((0, 0), |l| (l.line(), l.column()));
-            let msg = e.to_string();
-            // The first line of saphyr's report is the message; the rest is a source snippet.
-            let first = msg
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("invalid YAML")
-                .trim();
             LoadError {
                 file: path.to_owned(),
                 line,
                 column,
-                message: format!("invalid YAML: {}", without_position(first)),
+                message: format!("invalid YAML: {}", yaml_message(&e)),
             }
         })?;
     // Lists are rare: only then is the stream read a second time, for the lines of the items.
-    let item_lines: Vec<ItemLines> = if docs.iter().any(|d| is_list(&d.value)) {
-        serde_saphyr::from_multiple(text).unwrap_or_default()
+    let item_lines: Vec<ItemLines> = if docs.iter().any(|d| is_list(&d.value.value)) {
+        serde_saphyr::from_multiple_with_options(text, yaml_options()).unwrap_or_default()
     } else {
         Vec::new()
     };
@@ -187,16 +302,233 @@ fn parse_yaml(text: &str, path: &Path) -> Result<Vec<(Document, Vec<u64>)>, Load
     Ok(docs
         .into_iter()
         .map(|d| (d, item_lines.next().unwrap_or_default()))
-        .filter(|(d, _)| !d.value.is_null())
+        .filter(|(d, _)| !d.value.value.is_null())
         .map(|(d, lines)| {
             let doc = Document {
                 file: path.to_owned(),
                 line: d.defined.line(),
-                value: d.value,
+                value: d.value.value,
+                duplicates: d.value.duplicates,
             };
             (doc, lines)
         })
         .collect())
+}
+
+/// A document as JSON, with the paths of the keys it gives twice (the last value kept).
+struct Checked {
+    value: Value,
+    duplicates: Vec<String>,
+}
+
+impl<'de> serde::Deserialize<'de> for Checked {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let mut state = PathState::default();
+        let value = serde::de::DeserializeSeed::deserialize(ValueSeed(&mut state), d)?;
+        Ok(Checked {
+            value,
+            duplicates: state.duplicates,
+        })
+    }
+}
+
+/// Where [`ValueSeed`] is, and the duplicates found so far.
+#[derive(Default)]
+struct PathState {
+    path: Vec<Segment>,
+    duplicates: Vec<String>,
+}
+
+enum Segment {
+    Key(String),
+    Index(usize),
+}
+
+impl PathState {
+    /// The current path with `key`, as the API server prints field paths (`spec.ports[0].name`).
+    fn path_to(&self, key: &str) -> String {
+        let mut s = String::new();
+        for seg in &self.path {
+            match seg {
+                Segment::Key(k) => {
+                    if !s.is_empty() {
+                        s.push('.');
+                    }
+                    s.push_str(k);
+                }
+                Segment::Index(i) => s.push_str(&format!("[{i}]")),
+            }
+        }
+        if !s.is_empty() {
+            s.push('.');
+        }
+        s.push_str(key);
+        s
+    }
+}
+
+/// A mapping key as written (`1: a` is `"1"`, `y: 1` is `"y"`: YAML 1.1's booleans are not turned
+/// into `"true"`), never null, a list or a mapping.
+struct KeySeed;
+
+impl<'de> serde::de::DeserializeSeed<'de> for KeySeed {
+    type Value = String;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for KeySeed {
+    type Value = String;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a mapping key that is a string, number or boolean")
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<String, E> {
+        Ok(v.to_owned())
+    }
+    fn visit_string<E>(self, v: String) -> Result<String, E> {
+        Ok(v)
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+    fn visit_i128<E>(self, v: i128) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+    fn visit_u128<E>(self, v: u128) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+    fn visit_bytes<E>(self, v: &[u8]) -> Result<String, E> {
+        Ok(String::from_utf8_lossy(v).into_owned())
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<String, E> {
+        Err(E::custom("a mapping key must not be null"))
+    }
+    fn visit_none<E: serde::de::Error>(self) -> Result<String, E> {
+        self.visit_unit()
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+        Err(serde::de::Error::custom(
+            "a mapping key must be a string, number or boolean, not a list",
+        ))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+        Err(serde::de::Error::custom(
+            "a mapping key must be a string, number or boolean, not a mapping",
+        ))
+    }
+}
+
+/// Reads a value as `serde_json::Value` does, noting duplicate keys; numbers as the API server's
+/// decoder keeps them: integers beyond 64 bits become floats, and NaN and infinities are errors.
+struct ValueSeed<'a>(&'a mut PathState);
+
+impl<'de> serde::de::DeserializeSeed<'de> for ValueSeed<'_> {
+    type Value = Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for ValueSeed<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_i128<E: serde::de::Error>(self, v: i128) -> Result<Value, E> {
+        match i64::try_from(v) {
+            Ok(i) => Ok(Value::from(i)),
+            Err(_) => self.visit_f64(v as f64),
+        }
+    }
+    fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<Value, E> {
+        match u64::try_from(v) {
+            Ok(u) => Ok(Value::from(u)),
+            Err(_) => self.visit_f64(v as f64),
+        }
+    }
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Value, E> {
+        serde_json::Number::from_f64(v)
+            .map(Value::Number)
+            .ok_or_else(|| E::custom(format!("{v}: JSON has no NaN or infinite numbers")))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    // `!!binary` that is not UTF-8: Go's JSON encoder writes invalid bytes as U+FFFD.
+    fn visit_bytes<E>(self, v: &[u8]) -> Result<Value, E> {
+        Ok(Value::String(String::from_utf8_lossy(v).into_owned()))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        serde::de::DeserializeSeed::deserialize(self, d)
+    }
+    fn visit_newtype_struct<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        serde::de::DeserializeSeed::deserialize(self, d)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+        loop {
+            self.0.path.push(Segment::Index(items.len()));
+            let item = seq.next_element_seed(ValueSeed(&mut *self.0));
+            self.0.path.pop();
+            match item? {
+                Some(v) => items.push(v),
+                None => break,
+            }
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = serde_json::Map::new();
+        while let Some(key) = map.next_key_seed(KeySeed)? {
+            self.0.path.push(Segment::Key(key.clone()));
+            let value = map.next_value_seed(ValueSeed(&mut *self.0));
+            self.0.path.pop();
+            let value = value?;
+            if out.insert(key.clone(), value).is_some() {
+                let path = self.0.path_to(&key);
+                if !self.0.duplicates.contains(&path) {
+                    self.0.duplicates.push(path);
+                }
+            }
+        }
+        Ok(Value::Object(out))
+    }
 }
 
 /// The lines of the elements of a document's top-level `items` list (empty for anything else).
@@ -224,7 +556,7 @@ impl<'de> serde::de::Visitor<'de> for ItemLinesVisitor {
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<ItemLines, A::Error> {
         let mut lines = ItemLines::default();
-        while let Some(key) = map.next_key::<String>()? {
+        while let Some(key) = map.next_key_seed(KeySeed)? {
             if self.top && key == "items" {
                 lines = map.next_value_seed(ItemsSeed)?;
             } else {
@@ -313,11 +645,27 @@ fn expand_list(
     }
     match d.value.get("items") {
         Some(Value::Array(items)) => {
+            // Duplicate keys of an item are its own; the list's (`kind` twice) go to the first.
+            let mut list_duplicates: Vec<String> = d
+                .duplicates
+                .iter()
+                .filter(|p| !p.starts_with("items["))
+                .cloned()
+                .collect();
             for (i, item) in items.iter().enumerate() {
+                let prefix = format!("items[{i}].");
+                let mut duplicates = std::mem::take(&mut list_duplicates);
+                duplicates.extend(
+                    d.duplicates
+                        .iter()
+                        .filter_map(|p| p.strip_prefix(&prefix))
+                        .map(str::to_owned),
+                );
                 out.push(Document {
                     file: d.file.clone(),
                     line: item_lines.get(i).copied().unwrap_or(d.line),
                     value: item.clone(),
+                    duplicates,
                 });
             }
             Ok(())
@@ -381,6 +729,91 @@ mod tests {
         let e = parse("a: 1\nb: [1, 2\nc: 3\n", p()).unwrap_err();
         assert!(e.line >= 2, "{e}");
         assert!(e.to_string().contains("invalid YAML"), "{e}");
+    }
+
+    #[test]
+    fn yaml_and_json_nest_equally_deep() {
+        let nested = |depth: usize, yaml: bool| {
+            let (open, close) = if yaml {
+                ("{a: ", "}")
+            } else {
+                ("{\"a\": ", "}")
+            };
+            let inner = format!("{}1{}", open.repeat(depth - 1), close.repeat(depth - 1));
+            if yaml {
+                format!("a: {inner}\n")
+            } else {
+                format!("{{\"a\": {inner}}}")
+            }
+        };
+        // Debug builds take a few MiB of stack for this: `cli::main` runs on a large stack.
+        let check = move || {
+            for yaml in [true, false] {
+                assert!(parse(&nested(MAX_DEPTH, yaml), p()).is_ok(), "yaml: {yaml}");
+                let e = parse(&nested(MAX_DEPTH + 1, yaml), p()).unwrap_err();
+                assert!(
+                    e.message
+                        .ends_with(&format!("nested deeper than {MAX_DEPTH} levels")),
+                    "{e}"
+                );
+            }
+        };
+        std::thread::Builder::new()
+            .stack_size(super::super::STACK_BYTES)
+            .spawn(check)
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    #[test]
+    fn many_documents_and_large_lists() {
+        // saphyr's default budget stops at 1,024 documents and 250,000 nodes.
+        let text = "a: 1\n---\n".repeat(3000);
+        assert_eq!(parse(&text, p()).unwrap().len(), 3000);
+        let items = "- {apiVersion: v1, kind: ConfigMap, data: {a: b, c: d}}\n".repeat(40_000);
+        let docs = parse(&format!("kind: List\nitems:\n{items}"), p()).unwrap();
+        assert_eq!(docs.len(), 40_000);
+        assert_eq!(docs[39_999].line, 40_002);
+    }
+
+    #[test]
+    fn duplicate_keys_keep_the_last_value_and_are_reported() {
+        let yaml = "a: 1\nb: {c: [{d: 1, d: 2}]}\na: 3\n";
+        let json = r#"{"a": 1, "b": {"c": [{"d": 1, "d": 2}]}, "a": 3}"#;
+        for text in [yaml, json] {
+            let docs = parse(text, p()).unwrap();
+            assert_eq!(
+                docs[0].value,
+                serde_json::json!({"a": 3, "b": {"c": [{"d": 2}]}})
+            );
+            assert_eq!(docs[0].duplicates, ["b.c[0].d", "a"], "{text}");
+        }
+        let list = "kind: List\nitems:\n- {a: 1}\n- {a: 1, a: 2}\n";
+        let docs = parse(list, p()).unwrap();
+        assert!(docs[0].duplicates.is_empty());
+        assert_eq!(docs[1].duplicates, ["a"]);
+    }
+
+    #[test]
+    fn byte_order_marks_and_odd_keys() {
+        let e = parse("\u{feff}{\"a\": 1,}", p()).unwrap_err();
+        assert!(e.message.contains("invalid JSON: trailing comma"), "{e}");
+        let docs = parse("\u{feff}a: {1: x, true: w, 0x10: z, y: 1}\n", p()).unwrap();
+        assert_eq!(
+            docs[0].value,
+            serde_json::json!({"a": {"1": "x", "true": "w", "0x10": "z", "y": 1}})
+        );
+        assert!(parse("a: {~: 1}", p()).is_err());
+        assert!(parse("? [a]\n: 1\n", p()).is_err());
+        assert!(parse("a: .inf\n", p()).is_err());
+        assert!(parse("a: &x [*x]\n", p()).is_err());
+    }
+
+    #[test]
+    fn positions_count_characters() {
+        assert_eq!(position("ab\ncé\nx", 6), (2, 3));
+        assert_eq!(position("", 0), (1, 1));
     }
 
     #[test]

@@ -49,15 +49,33 @@ pub enum Output {
     Yaml,
 }
 
+/// The stack `crdgen` runs on: reading, pruning, defaulting and validating recurse once per level
+/// of an object (up to [`load::MAX_DEPTH`]), which takes a few MiB in debug builds; a main thread
+/// may have only 1 MiB (Windows).
+pub const STACK_BYTES: usize = 64 * 1024 * 1024;
+
 /// Runs `crdgen` with the process's arguments and exits.
 #[must_use]
 pub fn main(builtin: &[CustomResourceDefinition]) -> ExitCode {
-    let code = run(
-        std::env::args_os().skip(1).collect(),
-        builtin,
-        &mut std::io::stdout().lock(),
-        &mut std::io::stderr().lock(),
-    );
+    let run_here = || {
+        run(
+            std::env::args_os().skip(1).collect(),
+            builtin,
+            &mut std::io::stdout().lock(),
+            &mut std::io::stderr().lock(),
+        )
+    };
+    let code = std::thread::scope(|s| {
+        match std::thread::Builder::new()
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(s, run_here)
+        {
+            // A panic has printed its message; 101 is Rust's exit code for it.
+            Ok(worker) => worker.join().unwrap_or(101),
+            // No thread (a limit on threads or memory): run here.
+            Err(_) => run_here(),
+        }
+    });
     ExitCode::from(code)
 }
 
@@ -163,7 +181,7 @@ fn run_inner(
                 return match cmd.as_str() {
                     "print" => run_inner(rest, builtin, out, err),
                     "validate" => validate::run(rest, builtin, out, err),
-                    "check" => check::run(rest, builtin, out),
+                    "check" => check::run(rest, builtin, out, err),
                     _ => Err(Failure::Usage(format!("unknown command `{cmd}`"))),
                 };
             }

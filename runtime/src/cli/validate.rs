@@ -68,6 +68,7 @@ pub fn run(
     for f in &crd_files {
         for doc in load::load(f)? {
             crds.push((doc.position(), super::check::read_crd(&doc)?));
+            warn_duplicates(err, &doc);
         }
     }
     if crds.is_empty() {
@@ -96,17 +97,29 @@ pub fn run(
             fill_type_meta(&mut doc.value, crd);
         }
     }
+    if objects.is_empty() {
+        return Err(Failure::Input(format!(
+            "{}: no objects to validate",
+            files
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
     let single_pair = olds.len() == 1 && objects.len() == 1;
-    let mut code = OK;
-    // Each CRD version is compiled once, whatever the number of objects.
+    // Every object is matched to its CRD version and stored object first: an input error
+    // (exit 2) prints nothing on the standard output.
     let mut targets: Vec<Target> = Vec::new();
+    let mut plan: Vec<(&Document, usize, Option<&Document>)> = Vec::new();
     for doc in &objects {
         let key = Target::key(doc);
+        // Each CRD version is compiled once, whatever the number of objects.
         let target = match targets.iter().position(|t| t.key == key) {
-            Some(i) => &targets[i],
+            Some(i) => i,
             None => {
                 targets.push(Target::find(&crds, doc, err)?);
-                &targets[targets.len() - 1]
+                targets.len() - 1
             }
         };
         let old = if single_pair {
@@ -114,6 +127,27 @@ pub fn run(
         } else {
             olds.iter().find(|o| same_object(o, doc))
         };
+        if status_subresource {
+            if old.is_none() {
+                return Err(Failure::Input(format!(
+                    "{}: no stored object in the --old files to update",
+                    doc.position()
+                )));
+            }
+            if !targets[target].admission.has_status_subresource() {
+                return Err(Failure::Input(format!(
+                    "{}: the {} resource has no status subresource",
+                    doc.position(),
+                    targets[target].kind
+                )));
+            }
+        }
+        plan.push((doc, target, old));
+    }
+    let mut code = OK;
+    for (doc, target, old) in plan {
+        let target = &targets[target];
+        warn_duplicates(err, doc);
         let mut obj = doc.value.clone();
         let admitted = match (old, status_subresource) {
             (Some(o), false) => target.admission.update(&mut obj, &o.value),
@@ -129,13 +163,7 @@ pub fn run(
                         ))
                     })?
             }
-            (None, true) => {
-                return Err(Failure::Input(format!(
-                    "{}: no stored object in the --old files to update",
-                    doc.position()
-                )));
-            }
-            (None, false) => target.admission.create(&mut obj),
+            (None, _) => target.admission.create(&mut obj),
         };
         for u in &admitted.unknown_fields {
             let _ = writeln!(
@@ -166,6 +194,19 @@ pub fn run(
         )?;
     }
     Ok(code)
+}
+
+/// `Warning: FILE:LINE: duplicate field "spec.replicas"` for each key the document gives twice
+/// (the last value is kept; see [`load::parse`]).
+pub fn warn_duplicates(err: &mut dyn Write, doc: &Document) {
+    for d in &doc.duplicates {
+        let _ = writeln!(
+            err,
+            "Warning: {}: duplicate field {}",
+            doc.position(),
+            crate::field::go_quote(d)
+        );
+    }
 }
 
 /// The CRD version an object belongs to, compiled.
