@@ -336,8 +336,27 @@ impl CustomResourceDefinition {
         if api_version.ends_with("v1beta1") {
             v1beta1_to_v1(&mut v);
         }
-        serde_json::from_value(v).map_err(|e| ReadError::Decode(e.to_string()))
+        decode(v)
     }
+}
+
+/// Decodes a CRD document; with `full`, the error names the field that failed.
+#[cfg(feature = "full")]
+fn decode(v: serde_json::Value) -> Result<CustomResourceDefinition, ReadError> {
+    serde_path_to_error::deserialize(v).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        ReadError::Decode(if path == "." {
+            inner.to_string()
+        } else {
+            format!("{path}: {inner}")
+        })
+    })
+}
+
+#[cfg(not(feature = "full"))]
+fn decode(v: serde_json::Value) -> Result<CustomResourceDefinition, ReadError> {
+    serde_json::from_value(v).map_err(|e| ReadError::Decode(e.to_string()))
 }
 
 fn v1beta1_to_v1(v: &mut serde_json::Value) {
@@ -398,6 +417,25 @@ fn v1beta1_to_v1(v: &mut serde_json::Value) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[cfg(feature = "full")]
+    #[test]
+    fn decode_errors_name_the_field() {
+        let e = CustomResourceDefinition::from_value(json!({
+            "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "crontabs.stable.example.com"},
+            "spec": {"group": "stable.example.com", "scope": "Namespaced",
+                "names": {"plural": "crontabs", "kind": "CronTab"},
+                "versions": [{"name": "v1", "served": true, "storage": true,
+                    "schema": {"openAPIV3Schema": {"type": "object",
+                        "properties": {"x": {"type": 5}}}}}]}
+        }))
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "cannot decode the CustomResourceDefinition: spec.versions[0].schema.openAPIV3Schema.properties.x.type: invalid type: integer `5`, expected a string"
+        );
+    }
 
     #[test]
     fn reads_v1beta1_as_the_api_server_converts_it() {
