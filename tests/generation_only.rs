@@ -73,3 +73,26 @@ fn validation_methods_exist_with_the_feature() {
         "spec.replicas: Invalid value: 4: failed rule: self % 2 == 1"
     );
 }
+
+/// Empty `message`, `message_expression` and `field_path` are the same as none, as for the
+/// API server (which drops them from the stored CRD).
+#[derive(crdkit::CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[crd(group = "stable.example.com", version = "v1", kind = "Quiet")]
+pub struct QuietSpec {
+    #[crd(validation(
+        rule = "self > 0",
+        message = "",
+        message_expression = "",
+        field_path = ""
+    ))]
+    n: i64,
+}
+
+#[test]
+fn empty_rule_strings_are_unset() {
+    let yaml = Quiet::crd().unwrap().to_yaml();
+    assert!(yaml.contains("- rule: self > 0\n"), "{yaml}");
+    assert!(!yaml.contains("message:"), "{yaml}");
+    assert!(!yaml.contains("messageExpression"), "{yaml}");
+    assert!(!yaml.contains("fieldPath"), "{yaml}");
+}

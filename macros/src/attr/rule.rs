@@ -115,12 +115,15 @@ pub fn parse(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> Option<RuleAttr> {
         cx.error_at(span, "`validation(..)` needs `rule = \"<CEL expression>\"`");
         return None;
     };
+    // An empty string is the same as no value: the API server's checks skip it and Go's
+    // `omitempty` drops it from the stored CRD.
+    let set = |l: Option<syn::LitStr>| l.filter(|l| !l.value().is_empty());
     let r = RuleAttr {
         rule: rule.value,
-        message: message.get().map(|s| s.value),
-        message_expression: message_expression.get().map(|s| s.value),
+        message: set(message.get().map(|s| s.value)),
+        message_expression: set(message_expression.get().map(|s| s.value)),
         reason: reason.get().map(|s| s.value),
-        field_path: field_path.get().map(|s| s.value),
+        field_path: set(field_path.get().map(|s| s.value)),
         optional_old_self: optional_old_self.get().is_some_and(|s| s.value),
     };
     check_texts(cx, &r);
