@@ -10,6 +10,6 @@ pub use crdkit_runtime::crd::{
     CustomResourceDefinitionVersion, CustomResourceSubresourceScale,
 };
 pub use crdkit_runtime::crd_check::check_crd_full;
-pub use crdkit_runtime::field::{BadValue, ErrorType, FieldError, FieldPath};
+pub use crdkit_runtime::field::{BadValue, ErrorType, FieldError, FieldPath, aggregate};
 pub use crdkit_runtime::schema::JsonSchemaProps;
 pub use crdkit_runtime::yaml::to_string as to_yaml;

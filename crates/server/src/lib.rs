@@ -2,4 +2,5 @@
 #![forbid(unsafe_code)]
 
 pub mod engine;
+pub mod http;
 pub mod openapi;
