@@ -13,4 +13,6 @@ pub use crdkit_runtime::crd_check::check_crd_full;
 pub use crdkit_runtime::field::{BadValue, ErrorType, FieldError, FieldPath, aggregate};
 pub use crdkit_runtime::names::{dns1123_label, dns1123_subdomain, label_key, label_value};
 pub use crdkit_runtime::schema::JsonSchemaProps;
+pub use crdkit_runtime::schema::Structural;
+pub use crdkit_runtime::validate::{CompiledSchema, ResourceInfo};
 pub use crdkit_runtime::yaml::to_string as to_yaml;

@@ -8,4 +8,5 @@ pub mod jsonpath;
 pub mod object;
 pub mod openapi;
 pub mod patch;
+pub mod registry;
 pub mod selector;
