@@ -3,5 +3,6 @@
 pub mod decode;
 pub mod negotiate;
 pub mod query;
+pub mod response;
 pub mod route;
 pub mod status;

@@ -323,6 +323,17 @@ impl ApiError {
         }
     }
 
+    /// 403 `crontabs.stable.example.com "x" is forbidden: <why>`.
+    #[must_use]
+    pub fn forbidden(gr: &GroupResource, name: &str, why: &str) -> ApiError {
+        ApiError {
+            code: 403,
+            reason: "Forbidden",
+            message: format!("{gr} {} is forbidden: {why}", go_quote(name)),
+            details: resource_details(gr, name),
+        }
+    }
+
     /// 401 `Unauthorized`.
     #[must_use]
     pub fn unauthorized() -> ApiError {

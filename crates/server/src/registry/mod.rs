@@ -189,6 +189,8 @@ pub trait Strategy: Send + Sync {
 /// The CRDs the server serves, by name and by group, version and resource.
 #[derive(Default)]
 pub struct Registry {
+    /// Incremented by every change (discovery and OpenAPI documents are rebuilt from it).
+    pub generation: u64,
     crds: BTreeMap<String, Arc<CrdEntry>>,
     by_resource: HashMap<(String, String, String), Arc<CrdEntry>>,
 }
@@ -203,6 +205,7 @@ impl Registry {
             return;
         }
         self.remove(&entry.name.clone());
+        self.generation += 1;
         let entry = Arc::new(entry);
         if entry.served() {
             for v in entry.served_versions() {
@@ -222,6 +225,7 @@ impl Registry {
     /// Removes a CRD.
     pub fn remove(&mut self, name: &str) {
         if let Some(old) = self.crds.remove(name) {
+            self.generation += 1;
             self.by_resource.retain(|_, e| !Arc::ptr_eq(e, &old));
         }
     }

@@ -1,0 +1,518 @@
+//! What every write shares: `fieldValidation` and `dryRun`, the system fields of `metadata`,
+//! the namespace lifecycle check, and the update loop (`GuaranteedUpdate`).
+//!
+//! Mirrors apiserver `pkg/registry/rest/create.go` (`BeforeCreate`), `rest/update.go`
+//! (`BeforeUpdate`: uid, creation and deletion timestamps kept, the generation carried over,
+//! `ValidateObjectMetaUpdate`), `pkg/registry/generic/registry/store.go` (`Update`: the
+//! resourceVersion precondition, `AllowUnconditionalUpdate`, no write when nothing changed, the
+//! object deleted when its last finalizer goes), `pkg/endpoints/handlers/rest.go`
+//! (`fieldValidation`, `strict decoding error: …`), the NamespaceLifecycle admission plugin
+//! and the finalizer-name warnings of the custom resource strategy.
+
+use serde_json::{Map, Value, json};
+
+use super::Ctx;
+use crate::engine::{Admitted, BadValue, FieldError, FieldPath, label_key};
+use crate::http::status::{ApiError, ApiResult, GroupResource};
+use crate::object;
+use crate::registry::Strategy;
+use crate::store::encode;
+
+/// `fieldValidation`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FieldValidation {
+    Ignore,
+    Warn,
+    Strict,
+}
+
+pub(crate) fn field_validation(ctx: &Ctx) -> ApiResult<FieldValidation> {
+    match ctx.query.get("fieldValidation") {
+        None | Some("" | "Warn") => Ok(FieldValidation::Warn),
+        Some("Ignore") => Ok(FieldValidation::Ignore),
+        Some("Strict") => Ok(FieldValidation::Strict),
+        Some(v) => Err(ApiError::bad_request(format!(
+            "fieldValidation: Invalid value: \"{v}\": fieldValidation must be one of \"Ignore\", \"Warn\", or \"Strict\""
+        ))),
+    }
+}
+
+/// Whether `dryRun=All` is set.
+pub(crate) fn dry_run(ctx: &Ctx) -> ApiResult<bool> {
+    let mut dry = false;
+    for v in ctx.query.all("dryRun") {
+        match v {
+            "All" => dry = true,
+            "" => {}
+            other => {
+                return Err(ApiError::bad_request(format!(
+                    "dryRun: Unsupported value: \"{other}\": supported values: \"All\""
+                )));
+            }
+        }
+    }
+    Ok(dry)
+}
+
+/// Duplicate and unknown fields, as `fieldValidation` wants them: a 400 (`Strict`), warnings
+/// (`Warn`), or nothing.
+pub(crate) fn strict_fields(
+    ctx: &mut Ctx,
+    fv: FieldValidation,
+    duplicates: &[String],
+    unknown: &[String],
+) -> ApiResult<()> {
+    let msgs: Vec<String> = duplicates
+        .iter()
+        .map(|d| format!("duplicate field \"{d}\""))
+        .chain(unknown.iter().map(|u| format!("unknown field \"{u}\"")))
+        .collect();
+    match fv {
+        FieldValidation::Strict if !msgs.is_empty() => Err(ApiError::bad_request(format!(
+            "strict decoding error: {}",
+            msgs.join(", ")
+        ))),
+        FieldValidation::Warn => {
+            ctx.warnings.extend(msgs);
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The 422 of the errors of an admitted object, if any.
+pub(crate) fn invalid(strategy: &dyn Strategy, name: &str, a: &Admitted) -> ApiResult<()> {
+    if a.errors.is_empty() {
+        return Ok(());
+    }
+    let info = strategy.info();
+    Err(ApiError::invalid(&info.group, &info.kind, name, &a.errors))
+}
+
+/// Fills missing `apiVersion` and `kind` from the URL (the decoder's default kind) and rejects
+/// another group-version.
+pub(crate) fn type_meta(obj: &mut Value, strategy: &dyn Strategy) -> ApiResult<()> {
+    let info = strategy.info();
+    let Value::Object(m) = obj else {
+        return Err(ApiError::bad_request(format!(
+            "the body of the request is not a JSON object: {}",
+            short(obj)
+        )));
+    };
+    let want = info.api_version();
+    match m.get("apiVersion").and_then(Value::as_str) {
+        None | Some("") => {
+            m.insert("apiVersion".to_owned(), json!(want));
+        }
+        Some(v) if v != want => {
+            return Err(ApiError::bad_request(format!(
+                "the API version in the data ({v}) does not match the expected API version ({want})"
+            )));
+        }
+        Some(_) => {}
+    }
+    if m.get("kind")
+        .and_then(Value::as_str)
+        .is_none_or(str::is_empty)
+    {
+        m.insert("kind".to_owned(), json!(info.kind));
+    }
+    Ok(())
+}
+
+fn short(v: &Value) -> String {
+    let s = v.to_string();
+    if s.len() > 100 {
+        format!(
+            "{}...",
+            &s[..s.char_indices().nth(100).map_or(s.len(), |(i, _)| i)]
+        )
+    } else {
+        s
+    }
+}
+
+/// The request's namespace in the object: set when absent, a 400 when different; removed for
+/// cluster-scoped kinds.
+pub(crate) fn namespace(obj: &mut Value, ctx: &Ctx) -> ApiResult<()> {
+    if !ctx.strategy.info().namespaced {
+        object::set_meta(obj, "namespace", None);
+        return Ok(());
+    }
+    let want = ctx.path.namespace.clone().unwrap_or_default();
+    match object::namespace(obj) {
+        "" => object::set_meta(obj, "namespace", Some(json!(want))),
+        ns if ns != want => {
+            return Err(ApiError::bad_request(
+                "the namespace of the provided object does not match the namespace sent on the request",
+            ));
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// NamespaceLifecycle: the namespace of a new object exists and is not terminating.
+pub(crate) async fn check_namespace(ctx: &Ctx, name: &str) -> ApiResult<()> {
+    let Some(ns) = ctx.path.namespace.as_deref() else {
+        return Ok(());
+    };
+    let api = &ctx.api;
+    let key = api.namespaces.info().key(None, ns);
+    let stored = api
+        .objects
+        .get(&key, &crate::api::Api::namespaces_gr(), ns)
+        .await?;
+    if object::is_deleting(&stored.value) {
+        return Err(ApiError::forbidden(
+            &ctx.strategy.info().gr(),
+            name,
+            &format!(
+                "unable to create new content in namespace {ns} because it is being terminated"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// `names.SimpleNameGenerator`: the prefix and five random characters of a safe alphabet.
+pub(crate) fn generate_name(prefix: &str) -> String {
+    const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+    let bytes = uuid::Uuid::new_v4().into_bytes();
+    let prefix = if prefix.len() > 58 {
+        &prefix[..58]
+    } else {
+        prefix
+    };
+    let suffix: String = bytes[..5]
+        .iter()
+        .map(|b| ALPHABET[usize::from(*b) % ALPHABET.len()] as char)
+        .collect();
+    format!("{prefix}{suffix}")
+}
+
+/// `BeforeCreate`'s system fields: a new uid, the creation time, generation 1, and nothing the
+/// client may not set.
+pub(crate) fn system_fields_for_create(obj: &mut Value, strategy: &dyn Strategy, now: i64) {
+    let meta = object::metadata_mut(obj);
+    for k in [
+        "resourceVersion",
+        "selfLink",
+        "deletionTimestamp",
+        "deletionGracePeriodSeconds",
+    ] {
+        meta.remove(k);
+    }
+    meta.insert("uid".to_owned(), json!(uuid::Uuid::new_v4().to_string()));
+    meta.insert(
+        "creationTimestamp".to_owned(),
+        json!(crate::clock::format(now)),
+    );
+    if strategy.uses_generation() {
+        meta.insert("generation".to_owned(), json!(1));
+    } else {
+        meta.remove("generation");
+    }
+}
+
+/// `BeforeUpdate`: the fields an update cannot change come from the old object; the errors of
+/// changing the immutable ones.
+pub(crate) fn system_fields_for_update(new: &mut Value, old: &Value) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    let old_meta = old.get("metadata").cloned().unwrap_or(Value::Null);
+    let meta: &mut Map<String, Value> = object::metadata_mut(new);
+    let uid = meta.get("uid").and_then(Value::as_str).unwrap_or("");
+    let old_uid = old_meta.get("uid").and_then(Value::as_str).unwrap_or("");
+    if uid.is_empty() {
+        meta.insert("uid".to_owned(), json!(old_uid));
+    } else if uid != old_uid {
+        errs.push(FieldError::invalid(
+            &FieldPath::new("metadata").child("uid"),
+            uid,
+            "field is immutable",
+        ));
+    }
+    for k in ["creationTimestamp", "generation"] {
+        match old_meta.get(k) {
+            Some(v) => meta.insert(k.to_owned(), v.clone()),
+            None => meta.remove(k),
+        };
+    }
+    for k in ["deletionTimestamp", "deletionGracePeriodSeconds"] {
+        if let Some(v) = old_meta.get(k) {
+            meta.insert(k.to_owned(), v.clone());
+        } else {
+            meta.remove(k);
+        }
+    }
+    errs
+}
+
+/// No new finalizer on an object being deleted (`ValidateObjectMetaUpdate`).
+pub(crate) fn finalizer_errors(new: &Value, old: &Value) -> Vec<FieldError> {
+    if !object::is_deleting(old) {
+        return Vec::new();
+    }
+    let old_f = object::finalizers(old);
+    let added: Vec<String> = object::finalizers(new)
+        .into_iter()
+        .filter(|f| !old_f.contains(f))
+        .collect();
+    if added.is_empty() {
+        return Vec::new();
+    }
+    let list: Vec<String> = added
+        .iter()
+        .map(|f| crate::http::status::go_quote(f))
+        .collect();
+    vec![FieldError::forbidden(
+        &FieldPath::new("metadata").child("finalizers"),
+        format!(
+            "no new finalizers can be added if the object is being deleted, found new finalizers []string{{{}}}",
+            list.join(", ")
+        ),
+    )]
+}
+
+/// The custom resource strategy's warnings for finalizer names added (`generateWarningsFromObj`).
+pub(crate) fn finalizer_warnings(new: &Value, old: Option<&Value>) -> Vec<String> {
+    let old_f = old.map(object::finalizers).unwrap_or_default();
+    let mut added: Vec<String> = object::finalizers(new)
+        .into_iter()
+        .filter(|f| !old_f.contains(f))
+        .collect();
+    added.sort();
+    added.dedup();
+    let mut out = Vec::new();
+    for f in added {
+        for msg in label_key(&f) {
+            out.push(format!("metadata.finalizers: \"{f}\": {msg}"));
+        }
+        if !f.contains('/') && !matches!(f.as_str(), "kubernetes" | "orphan" | "foregroundDeletion")
+        {
+            out.push(format!(
+                "metadata.finalizers: \"{f}\": prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers"
+            ));
+        }
+    }
+    out
+}
+
+/// Whether anything but `metadata` differs (`copyNonMetadata` compared).
+pub(crate) fn spec_changed(new: &Value, old: &Value) -> bool {
+    let strip = |v: &Value| -> Value {
+        match v {
+            Value::Object(m) => Value::Object(
+                m.iter()
+                    .filter(|(k, _)| k.as_str() != "metadata")
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    };
+    strip(new) != strip(old)
+}
+
+/// Which part of an object an update may change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Target {
+    Main,
+    Status,
+}
+
+/// The outcome of an update.
+pub(crate) struct Updated {
+    /// The object after the update (request version), resourceVersion set.
+    pub object: Value,
+    /// Whether the update removed the last finalizer of a deleting object, which is gone.
+    pub deleted: bool,
+}
+
+/// `GuaranteedUpdate`: reads the object, builds the new one with `build`, prepares, validates
+/// and writes it with compare-and-swap. A lost race is retried when the new object names no
+/// resourceVersion (patches of the current object, unconditional updates).
+pub(crate) async fn update_object(
+    ctx: &mut Ctx,
+    target: Target,
+    duplicates: &[String],
+    allow_unconditional: bool,
+    mut build: impl FnMut(&Value) -> ApiResult<Value>,
+) -> ApiResult<Updated> {
+    let strategy = std::sync::Arc::clone(&ctx.strategy);
+    let info = strategy.info().clone();
+    let gr: GroupResource = info.gr();
+    let name = ctx.path.name.clone().unwrap_or_default();
+    let key = info.key(ctx.path.namespace.as_deref(), &name);
+    let fv = field_validation(ctx)?;
+    let dry = dry_run(ctx)?;
+    let api = std::sync::Arc::clone(&ctx.api);
+    for _ in 0..32 {
+        let current = api.objects.get(&key, &gr, &name).await?;
+        let mut old = current.value;
+        strategy.from_storage(&mut old);
+        let mut new = build(&old)?;
+        type_meta(&mut new, &*strategy)?;
+        match object::name(&new) {
+            "" => object::set_meta(&mut new, "name", Some(json!(name))),
+            n if n != name => {
+                return Err(ApiError::bad_request(format!(
+                    "the name of the object ({n}) does not match the name on the URL ({name})"
+                )));
+            }
+            _ => {}
+        }
+        namespace(&mut new, ctx)?;
+        let want_rv = object::resource_version(&new).to_owned();
+        let explicit = !want_rv.is_empty();
+        if explicit && want_rv != current.revision.to_string() {
+            return Err(ApiError::modified(&gr, &name));
+        }
+        if !explicit && !allow_unconditional {
+            return Err(ApiError::invalid(
+                &info.group,
+                &info.kind,
+                &name,
+                &[FieldError::invalid(
+                    &FieldPath::new("metadata").child("resourceVersion"),
+                    BadValue::Raw("0x0".to_owned()),
+                    "must be specified for an update",
+                )],
+            ));
+        }
+        let mut errors = system_fields_for_update(&mut new, &old);
+        let mut admitted = match target {
+            Target::Main => strategy.update(&mut new, &old)?,
+            Target::Status => strategy.update_status(&mut new, &old)?,
+        };
+        errors.append(&mut admitted.errors);
+        errors.extend(finalizer_errors(&new, &old));
+        strict_fields(ctx, fv, duplicates, &admitted.unknown_fields)?;
+        admitted.errors = errors;
+        invalid(&*strategy, &name, &admitted)?;
+        if target == Target::Main && strategy.uses_generation() && spec_changed(&new, &old) {
+            object::set_meta(
+                &mut new,
+                "generation",
+                Some(json!(object::generation(&old) + 1)),
+            );
+        }
+        if info.group != "apiextensions.k8s.io" && !info.group.is_empty() {
+            ctx.warnings.extend(finalizer_warnings(&new, Some(&old)));
+        }
+        object::set_meta(
+            &mut new,
+            "resourceVersion",
+            Some(json!(current.revision.to_string())),
+        );
+        if encode(&new) == encode(&old) {
+            return Ok(Updated {
+                object: old,
+                deleted: false,
+            });
+        }
+        if dry {
+            return Ok(Updated {
+                object: new,
+                deleted: false,
+            });
+        }
+        if object::is_deleting(&new) && !strategy.has_finalizers(&new) {
+            match api
+                .objects
+                .delete(&key, Some(current.revision), &gr, &name)
+                .await
+            {
+                Ok(d) => {
+                    object::set_meta(
+                        &mut new,
+                        "resourceVersion",
+                        Some(json!(d.revision.to_string())),
+                    );
+                    after_delete(ctx, &name, d.revision);
+                    return Ok(Updated {
+                        object: new,
+                        deleted: true,
+                    });
+                }
+                Err(e) if e.code == 409 && !explicit => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        let mut stored = new.clone();
+        strategy.to_storage(&mut stored);
+        match api
+            .objects
+            .update(&key, &stored, current.revision, &gr, &name)
+            .await
+        {
+            Ok(rev) => {
+                object::set_meta(&mut new, "resourceVersion", Some(json!(rev.to_string())));
+                object::set_meta(&mut stored, "resourceVersion", Some(json!(rev.to_string())));
+                after_write(ctx, &stored, rev);
+                return Ok(Updated {
+                    object: new,
+                    deleted: false,
+                });
+            }
+            Err(e) if e.code == 409 && !explicit => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Err(ApiError::modified(&gr, &name))
+}
+
+/// Keeps the registry in step with CRD writes made here (other replicas' come by watch).
+pub(crate) fn after_write(ctx: &Ctx, stored: &Value, revision: u64) {
+    if is_crd(ctx) {
+        ctx.api.upsert_crd(stored, revision);
+    }
+}
+
+/// Keeps the registry in step with CRD deletes made here.
+pub(crate) fn after_delete(ctx: &Ctx, name: &str, revision: u64) {
+    if is_crd(ctx) {
+        ctx.api.remove_crd(name, revision);
+    }
+}
+
+fn is_crd(ctx: &Ctx) -> bool {
+    let info = ctx.strategy.info();
+    info.group == "apiextensions.k8s.io" && info.resource == "customresourcedefinitions"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finalizer_name_warnings() {
+        let new = json!({"metadata": {"finalizers": ["stable.example.com/finalizer", "plain", "kubernetes"]}});
+        assert_eq!(
+            finalizer_warnings(&new, None),
+            [
+                "metadata.finalizers: \"plain\": prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers"
+            ]
+        );
+        let old = json!({"metadata": {"finalizers": ["plain"]}});
+        assert!(finalizer_warnings(&new, Some(&old)).is_empty());
+    }
+
+    #[test]
+    fn no_new_finalizers_while_deleting() {
+        let old = json!({"metadata": {"deletionTimestamp": "2021-01-01T00:00:00Z", "finalizers": ["a/b"]}});
+        let new = json!({"metadata": {"finalizers": ["a/b", "c/d"]}});
+        assert_eq!(
+            finalizer_errors(&new, &old)[0].to_string(),
+            "metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{\"c/d\"}"
+        );
+        assert!(finalizer_errors(&json!({"metadata": {}}), &old).is_empty());
+    }
+
+    #[test]
+    fn generated_names() {
+        let n = generate_name("web-");
+        assert_eq!(n.len(), 9);
+        assert!(n.starts_with("web-"));
+    }
+}
