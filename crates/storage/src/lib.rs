@@ -7,7 +7,8 @@
 //! write after a revision. Values are opaque bytes (the server's JSON); keys are strings the
 //! server chooses (`/registry/<group>/<plural>/<namespace>/<name>`).
 //!
-//! Backends: [`MemoryStorage`] (default); a persistent redb backend and an etcd one follow. A [`WatchCache`] sits above a backend so that many watchers
+//! Backends: [`MemoryStorage`] (default), [`RedbStorage`] (persistent, crash-safe) and, with the
+//! `etcd` feature, `EtcdStorage`. A [`WatchCache`] sits above a backend so that many watchers
 //! share one backend watch.
 //!
 //! ```
@@ -36,6 +37,7 @@ mod cache;
 mod error;
 mod memory;
 mod mvcc;
+mod redb;
 mod tail;
 mod types;
 
@@ -48,6 +50,7 @@ use futures_core::Stream;
 pub use cache::{Filter, WatchCache, WatchCacheConfig, Watcher};
 pub use error::{Error, Result};
 pub use memory::MemoryStorage;
+pub use redb::RedbStorage;
 pub use types::{
     CompactionPolicy, Deleted, Event, EventKind, KeyValue, ListOptions, ListResult, Revision,
 };

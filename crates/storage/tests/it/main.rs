@@ -3,4 +3,5 @@
 
 mod cache;
 mod memory;
+mod redb;
 mod suite;
