@@ -35,6 +35,8 @@
 
 mod cache;
 mod error;
+#[cfg(feature = "etcd")]
+mod etcd;
 mod memory;
 mod mvcc;
 mod redb;
@@ -49,6 +51,8 @@ use futures_core::Stream;
 
 pub use cache::{Filter, WatchCache, WatchCacheConfig, Watcher};
 pub use error::{Error, Result};
+#[cfg(feature = "etcd")]
+pub use etcd::{EtcdConfig, EtcdStorage};
 pub use memory::MemoryStorage;
 pub use redb::RedbStorage;
 pub use types::{

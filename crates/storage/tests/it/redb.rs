@@ -12,14 +12,14 @@ use crate::suite::{Backend, next};
 
 fn open(
     policy: CompactionPolicy,
-) -> std::pin::Pin<Box<dyn std::future::Future<Output = Backend> + Send>> {
+) -> std::pin::Pin<Box<dyn std::future::Future<Output = Option<Backend>> + Send>> {
     Box::pin(async move {
         let dir = tempfile::tempdir().unwrap();
         let store = RedbStorage::open(dir.path().join("store.redb"), policy).unwrap();
-        Backend {
+        Some(Backend {
             store: Arc::new(store),
             _guard: Box::new(dir),
-        }
+        })
     })
 }
 
