@@ -242,6 +242,7 @@ impl EtcdStorage {
 #[async_trait]
 impl Storage for EtcdStorage {
     async fn get(&self, key: &str) -> Result<KeyValue> {
+        check_key(key)?;
         let mut kv = self.client.kv_client();
         let response = kv.get(self.full(key), None).await.map_err(etcd_err)?;
         match response.kvs().first() {
@@ -261,6 +262,8 @@ impl Storage for EtcdStorage {
                 start.push(0);
                 start
             }
+            // etcd has no empty key: the whole keyspace starts at "\0".
+            _ if full_prefix.is_empty() => vec![0],
             _ => full_prefix.clone(),
         };
         let mut get = GetOptions::new().with_range(prefix_end(&full_prefix));
@@ -366,6 +369,7 @@ impl Storage for EtcdStorage {
     }
 
     async fn delete(&self, key: &str, expected_mod_revision: Option<Revision>) -> Result<Deleted> {
+        check_key(key)?;
         let full = self.full(key);
         let mut when = vec![Compare::create_revision(
             full.clone(),

@@ -24,6 +24,7 @@ use bytes::Bytes;
 use redb::{Database, ReadTransaction, ReadableDatabase, ReadableTable, TableDefinition};
 use tokio::sync::{mpsc, oneshot, watch};
 
+use crate::error::check_key;
 use crate::{
     CompactionPolicy, Deleted, Error, Event, EventStream, KeyValue, ListOptions, ListResult,
     Result, Revision, Storage, mvcc, tail,
@@ -241,6 +242,7 @@ fn list(txn: &ReadTransaction, prefix: &str, options: &ListOptions) -> Result<Li
 #[async_trait]
 impl Storage for RedbStorage {
     async fn get(&self, key: &str) -> Result<KeyValue> {
+        check_key(key)?;
         let key = key.to_owned();
         self.read(move |txn| {
             let kv = txn.open_table(KV).map_err(Error::backend)?;

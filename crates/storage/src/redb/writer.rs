@@ -173,6 +173,7 @@ impl State<'_, '_> {
                 value,
                 expected,
             } => {
+                check_key(key)?;
                 let current = self
                     .get(key)?
                     .ok_or_else(|| Error::NotFound { key: key.clone() })?;
@@ -202,6 +203,7 @@ impl State<'_, '_> {
                 }))
             }
             Op::Delete { key, expected } => {
+                check_key(key)?;
                 let current = self
                     .get(key)?
                     .ok_or_else(|| Error::NotFound { key: key.clone() })?;

@@ -227,3 +227,50 @@ async fn keys_outside_the_prefix_are_invisible() {
     );
     assert_eq!(next(&mut watch).await.unwrap().revision, mine.mod_revision);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn empty_prefix_lists_and_watches_the_whole_keyspace() {
+    let Some(server) = EtcdServer::start().await else {
+        return;
+    };
+    let s: Arc<dyn Storage> = Arc::new(
+        server
+            .storage(
+                "",
+                CompactionPolicy {
+                    retain_revisions: None,
+                },
+            )
+            .await,
+    );
+    let cache = WatchCache::start(Arc::clone(&s), WatchCacheConfig::default())
+        .await
+        .unwrap();
+    let start = s.current_revision().await.unwrap();
+    let mut watch = s.watch("", start).await.unwrap();
+    let mut cached = cache.watch("", start, None).unwrap();
+    let a = s.create("/a", b("1")).await.unwrap();
+    let z = s.create("z", b("2")).await.unwrap();
+    let all = s.list("", &ListOptions::default()).await.unwrap();
+    assert_eq!(all.items, vec![a.clone(), z.clone()]);
+    let page = s
+        .list(
+            "",
+            &ListOptions {
+                limit: Some(1),
+                ..ListOptions::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!((page.items.len(), page.more), (1, true));
+    for kv in [&a, &z] {
+        assert_eq!(next(&mut watch).await.unwrap().revision, kv.mod_revision);
+        let e = tokio::time::timeout(Duration::from_secs(10), cached.next())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        assert_eq!(e.revision, kv.mod_revision);
+    }
+}

@@ -34,7 +34,7 @@ macro_rules! storage_suite {
             list_sorted_under_prefix, list_pages_read_one_snapshot, list_at_old_revision,
             list_compacted_and_future_revisions, watch_replays_then_follows, watch_filters_by_prefix,
             watch_compacted_revision, watch_from_now_sees_only_new_writes, automatic_compaction,
-            concurrent_compare_and_swap, cache_fan_out);
+            concurrent_compare_and_swap, cache_fan_out, cache_under_concurrent_writes);
     };
     (@tests $open:expr; $($name:ident),* $(,)?) => {
         $(
@@ -101,6 +101,15 @@ pub async fn create_existing_and_invalid_keys(open: Open) {
     assert_eq!(s.current_revision().await.unwrap(), a.mod_revision);
     assert!(matches!(
         s.create("", b("x")).await,
+        Err(Error::InvalidKey { .. })
+    ));
+    assert!(matches!(s.get("").await, Err(Error::InvalidKey { .. })));
+    assert!(matches!(
+        s.update("", b("x"), a.mod_revision).await,
+        Err(Error::InvalidKey { .. })
+    ));
+    assert!(matches!(
+        s.delete("", None).await,
         Err(Error::InvalidKey { .. })
     ));
 }
@@ -587,4 +596,76 @@ pub async fn cache_fan_out(open: Open) {
         .unwrap()
         .unwrap();
     assert_eq!(e.key, "/fan/early");
+}
+
+pub async fn cache_under_concurrent_writes(open: Open) {
+    // Four writers (create then update, 50 keys each) and twenty watchers of one watch cache:
+    // every watcher sees every write exactly once, in revision order, each key Added then
+    // Modified.
+    use crdkit_storage::{WatchCache, WatchCacheConfig};
+    use std::collections::{BTreeMap, BTreeSet};
+    let Some(backend) = open(KEEP_ALL).await else {
+        return;
+    };
+    let s = Arc::clone(&backend.store);
+    let cache = WatchCache::start(Arc::clone(&s), WatchCacheConfig::default())
+        .await
+        .unwrap();
+    let start = s.current_revision().await.unwrap();
+    let total = 4 * 50 * 2;
+    let readers: Vec<_> = (0..20)
+        .map(|_| {
+            let mut watcher = cache.watch("/load/", start, None).unwrap();
+            tokio::spawn(async move {
+                let mut events = Vec::with_capacity(total);
+                while events.len() < total {
+                    let event = tokio::time::timeout(Duration::from_secs(20), watcher.next())
+                        .await
+                        .expect("no event within 20 s")
+                        .expect("watch ended")
+                        .expect("watch failed");
+                    events.push(event);
+                }
+                events
+            })
+        })
+        .collect();
+    let writers: Vec<_> = (0..4)
+        .map(|w| {
+            let s = Arc::clone(&s);
+            tokio::spawn(async move {
+                let mut revisions = Vec::new();
+                for i in 0..50 {
+                    let key = format!("/load/{w}/{i:02}");
+                    let kv = s.create(&key, b("1")).await.unwrap();
+                    let kv2 = s.update(&key, b("2"), kv.mod_revision).await.unwrap();
+                    revisions.extend([kv.mod_revision, kv2.mod_revision]);
+                }
+                revisions
+            })
+        })
+        .collect();
+    let mut written = BTreeSet::new();
+    for writer in writers {
+        written.extend(writer.await.unwrap());
+    }
+    assert_eq!(written.len(), total);
+    for reader in readers {
+        let events = reader.await.unwrap();
+        assert!(
+            events.windows(2).all(|w| w[0].revision < w[1].revision),
+            "out of order"
+        );
+        let seen: BTreeSet<_> = events.iter().map(|e| e.revision).collect();
+        assert_eq!(seen, written);
+        let mut kinds: BTreeMap<&str, Vec<EventKind>> = BTreeMap::new();
+        for e in &events {
+            kinds.entry(e.key.as_str()).or_default().push(e.kind);
+        }
+        assert!(
+            kinds
+                .values()
+                .all(|k| k == &[EventKind::Added, EventKind::Modified])
+        );
+    }
 }
