@@ -34,6 +34,7 @@ fn backends(rt: &Runtime) -> Vec<Backend> {
     let policy = CompactionPolicy::default();
     let dir = tempfile::tempdir().unwrap();
     let redb = RedbStorage::open(dir.path().join("bench.redb"), policy).unwrap();
+    #[cfg_attr(not(feature = "etcd"), allow(unused_mut))]
     let mut all = vec![
         Backend {
             name: "memory",

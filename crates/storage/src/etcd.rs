@@ -3,7 +3,7 @@
 //! - resourceVersion = the key's mod revision; a list's revision = the response header revision;
 //! - create: a transaction comparing `create_revision == 0`; update and delete: comparing
 //!   `mod_revision == expected` (store.go `GuaranteedUpdate` / `conditionalDelete`), both
-//!   falling back to a get so the caller learns NotFound vs. Conflict;
+//!   falling back to a get so the caller learns `NotFound` vs. `Conflict`;
 //! - list: a range read at one revision, paginated with `limit` and a start key after the
 //!   previous page's last key (store.go `GetList`);
 //! - watch: `start_revision = after + 1` with `prev_kv` (watcher.go), "mvcc: required revision
@@ -66,9 +66,9 @@ pub struct EtcdStorage {
     compacted: Arc<AtomicU64>,
 }
 
+#[allow(clippy::needless_pass_by_value)] // Used as `map_err(etcd_err)`.
 fn etcd_err(err: etcd_client::Error) -> Error {
-    let message = err.to_string();
-    Error::Backend(message)
+    Error::Backend(err.to_string())
 }
 
 fn is_compacted(err: &etcd_client::Error) -> bool {
@@ -169,7 +169,7 @@ impl EtcdStorage {
     /// The compaction error for a read at `requested`, which etcd reported compacted. etcd's
     /// error does not say up to where; a watch starting at `requested` (below the compact
     /// revision, since the read failed) does: etcd confirms it and then cancels it with its
-    /// compact revision (mvcc/watchable_store.go `syncWatchers`).
+    /// compact revision (mvcc `watchable_store.go`, `syncWatchers`).
     async fn compacted_error(&self, requested: Revision) -> Error {
         let learnt = tokio::time::timeout(
             Duration::from_secs(5),
@@ -210,14 +210,15 @@ impl EtcdStorage {
     }
 
     /// Compacts when the policy says so after a write reached `revision`.
-    async fn after_write(&self, revision: Revision) -> Result<()> {
+    /// The write itself succeeded, so a failed compaction is not its error: the next due
+    /// write tries again.
+    async fn after_write(&self, revision: Revision) {
         if let Some(target) = self
             .policy
             .due(revision, self.compacted.load(Ordering::Relaxed))
         {
-            self.compact(target).await?;
+            let _ = self.compact(target).await;
         }
-        Ok(())
     }
 
     /// The key's current state, after a failed transaction's comparison.
@@ -316,7 +317,7 @@ impl Storage for EtcdStorage {
             });
         }
         let revision = Self::header_revision(response.header())?;
-        self.after_write(revision).await?;
+        self.after_write(revision).await;
         Ok(KeyValue {
             key: key.to_owned(),
             value,
@@ -359,7 +360,7 @@ impl Storage for EtcdStorage {
                 _ => None,
             })
             .ok_or_else(|| Error::backend("etcd put without its previous value"))?;
-        self.after_write(revision).await?;
+        self.after_write(revision).await;
         Ok(KeyValue {
             key: key.to_owned(),
             value,
@@ -400,7 +401,7 @@ impl Storage for EtcdStorage {
                 _ => None,
             })
             .ok_or_else(|| Error::backend("etcd delete without its previous value"))??;
-        self.after_write(revision).await?;
+        self.after_write(revision).await;
         Ok(Deleted { prev, revision })
     }
 
@@ -517,6 +518,7 @@ impl Watch {
         }
     }
 
+    #[allow(clippy::unnecessary_wraps)] // The shape `stream::unfold` wants.
     fn fail(mut self, error: Error) -> Option<(Result<Event>, Self)> {
         self.failed = true;
         Some((Err(error), self))

@@ -1,4 +1,4 @@
-//! The in-memory backend: etcd's mvcc semantics (server/mvcc/kvstore.go, watchable_store.go)
+//! The in-memory backend: etcd's mvcc semantics (server/mvcc `kvstore.go`, `watchable_store.go`)
 //! over a `BTreeMap` of current values and a log of the writes since the compacted revision.
 
 use std::collections::{BTreeMap, VecDeque};

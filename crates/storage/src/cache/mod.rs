@@ -1,5 +1,5 @@
 //! The watch cache: one backend watch feeding many watchers. Mirrors apiserver
-//! pkg/storage/cacher (cacher.go, watch_cache.go, cache_watcher.go): a ring of recent events so
+//! pkg/storage/cacher (`cacher.go`, `watch_cache.go`, `cache_watcher.go`): a ring of recent events so
 //! watches can start from an older resourceVersion, per-watcher bounded channels filled without
 //! blocking, and termination of a watcher that does not keep up (cacher.go's
 //! "Forcing ... watcher close due to unresponsiveness") instead of stalling writers.

@@ -1,6 +1,6 @@
 //! The redb writer thread: applies write requests in batches, one redb write transaction (and
 //! one fsync) per batch, and acknowledges each request only after its batch committed. This is
-//! etcd's batched backend commit (server/mvcc/backend/batch_tx.go) with redb's durable commit:
+//! etcd's batched backend commit (server/mvcc/backend `batch_tx.go`) with redb's durable commit:
 //! an acknowledged write survives a crash.
 
 use std::sync::Arc;
