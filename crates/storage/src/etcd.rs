@@ -30,6 +30,9 @@ use crate::{
     ListResult, Result, Revision, Storage,
 };
 
+/// The largest etcd response accepted (`i32::MAX`, as kube-apiserver).
+const MAX_MESSAGE: usize = 0x7fff_ffff;
+
 /// How to reach etcd.
 #[derive(Debug, Clone)]
 pub struct EtcdConfig {
@@ -134,6 +137,20 @@ impl EtcdStorage {
         })
     }
 
+    /// A KV client without gRPC's 4 MiB default response limit (a list of 10k objects exceeds
+    /// it); kube-apiserver lifts it the same way (`MaxCallRecvMsgSize`, etcd3 client setup).
+    fn kv_client(&self) -> etcd_client::KvClient {
+        self.client
+            .kv_client()
+            .max_decoding_message_size(MAX_MESSAGE)
+    }
+
+    fn watch_client(&self) -> etcd_client::WatchClient {
+        self.client
+            .watch_client()
+            .max_decoding_message_size(MAX_MESSAGE)
+    }
+
     fn full(&self, key: &str) -> Vec<u8> {
         let mut full = Vec::with_capacity(self.prefix.len() + key.len());
         full.extend_from_slice(self.prefix.as_bytes());
@@ -192,7 +209,6 @@ impl EtcdStorage {
     async fn watch_compact_revision(&self, requested: Revision) -> Result<Revision> {
         let options = WatchOptions::new().with_start_revision(etcd_rev(requested.max(1))?);
         let mut stream = self
-            .client
             .watch_client()
             .watch(self.full("\0"), Some(options))
             .await
@@ -244,7 +260,7 @@ impl EtcdStorage {
 impl Storage for EtcdStorage {
     async fn get(&self, key: &str) -> Result<KeyValue> {
         check_key(key)?;
-        let mut kv = self.client.kv_client();
+        let mut kv = self.kv_client();
         let response = kv.get(self.full(key), None).await.map_err(etcd_err)?;
         match response.kvs().first() {
             Some(found) => self.kv(found),
@@ -274,7 +290,7 @@ impl Storage for EtcdStorage {
         if let Some(at) = options.at_revision {
             get = get.with_revision(etcd_rev(at)?);
         }
-        let mut kv = self.client.kv_client();
+        let mut kv = self.kv_client();
         let response = match kv.get(start, Some(get)).await {
             Ok(response) => response,
             Err(err) if is_compacted(&err) => {
@@ -310,7 +326,7 @@ impl Storage for EtcdStorage {
         let txn = Txn::new()
             .when([Compare::create_revision(full.clone(), CompareOp::Equal, 0)])
             .and_then([TxnOp::put(full, value.to_vec(), None)]);
-        let response = self.client.kv_client().txn(txn).await.map_err(etcd_err)?;
+        let response = self.kv_client().txn(txn).await.map_err(etcd_err)?;
         if !response.succeeded() {
             return Err(Error::AlreadyExists {
                 key: key.to_owned(),
@@ -347,7 +363,7 @@ impl Storage for EtcdStorage {
                 value.to_vec(),
                 Some(PutOptions::new().with_prev_key()),
             )]);
-        let response = self.client.kv_client().txn(txn).await.map_err(etcd_err)?;
+        let response = self.kv_client().txn(txn).await.map_err(etcd_err)?;
         if !response.succeeded() {
             return Err(self.explain(key, expected_mod_revision).await);
         }
@@ -388,7 +404,7 @@ impl Storage for EtcdStorage {
             full,
             Some(DeleteOptions::new().with_prev_key()),
         )]);
-        let response = self.client.kv_client().txn(txn).await.map_err(etcd_err)?;
+        let response = self.kv_client().txn(txn).await.map_err(etcd_err)?;
         if !response.succeeded() {
             return Err(self.explain(key, expected_mod_revision.unwrap_or(0)).await);
         }
@@ -411,7 +427,6 @@ impl Storage for EtcdStorage {
             .with_start_revision(etcd_rev(after_revision + 1)?)
             .with_prev_key();
         let mut stream = self
-            .client
             .watch_client()
             .watch(self.full(prefix), Some(options))
             .await
@@ -446,7 +461,7 @@ impl Storage for EtcdStorage {
     }
 
     async fn current_revision(&self) -> Result<Revision> {
-        let mut kv = self.client.kv_client();
+        let mut kv = self.kv_client();
         let response = kv
             .get(self.full("\0"), Some(GetOptions::new().with_count_only()))
             .await
@@ -455,7 +470,7 @@ impl Storage for EtcdStorage {
     }
 
     async fn compact(&self, revision: Revision) -> Result<()> {
-        let mut kv = self.client.kv_client();
+        let mut kv = self.kv_client();
         match kv.compact(etcd_rev(revision)?, None).await {
             Ok(_) => {}
             // Already compacted there (perhaps by another server): nothing to do.

@@ -274,3 +274,31 @@ async fn empty_prefix_lists_and_watches_the_whole_keyspace() {
         assert_eq!(e.revision, kv.mod_revision);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lists_and_watches_larger_than_four_mebibytes() {
+    // gRPC's default limit is 4 MiB per response; a list of 10k CronTabs is larger.
+    let Some(server) = EtcdServer::start().await else {
+        return;
+    };
+    let s = server
+        .storage(
+            "",
+            CompactionPolicy {
+                retain_revisions: None,
+            },
+        )
+        .await;
+    let start = s.current_revision().await.unwrap();
+    let value = Bytes::from(vec![b'x'; 512 * 1024]);
+    for i in 0..10 {
+        s.create(&format!("/big/{i}"), value.clone()).await.unwrap();
+    }
+    let list = s.list("/big/", &ListOptions::default()).await.unwrap();
+    assert_eq!(list.items.len(), 10);
+    assert!(list.items.iter().all(|kv| kv.value == value));
+    let mut watch = s.watch("/big/", start).await.unwrap();
+    for _ in 0..10 {
+        assert_eq!(next(&mut watch).await.unwrap().value.as_ref(), Some(&value));
+    }
+}
