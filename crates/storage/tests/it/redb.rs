@@ -181,3 +181,84 @@ async fn acknowledged_writes_survive_kill_9() {
     assert!(all.items.len() >= acked.len());
     assert!(all.items.iter().all(|kv| kv.value == kv.key.as_bytes()));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn damaged_records_are_errors_not_panics() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.redb");
+    let ok = {
+        let s = RedbStorage::open(
+            &path,
+            CompactionPolicy {
+                retain_revisions: None,
+            },
+        )
+        .unwrap();
+        s.create("/d/ok", Bytes::from_static(b"fine"))
+            .await
+            .unwrap()
+    };
+    // Damage the file's records behind the store's back (same tables, bad bytes).
+    {
+        let db = redb::Database::create(&path).unwrap();
+        let txn = db.begin_write().unwrap();
+        {
+            let mut kv = txn
+                .open_table(redb::TableDefinition::<&str, &[u8]>::new("kv"))
+                .unwrap();
+            kv.insert("/d/bad", &[1u8, 2, 3][..]).unwrap();
+            let mut log = txn
+                .open_table(redb::TableDefinition::<u64, &[u8]>::new("log"))
+                .unwrap();
+            log.insert(ok.mod_revision + 1, &[7u8, 0, 0][..]).unwrap();
+            let mut meta = txn
+                .open_table(redb::TableDefinition::<&str, u64>::new("meta"))
+                .unwrap();
+            meta.insert("revision", ok.mod_revision + 1).unwrap();
+        }
+        txn.commit().unwrap();
+    }
+    let s = RedbStorage::open(
+        &path,
+        CompactionPolicy {
+            retain_revisions: None,
+        },
+    )
+    .unwrap();
+    assert_eq!(s.get("/d/ok").await.unwrap(), ok);
+    assert!(matches!(s.get("/d/bad").await, Err(Error::Corrupt(_))));
+    assert!(matches!(
+        s.list("/d/", &ListOptions::default()).await,
+        Err(Error::Corrupt(_))
+    ));
+    let mut watch = s.watch("/d/", ok.mod_revision).await.unwrap();
+    assert!(matches!(
+        next_raw(&mut watch).await,
+        Some(Err(Error::Corrupt(_)))
+    ));
+    assert!(next_raw(&mut watch).await.is_none());
+    // A store of another format is refused.
+    drop((s, watch));
+    {
+        let db = redb::Database::create(&path).unwrap();
+        let txn = db.begin_write().unwrap();
+        txn.open_table(redb::TableDefinition::<&str, u64>::new("meta"))
+            .unwrap()
+            .insert("format", 99)
+            .unwrap();
+        txn.commit().unwrap();
+    }
+    assert!(matches!(
+        RedbStorage::open(&path, CompactionPolicy::default()),
+        Err(Error::Corrupt(_))
+    ));
+}
+
+async fn next_raw(
+    stream: &mut crdkit_storage::EventStream,
+) -> Option<Result<crdkit_storage::Event, Error>> {
+    use futures_util::StreamExt;
+    tokio::time::timeout(Duration::from_secs(10), stream.next())
+        .await
+        .expect("no watch item within 10 s")
+}
