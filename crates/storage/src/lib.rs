@@ -7,7 +7,8 @@
 //! write after a revision. Values are opaque bytes (the server's JSON); keys are strings the
 //! server chooses (`/registry/<group>/<plural>/<namespace>/<name>`).
 //!
-//! Backends: [`MemoryStorage`] (default); a persistent redb backend and an etcd one follow. A [`WatchCache`] sits above a backend so that many watchers
+//! Backends: [`MemoryStorage`] (default), [`RedbStorage`] (persistent, crash-safe) and, with the
+//! `etcd` feature, `EtcdStorage`. A [`WatchCache`] sits above a backend so that many watchers
 //! share one backend watch.
 //!
 //! ```
@@ -30,12 +31,18 @@
 //! # }).unwrap();
 //! ```
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
+#![warn(missing_docs, clippy::pedantic)]
+// Every fallible function fails with the one documented `Error` enum; per-function `# Errors`
+// sections would repeat its variants.
+#![allow(clippy::missing_errors_doc)]
 
 mod cache;
 mod error;
+#[cfg(feature = "etcd")]
+mod etcd;
 mod memory;
 mod mvcc;
+mod redb;
 mod tail;
 mod types;
 
@@ -47,7 +54,10 @@ use futures_core::Stream;
 
 pub use cache::{Filter, WatchCache, WatchCacheConfig, Watcher};
 pub use error::{Error, Result};
+#[cfg(feature = "etcd")]
+pub use etcd::{EtcdConfig, EtcdStorage};
 pub use memory::MemoryStorage;
+pub use redb::RedbStorage;
 pub use types::{
     CompactionPolicy, Deleted, Event, EventKind, KeyValue, ListOptions, ListResult, Revision,
 };

@@ -1,4 +1,4 @@
-//! The in-memory backend: etcd's mvcc semantics (server/mvcc/kvstore.go, watchable_store.go)
+//! The in-memory backend: etcd's mvcc semantics (server/mvcc `kvstore.go`, `watchable_store.go`)
 //! over a `BTreeMap` of current values and a log of the writes since the compacted revision.
 
 use std::collections::{BTreeMap, VecDeque};
@@ -133,6 +133,7 @@ impl Inner {
 #[async_trait]
 impl Storage for MemoryStorage {
     async fn get(&self, key: &str) -> Result<KeyValue> {
+        check_key(key)?;
         let inner = self.read();
         inner
             .kv
@@ -200,6 +201,7 @@ impl Storage for MemoryStorage {
         value: Bytes,
         expected_mod_revision: Revision,
     ) -> Result<KeyValue> {
+        check_key(key)?;
         let mut inner = self.write();
         let revision = inner.revision + 1;
         let Some(stored) = inner.kv.get_mut(key) else {
@@ -231,6 +233,7 @@ impl Storage for MemoryStorage {
     }
 
     async fn delete(&self, key: &str, expected_mod_revision: Option<Revision>) -> Result<Deleted> {
+        check_key(key)?;
         let mut inner = self.write();
         let Some(stored) = inner.kv.get(key) else {
             return Err(Error::NotFound {

@@ -1,5 +1,5 @@
 //! Watches of the log-based backends (memory, redb): read the write log after the watch's
-//! position in batches, then wait for the next commit. Mirrors etcd's watchable_store.go split
+//! position in batches, then wait for the next commit. Mirrors etcd's `watchable_store.go` split
 //! between unsynced watchers (catching up from history) and synced ones (fed by new writes),
 //! without a separate fan-out: each watch tails the log itself.
 

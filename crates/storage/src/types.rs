@@ -66,7 +66,7 @@ pub enum EventKind {
     Deleted,
 }
 
-/// One write, as a watch delivers it (etcd's `mvccpb.Event` with its prev_kv).
+/// One write, as a watch delivers it (etcd's `mvccpb.Event` with its `prev_kv`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Event {
     /// Added, Modified or Deleted.

@@ -1,5 +1,5 @@
 //! The watch cache: one backend watch feeding many watchers. Mirrors apiserver
-//! pkg/storage/cacher (cacher.go, watch_cache.go, cache_watcher.go): a ring of recent events so
+//! pkg/storage/cacher (`cacher.go`, `watch_cache.go`, `cache_watcher.go`): a ring of recent events so
 //! watches can start from an older resourceVersion, per-watcher bounded channels filled without
 //! blocking, and termination of a watcher that does not keep up (cacher.go's
 //! "Forcing ... watcher close due to unresponsiveness") instead of stalling writers.
@@ -149,15 +149,12 @@ impl WatchCache {
         let start = state
             .ring
             .partition_point(|(_, event)| event.revision <= after_revision);
-        let replay: VecDeque<Event> = state
-            .ring
-            .range(start..)
-            .map(|(_, event)| event)
-            .filter(|event| {
-                event.key.starts_with(prefix) && filter.as_ref().is_none_or(|accept| accept(event))
-            })
-            .cloned()
-            .collect();
+        let mut replay = VecDeque::new();
+        for (_, event) in state.ring.range(start..) {
+            if event.key.starts_with(prefix) && accepts(filter.as_ref(), event)? {
+                replay.push_back(event.clone());
+            }
+        }
         let last_sent = replay.back().map_or(0, |event| event.revision);
         let (tx, rx) = mpsc::channel(self.shared.config.watcher_buffer.max(1));
         let shared = Arc::new(WatcherShared::new(after_revision.max(state.revision)));
@@ -175,8 +172,8 @@ impl WatchCache {
 
 impl CacheShared {
     fn lock(&self) -> MutexGuard<'_, CacheState> {
-        // Every mutation of the state completes before any call that could panic (filters run
-        // on a clone of the decision), so a poisoned lock still guards consistent state.
+        // Filters, the only foreign code run under the lock, are caught when they panic, and
+        // every state change is a single step: a poisoned lock still guards consistent state.
         self.state
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -191,10 +188,19 @@ impl CacheState {
         }
         self.revision = event.revision;
         self.watchers.retain_mut(|slot| {
-            if event.revision > slot.after
+            if slot.tx.is_closed() {
+                return false; // The watcher was dropped.
+            }
+            let wanted = event.revision > slot.after
                 && event.key.starts_with(&slot.prefix)
-                && slot.filter.as_ref().is_none_or(|accept| accept(&event))
-            {
+                && match accepts(slot.filter.as_ref(), &event) {
+                    Ok(wanted) => wanted,
+                    Err(err) => {
+                        slot.shared.terminate(err);
+                        return false;
+                    }
+                };
+            if wanted {
                 match slot.tx.try_send(event.clone()) {
                     Ok(()) => slot.last_sent = event.revision,
                     Err(mpsc::error::TrySendError::Full(_)) => {
@@ -240,6 +246,15 @@ impl CacheState {
         self.oldest = revision;
         self.revision = revision;
     }
+}
+
+/// Runs a watcher's filter; a panicking filter is an error for that watcher, not for the cache.
+fn accepts(filter: Option<&Filter>, event: &Event) -> Result<bool> {
+    let Some(filter) = filter else {
+        return Ok(true);
+    };
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| filter(event)))
+        .map_err(|_| Error::backend(format!("watch filter panicked on {}", event.key)))
 }
 
 /// Opens the backend watch after `wanted`, or after the backend's compacted revision when

@@ -1,4 +1,4 @@
-//! One watcher of the watch cache (apiserver pkg/storage/cacher/cache_watcher.go): the events
+//! One watcher of the watch cache (apiserver pkg/storage/cacher/`cache_watcher.go`): the events
 //! replayed from the history, then the live ones from its bounded channel.
 
 use std::collections::VecDeque;

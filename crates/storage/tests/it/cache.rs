@@ -342,3 +342,59 @@ async fn backend_compaction_past_the_cache_ends_watchers_with_compacted() {
         b.mod_revision
     );
 }
+
+#[tokio::test]
+async fn history_max_age_drops_old_events() {
+    let s = store();
+    let config = WatchCacheConfig {
+        history_max_age: Some(Duration::from_millis(1)),
+        ..WatchCacheConfig::default()
+    };
+    let cache = WatchCache::start(Arc::clone(&s), config).await.unwrap();
+    let start = s.current_revision().await.unwrap();
+    let mut live = cache.watch("/age/", start, None).unwrap();
+    let kv = s.create("/age/a", Bytes::from_static(b"x")).await.unwrap();
+    assert_eq!(
+        next(&mut live).await.unwrap().unwrap().revision,
+        kv.mod_revision
+    );
+    // Older than the 1 ms window for sure: a watch from before it is refused.
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    assert!(matches!(
+        cache.watch("/age/", start, None),
+        Err(Error::Compacted { .. })
+    ));
+    // From the latest revision is still fine.
+    assert!(cache.watch("/age/", kv.mod_revision, None).is_ok());
+}
+
+#[tokio::test]
+async fn a_panicking_filter_ends_only_its_watcher() {
+    let s = store();
+    let cache = WatchCache::start(Arc::clone(&s), WatchCacheConfig::default())
+        .await
+        .unwrap();
+    let start = s.current_revision().await.unwrap();
+    let panicky = Box::new(|e: &Event| {
+        assert!(e.key != "/p/bad", "filter bug");
+        true
+    });
+    let mut bad = cache.watch("/p/", start, Some(panicky)).unwrap();
+    let mut good = cache.watch("/p/", start, None).unwrap();
+    let first = s.create("/p/ok", Bytes::from_static(b"x")).await.unwrap();
+    s.create("/p/bad", Bytes::from_static(b"x")).await.unwrap();
+    let last = s.create("/p/ok2", Bytes::from_static(b"x")).await.unwrap();
+    assert_eq!(
+        next(&mut bad).await.unwrap().unwrap().revision,
+        first.mod_revision
+    );
+    assert!(matches!(next(&mut bad).await, Some(Err(Error::Backend(_)))));
+    assert!(next(&mut bad).await.is_none());
+    for _ in 0..2 {
+        next(&mut good).await.unwrap().unwrap();
+    }
+    assert_eq!(
+        next(&mut good).await.unwrap().unwrap().revision,
+        last.mod_revision
+    );
+}

@@ -2,5 +2,8 @@
 //! plus backend-specific tests (watch cache, redb persistence and kill -9, etcd replicas).
 
 mod cache;
+#[cfg(feature = "etcd")]
+mod etcd;
 mod memory;
+mod redb;
 mod suite;

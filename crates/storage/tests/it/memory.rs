@@ -8,12 +8,12 @@ use crate::suite::Backend;
 
 fn open(
     policy: CompactionPolicy,
-) -> std::pin::Pin<Box<dyn std::future::Future<Output = Backend> + Send>> {
+) -> std::pin::Pin<Box<dyn std::future::Future<Output = Option<Backend>> + Send>> {
     Box::pin(async move {
-        Backend {
+        Some(Backend {
             store: Arc::new(MemoryStorage::with_policy(policy)),
             _guard: Box::new(()),
-        }
+        })
     })
 }
 
