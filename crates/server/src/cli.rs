@@ -19,6 +19,7 @@ use crate::server::{ServerConfig, TlsConfig};
 pub const USAGE: &str =
     "usage: crdgen serve [--addr 127.0.0.1:PORT] [--data DIR] [--kubeconfig FILE]
                     [--allow-remote --token TOKEN] [--tls-generate | --tls-cert FILE --tls-key FILE]
+                    [--etcd URL[,URL...] [--etcd-prefix PREFIX]]
 
 Serves the Kubernetes API for CustomResourceDefinitions (kubectl and kube-rs clients).
   --addr ADDR         listen address (default 127.0.0.1:8001; port 0 picks a free port)
@@ -28,7 +29,9 @@ Serves the Kubernetes API for CustomResourceDefinitions (kubectl and kube-rs cli
   --allow-remote      allow a non-loopback address (requires --token)
   --token TOKEN       require `Authorization: Bearer TOKEN`
   --tls-generate      serve HTTPS with a generated certificate (its CA goes in the kubeconfig)
-  --tls-cert, --tls-key FILE   serve HTTPS with this PEM certificate chain and key";
+  --tls-cert, --tls-key FILE   serve HTTPS with this PEM certificate chain and key
+  --etcd URLS         keep objects in etcd (several servers may share it; built with `etcd`)
+  --etcd-prefix P     prefix of every etcd key (default none)";
 
 /// Options of `crdgen serve`.
 #[derive(Debug, Default, PartialEq)]
@@ -49,6 +52,10 @@ pub struct Options {
     pub tls_cert: Option<PathBuf>,
     /// `--tls-key`
     pub tls_key: Option<PathBuf>,
+    /// `--etcd`
+    pub etcd: Option<String>,
+    /// `--etcd-prefix`
+    pub etcd_prefix: Option<String>,
 }
 
 /// Parses the arguments after `serve`.
@@ -82,9 +89,14 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Options, String
             "--tls-generate" => o.tls_generate = true,
             "--tls-cert" => o.tls_cert = Some(PathBuf::from(value("--tls-cert")?)),
             "--tls-key" => o.tls_key = Some(PathBuf::from(value("--tls-key")?)),
+            "--etcd" => o.etcd = Some(value("--etcd")?),
+            "--etcd-prefix" => o.etcd_prefix = Some(value("--etcd-prefix")?),
             "-h" | "--help" => return Err(USAGE.to_owned()),
             other => return Err(format!("unknown option {other}\n{USAGE}")),
         }
+    }
+    if o.etcd.is_some() && o.data.is_some() {
+        return Err("--data and --etcd are two stores: choose one".to_owned());
     }
     if o.tls_cert.is_some() != o.tls_key.is_some() {
         return Err("--tls-cert and --tls-key go together".to_owned());
@@ -96,7 +108,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Options, String
 ///
 /// # Errors
 /// The data directory failing to open.
-pub fn config(o: &Options) -> Result<ServerConfig, String> {
+pub async fn config(o: &Options) -> Result<ServerConfig, String> {
     let mut c = ServerConfig {
         addr: o
             .addr
@@ -116,6 +128,19 @@ pub fn config(o: &Options) -> Result<ServerConfig, String> {
     if let Some(dir) = &o.data {
         c.storage = Some(crate::storage::open_dir(dir)?);
         c.kubeconfig = Some(dir.join("kubeconfig"));
+    }
+    if let Some(endpoints) = &o.etcd {
+        #[cfg(feature = "etcd")]
+        {
+            c.storage = Some(
+                crate::storage::connect_etcd(endpoints, o.etcd_prefix.as_deref().unwrap_or(""))
+                    .await?,
+            );
+        }
+        #[cfg(not(feature = "etcd"))]
+        return Err(format!(
+            "--etcd {endpoints}: this build has no etcd support (feature `etcd`)"
+        ));
     }
     if let Some(k) = &o.kubeconfig {
         c.kubeconfig = Some(k.clone());
@@ -145,7 +170,7 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         }
     };
     runtime.block_on(async move {
-        let config = match config(&o) {
+        let config = match config(&o).await {
             Ok(c) => c,
             Err(e) => {
                 eprintln!("error: {e}");

@@ -323,10 +323,9 @@ pub(crate) enum Target {
 
 /// The outcome of an update.
 pub(crate) struct Updated {
-    /// The object after the update (request version), resourceVersion set.
+    /// The object after the update (request version), resourceVersion set; after the last
+    /// finalizer of a deleting object went, the object as it was deleted.
     pub object: Value,
-    /// Whether the update removed the last finalizer of a deleting object, which is gone.
-    pub deleted: bool,
 }
 
 /// `GuaranteedUpdate`: reads the object, builds the new one with `build`, prepares, validates
@@ -406,16 +405,10 @@ pub(crate) async fn update_object(
             Some(json!(current.revision.to_string())),
         );
         if encode(&new) == encode(&old) {
-            return Ok(Updated {
-                object: old,
-                deleted: false,
-            });
+            return Ok(Updated { object: old });
         }
         if dry {
-            return Ok(Updated {
-                object: new,
-                deleted: false,
-            });
+            return Ok(Updated { object: new });
         }
         if object::is_deleting(&new) && !strategy.has_finalizers(&new) {
             match api
@@ -430,10 +423,7 @@ pub(crate) async fn update_object(
                         Some(json!(d.revision.to_string())),
                     );
                     after_delete(ctx, &name, d.revision);
-                    return Ok(Updated {
-                        object: new,
-                        deleted: true,
-                    });
+                    return Ok(Updated { object: new });
                 }
                 Err(e) if e.code == 409 && !explicit => continue,
                 Err(e) => return Err(e),
@@ -450,10 +440,7 @@ pub(crate) async fn update_object(
                 object::set_meta(&mut new, "resourceVersion", Some(json!(rev.to_string())));
                 object::set_meta(&mut stored, "resourceVersion", Some(json!(rev.to_string())));
                 after_write(ctx, &stored, rev);
-                return Ok(Updated {
-                    object: new,
-                    deleted: false,
-                });
+                return Ok(Updated { object: new });
             }
             Err(e) if e.code == 409 && !explicit => {}
             Err(e) => return Err(e),

@@ -268,12 +268,18 @@ impl Strategy for CustomResourceStrategy {
     }
 
     fn from_storage(&self, obj: &mut Value) {
-        let storage = &self.entry.storage_version;
-        // The storage codec decodes with the storage version's schema.
-        if let Some(Ok(a)) = self.entry.versions.get(storage).map(|v| &v.admission) {
+        // Decoded with the schema of the version it was written at (the storage version of
+        // the time), then converted to the request version and decoded with its schema.
+        let written = obj
+            .get("apiVersion")
+            .and_then(Value::as_str)
+            .and_then(|a| a.rsplit_once('/'))
+            .map(|(_, v)| v.to_owned())
+            .unwrap_or_else(|| self.entry.storage_version.clone());
+        if let Some(Ok(a)) = self.entry.versions.get(&written).map(|v| &v.admission) {
             let _ = a.schema().prune_and_default(obj);
         }
-        if *storage != self.info.version {
+        if written != self.info.version {
             self.set_api_version(obj, &self.info.version.clone());
             if let Ok(a) = self.admission() {
                 let _ = a.schema().prune_and_default(obj);
