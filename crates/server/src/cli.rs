@@ -184,8 +184,12 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             signal.cancel();
         });
         let result = crate::server::serve(config, shutdown, |s| {
-            println!("serving on {}", s.url());
-            println!("kubeconfig: {}", s.kubeconfig().display());
+            // A closed stdout (the reader went away) must not stop the server.
+            use std::io::Write as _;
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "serving on {}", s.url());
+            let _ = writeln!(out, "kubeconfig: {}", s.kubeconfig().display());
+            let _ = out.flush();
         })
         .await;
         match result {
