@@ -199,3 +199,85 @@ pub fn manifest_docs(file: &str) -> Vec<Value> {
     let docs: Vec<Value> = serde_saphyr::from_multiple(&manifest(file)).expect("YAML");
     docs.into_iter().filter(|d| !d.is_null()).collect()
 }
+
+/// A watch response read event by event.
+pub struct WatchStream {
+    body: hyper::body::Incoming,
+    buf: Vec<u8>,
+    pub status: u16,
+    pub content_type: Option<String>,
+}
+
+impl Http {
+    /// Starts a watch (`GET` with `watch=true` already in `path`).
+    pub async fn watch(&self, path: &str) -> WatchStream {
+        self.watch_as(path, "application/json").await
+    }
+
+    pub async fn watch_as(&self, path: &str, accept: &str) -> WatchStream {
+        let stream = tokio::net::TcpStream::connect(self.addr)
+            .await
+            .expect("connect");
+        let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+            .await
+            .expect("handshake");
+        tokio::spawn(conn);
+        let req = Request::builder()
+            .uri(path)
+            .header("host", "localhost")
+            .header("accept", accept)
+            .body(Full::new(Bytes::new()))
+            .unwrap();
+        let resp = sender.send_request(req).await.expect("request");
+        WatchStream {
+            status: resp.status().as_u16(),
+            content_type: resp
+                .headers()
+                .get("content-type")
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned),
+            body: resp.into_body(),
+            buf: Vec::new(),
+        }
+    }
+}
+
+impl WatchStream {
+    /// The next event, `None` when the stream ended or nothing came within `secs`.
+    pub async fn next_within(&mut self, secs: u64) -> Option<Value> {
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(secs);
+        loop {
+            if let Some(i) = self.buf.iter().position(|b| *b == b'\n') {
+                let line: Vec<u8> = self.buf.drain(..=i).collect();
+                return Some(serde_json::from_slice(&line).expect("a JSON event per line"));
+            }
+            let frame = tokio::time::timeout_at(deadline, self.body.frame())
+                .await
+                .ok()??;
+            if let Ok(data) = frame.expect("frame").into_data() {
+                self.buf.extend_from_slice(&data);
+            }
+        }
+    }
+
+    pub async fn next(&mut self) -> Value {
+        self.next_within(10).await.expect("an event within 10 s")
+    }
+
+    /// Whether the stream ends within `secs`.
+    pub async fn ends_within(&mut self, secs: u64) -> bool {
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(secs);
+        loop {
+            match tokio::time::timeout_at(deadline, self.body.frame()).await {
+                Err(_) => return false,
+                Ok(None) => return true,
+                Ok(Some(Ok(f))) => {
+                    if let Ok(d) = f.into_data() {
+                        self.buf.extend_from_slice(&d);
+                    }
+                }
+                Ok(Some(Err(_))) => return true,
+            }
+        }
+    }
+}
