@@ -29,6 +29,7 @@
 //! default values against their schema ([`DefaultValidator`]), `caBundle` parsing, and checks
 //! that a v1 CRD cannot trigger (top-level and per-version fields both set).
 
+pub mod cel;
 mod defaults;
 mod extensions;
 mod hooks;
