@@ -13,7 +13,7 @@ use std::process::Command;
 use serde_json::{Value, json};
 
 // Shared with the runtime's ratcheting tests.
-#[path = "../../runtime/tests/support/patch.rs"]
+#[path = "../../crates/apiextensions/tests/it/patch.rs"]
 mod patch;
 use patch::{merge_patch, without_nulls};
 
@@ -328,8 +328,8 @@ fn validate_step(
 }
 
 /// apiextensions-apiserver `test/integration/ratcheting_test.go` `TestRatchetingFunctionality`
-/// (transcribed in `runtime/tests/data/cel/validate/ratcheting_integration.json`, where
-/// `runtime/tests/cel_validate_ratchet.rs` runs it in process) through `crdgen validate`, as
+/// (transcribed in `crates/apiextensions/tests/data/cel/validate/ratcheting_integration.json`, where
+/// `crates/apiextensions/tests/it/cel_validate_ratchet.rs` runs it in process) through `crdgen validate`, as
 /// the Go test runs each case twice: server-side applies of the object, and ("Status: ") the
 /// same schema under `status` with the object applied as the status (a create first, which
 /// drops `status`, then updates through the status subresource). Cases with `skipStatus` run
@@ -337,7 +337,7 @@ fn validate_step(
 #[test]
 fn apiextensions_ratcheting_through_crdgen() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../runtime/tests/data/cel/validate/ratcheting_integration.json");
+        .join("../crates/apiextensions/tests/data/cel/validate/ratcheting_integration.json");
     let data: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let work = std::env::temp_dir().join(format!("crdkit-ratcheting-{}", std::process::id()));
     std::fs::create_dir_all(&work).unwrap();
