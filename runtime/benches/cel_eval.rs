@@ -77,7 +77,7 @@ pub fn schema() -> Structural {
 
 /// Compiles a rule as `CelValidator` does for a node of `schema`.
 pub fn compile(rule: &str, schema: &Arc<Structural>) -> Program {
-    let decl = schema_decl_type(schema, false).unwrap();
+    let decl = schema_decl_type(&**schema, false).unwrap();
     let source = ValidationRule {
         rule: rule.into(),
         ..ValidationRule::default()
@@ -97,7 +97,7 @@ fn bench(c: &mut Criterion) {
     let schema = Arc::new(schema());
     for (name, rule, want) in RULES {
         let program = compile(rule, &schema);
-        let act = Activation::new().bind_json("self", &obj, &schema);
+        let act = Activation::new().bind_json("self", &obj, &*schema);
         let mut cost = CostTracker::kubernetes();
         assert_eq!(
             program.eval(&act, &mut cost).unwrap().as_bool(),

@@ -19,6 +19,7 @@ pub mod default;
 pub mod field;
 pub mod meta;
 pub mod names;
+pub mod openapi;
 #[cfg(feature = "full")]
 pub mod objectmeta;
 #[cfg(feature = "full")]

@@ -168,7 +168,7 @@ fn per_crd_estimated_cost() {
 /// validation_test.go `TestCostInfo`: the cardinality of a leaf under a chain of schemas.
 #[test]
 fn cost_info_cardinality() {
-    use crdkit_runtime::cel::check::crd::child_cardinality;
+    use crdkit_runtime::crd_check::cel::child_cardinality;
     use crdkit_runtime::schema::JsonSchemaProps;
     let s = |v: Value| -> JsonSchemaProps { serde_json::from_value(v).unwrap() };
     let object = || s(json!({"type": "object", "properties": {"field": {"type": "string"}}}));

@@ -7,7 +7,7 @@
 //! those of rules (paths with `x-kubernetes-validations`) and of the schema's total cost.
 
 use crdkit_runtime::cel::check::compile::RuleOptions;
-use crdkit_runtime::cel::check::crd::CrdRuleChecker;
+use crdkit_runtime::crd_check::cel::CrdRuleChecker;
 use crdkit_runtime::crd::CustomResourceDefinition;
 use crdkit_runtime::crd_check::{CheckOptions, check_crd_with};
 use crdkit_runtime::field::{ErrorType, FieldError};

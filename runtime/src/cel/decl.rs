@@ -22,7 +22,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::types::{ObjectType, Type};
-use crate::schema::{Structural, Type as OpenApiType};
+use crate::cel::schema::{ResourceRoot, Schema, Type as OpenApiType};
 
 /// `MaxRequestSizeBytes` (apiserver `pkg/apis/cel/config.go`): 3 MiB.
 pub const MAX_REQUEST_SIZE_BYTES: i64 = 3 * 1024 * 1024;
@@ -46,8 +46,6 @@ pub const MIN_NUMBER_SIZE: i64 = 1;
 pub const MAX_FORMAT_SIZE: u64 = 64;
 /// limits.go `MaxNameFormatRegexSize`.
 pub const MAX_NAME_FORMAT_REGEX_SIZE: u64 = 128;
-/// apimachinery `DNS1123SubdomainMaxLength`, the cap on `metadata.name`.
-const NAME_MAX_LENGTH: i64 = 253;
 
 /// A CEL declaration derived from a schema node (apiserver `DeclType`).
 #[derive(Clone, Debug, PartialEq)]
@@ -174,30 +172,30 @@ impl DeclType {
 /// `SchemaDeclType`). `is_resource_root` is true for the root of a custom resource and for
 /// embedded resources.
 #[must_use]
-pub fn schema_decl_type(s: &Structural, is_resource_root: bool) -> Option<DeclType> {
-    let vv = &s.value_validation;
-    if s.extensions.int_or_string {
+pub fn schema_decl_type(s: &dyn Schema, is_resource_root: bool) -> Option<DeclType> {
+    if s.int_or_string() {
         // The smallest serialized int-or-string is `0`.
         let mut dyn_type = DeclType::simple(Type::Dyn, 1);
-        dyn_type.max_elements = match vv.max_length {
+        dyn_type.max_elements = match s.max_length() {
             Some(n) => zero_if_negative(n).saturating_mul(4),
             None => MAX_REQUEST_SIZE_BYTES - 2,
         };
         return Some(dyn_type);
     }
-    let with_meta;
-    let s = if is_resource_root {
-        with_meta = with_type_and_object_meta(s);
-        &with_meta
+    let root = if is_resource_root {
+        ResourceRoot::new(s)
     } else {
-        s
+        None
     };
-    let vv = &s.value_validation;
-    match s.generic.ty? {
+    let s: &dyn Schema = match &root {
+        Some(r) => r,
+        None => s,
+    };
+    match s.ty()? {
         OpenApiType::Array => {
-            let items = s.items.as_deref()?;
-            let items_type = schema_decl_type(items, items.extensions.embedded_resource)?;
-            let max_items = match vv.max_items {
+            let items = s.items()?;
+            let items_type = schema_decl_type(items, items.embedded_resource())?;
+            let max_items = match s.max_items() {
                 Some(n) => zero_if_negative(n),
                 None => (MAX_REQUEST_SIZE_BYTES - 2) / (items_type.min_serialized_size + 1),
             };
@@ -208,9 +206,9 @@ pub fn schema_decl_type(s: &Structural, is_resource_root: bool) -> Option<DeclTy
             })
         }
         OpenApiType::Object => {
-            if let Some(props) = s.additional_properties_schema() {
-                let props_type = schema_decl_type(props, props.extensions.embedded_resource)?;
-                let max_properties = match vv.max_properties {
+            if let Some(props) = s.additional_properties() {
+                let props_type = schema_decl_type(props, props.embedded_resource())?;
+                let max_properties = match s.max_properties() {
                     Some(n) => zero_if_negative(n),
                     None => (MAX_REQUEST_SIZE_BYTES - 2) / (props_type.min_serialized_size + 6),
                 };
@@ -223,13 +221,13 @@ pub fn schema_decl_type(s: &Structural, is_resource_root: bool) -> Option<DeclTy
             }
             let mut fields = BTreeMap::new();
             let mut min_size = 2i64;
-            for (name, prop) in &s.properties {
-                let Some(field_type) = schema_decl_type(prop, prop.extensions.embedded_resource)
-                else {
-                    continue;
+            let required_names = s.required();
+            s.for_each_property(&mut |name, prop| {
+                let Some(field_type) = schema_decl_type(prop, prop.embedded_resource()) else {
+                    return;
                 };
-                let required = vv.required.iter().any(|r| r == name);
-                if required && prop.generic.default.is_none() {
+                let required = required_names.iter().any(|r| r == name);
+                if required && prop.default_value().is_none() {
                     min_size += name.len() as i64 + field_type.min_serialized_size + 4;
                 }
                 if let Some(escaped) = escape(name) {
@@ -239,12 +237,12 @@ pub fn schema_decl_type(s: &Structural, is_resource_root: bool) -> Option<DeclTy
                             name: escaped,
                             ty: field_type,
                             required,
-                            enum_values: prop.value_validation.enum_values.clone(),
-                            default: prop.generic.default.clone(),
+                            enum_values: prop.enum_values().to_vec(),
+                            default: prop.default_value().cloned(),
                         },
                     );
                 }
-            }
+            });
             Some(DeclType {
                 kind: DeclKind::Object {
                     name: "object".into(),
@@ -261,14 +259,13 @@ pub fn schema_decl_type(s: &Structural, is_resource_root: bool) -> Option<DeclTy
     }
 }
 
-fn string_decl_type(s: &Structural) -> DeclType {
-    let vv = &s.value_validation;
+fn string_decl_type(s: &dyn Schema) -> DeclType {
     let unbounded = MAX_REQUEST_SIZE_BYTES - 2;
-    let (t, min, max) = match vv.format.as_deref() {
+    let (t, min, max) = match s.format() {
         Some("byte") => (
             Type::Bytes,
             MIN_STRING_SIZE,
-            vv.max_length.map_or(unbounded, zero_if_negative),
+            s.max_length().map_or(unbounded, zero_if_negative),
         ),
         Some("duration") => (
             Type::Duration,
@@ -282,11 +279,11 @@ fn string_decl_type(s: &Structural) -> DeclType {
             MAX_DATETIME_SIZE_JSON,
         ),
         _ => {
-            let max = match vv.max_length {
+            let max = match s.max_length() {
                 // maxLength counts code points; sizes are in bytes, up to 4 per code point.
                 Some(n) => zero_if_negative(n).saturating_mul(4),
-                None if !vv.enum_values.is_empty() => vv
-                    .enum_values
+                None if !s.enum_values().is_empty() => s
+                    .enum_values()
                     .iter()
                     .filter_map(Value::as_str)
                     .map(|e| e.len() as i64)
@@ -306,53 +303,6 @@ fn string_decl_type(s: &Structural) -> DeclType {
 
 fn zero_if_negative(v: i64) -> i64 {
     v.max(0)
-}
-
-/// apiextensions `WithTypeAndObjectMeta`: the schema as seen at the root of a resource, with
-/// `apiVersion`, `kind` and `metadata` (only `name` and `generateName`, capped at 253 and 252
-/// characters) unless the schema already declares all of them.
-#[must_use]
-pub fn with_type_and_object_meta(s: &Structural) -> Structural {
-    let is =
-        |node: Option<&Structural>, t: OpenApiType| node.is_some_and(|n| n.generic.ty == Some(t));
-    let meta = s.properties.get("metadata");
-    let meta_prop = |name: &str| meta.and_then(|m| m.properties.get(name));
-    if is(s.properties.get("kind"), OpenApiType::String)
-        && is(s.properties.get("apiVersion"), OpenApiType::String)
-        && is(meta, OpenApiType::Object)
-        && is(meta_prop("name"), OpenApiType::String)
-        && is(meta_prop("generateName"), OpenApiType::String)
-    {
-        return s.clone();
-    }
-    let capped = |existing: Option<&Structural>, mut max: i64| {
-        if let Some(n) = existing.and_then(|e| e.value_validation.max_length) {
-            max = max.min(n);
-        }
-        let mut t = Structural::of_type(OpenApiType::String);
-        t.value_validation.max_length = Some(max);
-        t
-    };
-    let mut result = s.clone();
-    result.items = None;
-    result
-        .properties
-        .insert("kind".into(), Structural::of_type(OpenApiType::String));
-    result.properties.insert(
-        "apiVersion".into(),
-        Structural::of_type(OpenApiType::String),
-    );
-    let mut metadata = Structural::of_type(OpenApiType::Object);
-    metadata
-        .properties
-        .insert("name".into(), capped(meta_prop("name"), NAME_MAX_LENGTH));
-    // The generated suffix is at least one character.
-    metadata.properties.insert(
-        "generateName".into(),
-        capped(meta_prop("generateName"), NAME_MAX_LENGTH - 1),
-    );
-    result.properties.insert("metadata".into(), metadata);
-    result
 }
 
 /// The CEL reserved words; a property with such a name is accessed as `__name__`.

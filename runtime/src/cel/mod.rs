@@ -69,6 +69,7 @@ pub(crate) use lib::re2_syntax;
 #[cfg(not(feature = "full"))]
 #[path = "lib/re2_syntax.rs"]
 pub(crate) mod re2_syntax;
+pub mod schema;
 pub mod types;
 #[cfg(feature = "full")]
 pub mod value;

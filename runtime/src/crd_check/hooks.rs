@@ -6,7 +6,7 @@ use std::cell::Cell;
 
 use super::{CheckOptions, DefaultNode, DefaultValidator, check_crd_with};
 use crate::cel::check::compile::RuleOptions;
-use crate::cel::check::crd::CrdRuleChecker;
+use crate::crd_check::cel::CrdRuleChecker;
 use crate::cel::eval::RUNTIME_CEL_COST_BUDGET;
 use crate::crd::CustomResourceDefinition;
 use serde_json::Value;

@@ -32,6 +32,7 @@
 //! `caBundle` parsing, and checks that a v1 CRD cannot trigger (top-level and per-version fields
 //! both set).
 
+pub mod cel;
 mod defaults;
 mod extensions;
 mod hooks;

@@ -5,6 +5,7 @@ pub mod check;
 mod convert;
 pub mod field_path;
 pub mod props;
+mod cel;
 mod structural;
 
 pub use check::{StructuralOptions, validate_structural, validate_structural_props};

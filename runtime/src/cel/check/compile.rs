@@ -27,7 +27,6 @@ use crate::cel::cost::{self, max_cardinality};
 use crate::cel::decl::DeclType;
 use crate::cel::env::{CheckEnv, DEFAULT_COMPATIBILITY_VERSION, Version};
 use crate::cel::types::Type;
-use crate::schema::ValidationRule;
 
 /// `ScopedVarName`.
 pub const SCOPED_VAR_NAME: &str = "self";
@@ -124,19 +123,31 @@ pub fn rule_env(decl: &DeclType, optional_old_self: bool, opts: &RuleOptions) ->
     env
 }
 
+/// What compiles of one `x-kubernetes-validations` entry (the CRD model converts its rules).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RuleSource<'a> {
+    /// `rule`.
+    pub rule: &'a str,
+    /// `messageExpression` (empty when absent).
+    pub message_expression: &'a str,
+    /// `optionalOldSelf: true`.
+    pub optional_old_self: bool,
+}
+
 /// compilation.go `compileRule` for the rules of a node declared as `decl`.
 #[must_use]
-pub fn compile_rule(
-    rule: &ValidationRule,
+pub fn compile_rule<'a>(
+    rule: impl Into<RuleSource<'a>>,
     decl: &DeclType,
     opts: &RuleOptions,
 ) -> CompilationResult {
+    let rule = rule.into();
     let mut result = CompilationResult::default();
     if rule.rule.trim().is_empty() {
         return result;
     }
-    let env = rule_env(decl, rule.optional_old_self == Some(true), opts);
-    let checked = match compile_expr(&rule.rule, &env) {
+    let env = rule_env(decl, rule.optional_old_self, opts);
+    let checked = match compile_expr(rule.rule, &env) {
         Ok(c) => c,
         Err(e) => {
             result.error = Some(RuleError::invalid(format!("compilation failed: {e}")));
@@ -152,7 +163,7 @@ pub fn compile_rule(
     result.max_cardinality = max_cardinality(decl.min_serialized_size);
     result.program = Some(checked);
     if !rule.message_expression.is_empty() {
-        match compile_expr(&rule.message_expression, &env) {
+        match compile_expr(rule.message_expression, &env) {
             Err(e) => {
                 result.message_expression_error = Some(RuleError::invalid(format!(
                     "messageExpression compilation failed: {e}"
@@ -175,10 +186,13 @@ pub fn compile_rule(
 
 /// compilation.go `Compile`: every rule of a node, in order.
 #[must_use]
-pub fn compile_rules(
-    rules: &[ValidationRule],
+pub fn compile_rules<'a, R: 'a>(
+    rules: &'a [R],
     decl: &DeclType,
     opts: &RuleOptions,
-) -> Vec<CompilationResult> {
+) -> Vec<CompilationResult>
+where
+    &'a R: Into<RuleSource<'a>>,
+{
     rules.iter().map(|r| compile_rule(r, decl, opts)).collect()
 }

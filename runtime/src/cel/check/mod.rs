@@ -24,8 +24,6 @@ mod aggregate;
 mod call;
 mod checker;
 pub mod compile;
-#[cfg(feature = "full")]
-pub mod crd;
 mod debug;
 mod format;
 mod time;

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use super::error::EvalResult;
 use super::json;
 use crate::cel::value::Value;
-use crate::schema::Structural;
+use crate::cel::schema::Schema;
 
 /// The variables of one evaluation (two are stored inline: `self` and `oldSelf` cost no
 /// allocation).
@@ -62,7 +62,7 @@ impl<'a> Activation<'a> {
         self,
         name: impl Into<Cow<'a, str>>,
         json: &'a serde_json::Value,
-        schema: &'a Structural,
+        schema: &'a dyn Schema,
     ) -> Activation<'a> {
         self.bind_result(name, json::from_json(json, schema, false))
     }
@@ -76,7 +76,7 @@ impl<'a> Activation<'a> {
         self,
         name: impl Into<Cow<'a, str>>,
         json: &'a serde_json::Value,
-        schema: &'a Structural,
+        schema: &'a dyn Schema,
     ) -> Activation<'a> {
         self.bind_result(name, json::from_json(json, schema, true))
     }
@@ -102,7 +102,7 @@ impl<'a> Activation<'a> {
         self,
         name: impl Into<Cow<'a, str>>,
         json: Option<&'a serde_json::Value>,
-        schema: &'a Structural,
+        schema: &'a dyn Schema,
     ) -> Activation<'a> {
         match json {
             Some(j) => {

@@ -55,7 +55,7 @@ impl Attr {
             return None;
         };
         if let Some(r) = &self.resolved
-            && super::resolve::address(root.schema) == cx.anchor
+            && crate::cel::schema::address(root.schema) == cx.anchor
         {
             return r.read_int(root, cx.memos);
         }
@@ -81,8 +81,8 @@ impl Attr {
             return None;
         }
         let (raw, schema) = obj.find_raw(name, unescaped.as_deref())?;
-        if schema.generic.ty != Some(crate::schema::Type::Integer)
-            || schema.extensions.int_or_string
+        if schema.ty() != Some(crate::cel::schema::Type::Integer)
+            || schema.int_or_string()
         {
             return None;
         }
@@ -95,7 +95,7 @@ impl Attr {
         if let Some(r) = &self.resolved
             && let Base::Var(i) = self.base
             && let Some(Some(Ok(Value::Map(Map::Json(root))))) = vars.get(i)
-            && super::resolve::address(root.schema) == cx.anchor
+            && crate::cel::schema::address(root.schema) == cx.anchor
             && let Some(v) = r.read(root, cx.memos)
         {
             for _ in &self.quals {

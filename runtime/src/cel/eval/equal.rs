@@ -146,7 +146,7 @@ fn map_equals(a: &Map<'_>, b: &Value<'_>) -> Result<bool, EvalError> {
 fn accessible(j: &super::json::JsonObject<'_>, k: &str) -> bool {
     match j.kind {
         super::json::ObjectKind::Object { meta } => {
-            j.schema.properties.contains_key(k)
+            j.schema.property(k).is_some()
                 || (meta && matches!(k, "kind" | "apiVersion" | "metadata"))
         }
         super::json::ObjectKind::Map => true,

@@ -5,14 +5,14 @@
 //!
 //! Nothing is converted up front: selecting a field or an element converts that one value.
 
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 use serde_json::Value as Json;
 
 use super::error::{EvalError, EvalResult};
 use crate::cel::value::{Bytes, List, ListKind, Map, Str, Value};
 use crate::field::go_type;
-use crate::schema::{ListType, Structural, Type};
+use crate::cel::schema::{self as cs, ListType, Schema, Type};
 
 /// A JSON object seen through its schema.
 #[derive(Clone, Copy, Debug)]
@@ -20,7 +20,7 @@ pub struct JsonObject<'a> {
     /// The object's members, as in the input (unescaped property names).
     pub map: &'a serde_json::Map<String, Json>,
     /// The object's own schema: its `properties` or `additionalProperties` convert the values.
-    pub schema: &'a Structural,
+    pub schema: &'a dyn Schema,
     /// How keys are looked up.
     pub kind: ObjectKind,
 }
@@ -48,18 +48,8 @@ pub struct JsonList<'a> {
     pub items: &'a [Json],
     /// The array's schema: `items` converts the elements, and `x-kubernetes-list-type` and
     /// `x-kubernetes-list-map-keys` give the [`ListKind`].
-    pub schema: &'a Structural,
+    pub schema: &'a dyn Schema,
 }
-
-static STRING_SCHEMA: LazyLock<Structural> = LazyLock::new(|| Structural::of_type(Type::String));
-static META_SCHEMA: LazyLock<Structural> = LazyLock::new(|| {
-    let mut s = Structural::of_type(Type::Object);
-    s.properties
-        .insert("name".into(), Structural::of_type(Type::String));
-    s.properties
-        .insert("generateName".into(), Structural::of_type(Type::String));
-    s
-});
 
 fn invalid(msg: String) -> EvalError {
     EvalError::other(msg)
@@ -73,9 +63,9 @@ fn invalid(msg: String) -> EvalError {
 /// schema is not nullable, a JSON type other than the schema's, an array schema without
 /// `items`, or a string that does not parse as its `format` (`byte`, `duration`, `date`,
 /// `date-time`).
-pub fn from_json<'a>(v: &'a Json, schema: &'a Structural, meta: bool) -> EvalResult<'a> {
+pub fn from_json<'a>(v: &'a Json, schema: &'a dyn Schema, meta: bool) -> EvalResult<'a> {
     if v.is_null() {
-        return if schema.generic.nullable {
+        return if schema.nullable() {
             Ok(Value::Null)
         } else {
             Err(invalid(
@@ -83,7 +73,7 @@ pub fn from_json<'a>(v: &'a Json, schema: &'a Structural, meta: bool) -> EvalRes
             ))
         };
     }
-    if schema.extensions.int_or_string {
+    if schema.int_or_string() {
         return match v {
             Json::String(s) => Ok(Value::String(Str::Borrowed(s))),
             Json::Number(n) if n.as_i64().is_some() => Ok(Value::Int(n.as_i64().unwrap_or(0))),
@@ -92,7 +82,7 @@ pub fn from_json<'a>(v: &'a Json, schema: &'a Structural, meta: bool) -> EvalRes
             )),
         };
     }
-    match schema.generic.ty {
+    match schema.ty() {
         Some(Type::Object) => {
             let Json::Object(map) = v else {
                 return Err(invalid(
@@ -100,11 +90,11 @@ pub fn from_json<'a>(v: &'a Json, schema: &'a Structural, meta: bool) -> EvalRes
                 ));
             };
             // `WithTypeAndObjectMeta` keeps a schema that declares the type and object meta.
-            let meta = (meta || schema.extensions.embedded_resource)
-                && !declares_type_and_object_meta(schema);
-            let kind = if meta || !schema.properties.is_empty() {
+            let meta = (meta || schema.embedded_resource())
+                && !cs::declares_type_and_object_meta(schema);
+            let kind = if meta || schema.has_properties() {
                 ObjectKind::Object { meta }
-            } else if schema.additional_properties_schema().is_some() {
+            } else if schema.additional_properties().is_some() {
                 ObjectKind::Map
             } else {
                 ObjectKind::Opaque
@@ -118,7 +108,7 @@ pub fn from_json<'a>(v: &'a Json, schema: &'a Structural, meta: bool) -> EvalRes
                         .into(),
                 ));
             };
-            if schema.items.is_none() {
+            if schema.items().is_none() {
                 return Err(invalid(
                     "invalid array type, expected Items with a non-empty Schema".into(),
                 ));
@@ -155,27 +145,13 @@ pub fn from_json<'a>(v: &'a Json, schema: &'a Structural, meta: bool) -> EvalRes
                 go_type(v)
             ))),
         },
-        None if schema.extensions.preserve_unknown_fields => Ok(Value::Unknown(v)),
+        None if schema.preserve_unknown_fields() => Ok(Value::Unknown(v)),
         None => Err(invalid("invalid type, expected object, array, number, integer, boolean or string, or no type with x-kubernetes-int-or-string or x-kubernetes-preserve-unknown-fields is true, got ".into())),
     }
 }
 
-/// Whether `s` declares `kind`, `apiVersion`, `metadata.name` and `metadata.generateName`
-/// with their types: then `WithTypeAndObjectMeta` leaves it unchanged (and `metadata` keeps
-/// its other properties).
-fn declares_type_and_object_meta(s: &Structural) -> bool {
-    let is = |n: Option<&Structural>, t: Type| n.is_some_and(|n| n.generic.ty == Some(t));
-    let meta = s.properties.get("metadata");
-    let meta_prop = |k: &str| meta.and_then(|m| m.properties.get(k));
-    is(s.properties.get("kind"), Type::String)
-        && is(s.properties.get("apiVersion"), Type::String)
-        && is(meta, Type::Object)
-        && is(meta_prop("name"), Type::String)
-        && is(meta_prop("generateName"), Type::String)
-}
-
-fn string_with_format<'a>(s: &'a str, schema: &'a Structural) -> EvalResult<'a> {
-    match schema.value_validation.format.as_deref() {
+fn string_with_format<'a>(s: &'a str, schema: &'a dyn Schema) -> EvalResult<'a> {
+    match schema.format() {
         Some("duration") => crate::cel::lib::k8s_formats::parse_strfmt_duration(s)
             .map(Value::Duration)
             .ok_or_else(|| {
@@ -196,32 +172,21 @@ fn string_with_format<'a>(s: &'a str, schema: &'a Structural) -> EvalResult<'a> 
     }
 }
 
-/// Up to this many keys, a linear scan (length first) beats the B-tree's ordered compares.
-const SMALL: usize = 12;
-
-fn small_get<'m, V>(m: &'m std::collections::BTreeMap<String, V>, key: &str) -> Option<&'m V> {
-    if m.len() <= SMALL {
-        m.iter().find_map(|(k, v)| (k.as_str() == key).then_some(v))
-    } else {
-        m.get(key)
-    }
-}
-
 impl<'a> JsonObject<'a> {
     /// The schema of a property (after unescaping), if accessible.
-    fn prop_schema(&self, key: &str) -> Option<&'a Structural> {
+    fn prop_schema(&self, key: &str) -> Option<&'a dyn Schema> {
         match self.kind {
             ObjectKind::Object { meta } => {
                 if meta {
                     match key {
-                        "kind" | "apiVersion" => return Some(&STRING_SCHEMA),
-                        "metadata" => return Some(&META_SCHEMA),
+                        "kind" | "apiVersion" => return Some(&cs::STRING),
+                        "metadata" => return Some(&cs::OBJECT_META),
                         _ => {}
                     }
                 }
-                small_get(&self.schema.properties, key)
+                self.schema.property(key)
             }
-            ObjectKind::Map => self.schema.additional_properties_schema(),
+            ObjectKind::Map => self.schema.additional_properties(),
             ObjectKind::Opaque => None,
         }
     }
@@ -233,7 +198,7 @@ impl<'a> JsonObject<'a> {
             ObjectKind::Object { .. } => unescaped?,
             _ => escaped,
         };
-        let (k, v) = if self.map.len() <= SMALL {
+        let (k, v) = if self.map.len() <= cs::SMALL_MAP {
             self.map.iter().find(|(k, _)| k.as_str() == key)?
         } else {
             self.map.get_key_value(key)?
@@ -251,12 +216,12 @@ impl<'a> JsonObject<'a> {
         &self,
         escaped: &str,
         unescaped: Option<&str>,
-    ) -> Option<(&'a Json, &'a Structural)> {
+    ) -> Option<(&'a Json, &'a dyn Schema)> {
         let key = match self.kind {
             ObjectKind::Object { .. } => unescaped?,
             _ => escaped,
         };
-        let (k, v) = if self.map.len() <= SMALL {
+        let (k, v) = if self.map.len() <= cs::SMALL_MAP {
             self.map.iter().find(|(k, _)| k.as_str() == key)?
         } else {
             self.map.get_key_value(key)?
@@ -328,8 +293,8 @@ impl<'a> JsonObject<'a> {
 impl<'a> JsonList<'a> {
     /// The element schema.
     #[must_use]
-    pub fn item_schema(&self) -> &'a Structural {
-        self.schema.items.as_deref().unwrap_or(&STRING_SCHEMA)
+    pub fn item_schema(&self) -> &'a dyn Schema {
+        self.schema.items().unwrap_or(&cs::STRING)
     }
 
     /// Element `i` converted with the item schema.
@@ -348,12 +313,11 @@ impl<'a> JsonList<'a> {
     /// The list-type semantics of this array.
     #[must_use]
     pub fn kind(&self) -> ListKind {
-        match self.schema.extensions.list_type {
+        match self.schema.list_type() {
             Some(ListType::Set) => ListKind::Set,
             Some(ListType::Map) => ListKind::MapList(
                 self.schema
-                    .extensions
-                    .list_map_keys
+                    .list_map_keys()
                     .iter()
                     .map(|k| escape(k).unwrap_or_else(|| k.clone()))
                     .collect(),

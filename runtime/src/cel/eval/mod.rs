@@ -94,7 +94,7 @@ use std::sync::Arc;
 use crate::cel::ast::Ast;
 use crate::cel::check::CheckedAst;
 use crate::cel::lib::Env;
-use crate::schema::Structural;
+use crate::cel::schema::{Schema, address};
 
 /// `PerCallLimit`: the cost limit of one evaluation (apiserver `pkg/apis/cel/config.go`).
 pub const PER_CALL_LIMIT: u64 = 1_000_000;
@@ -134,7 +134,7 @@ pub struct CompileOptions {
     /// [`Activation::bind_json`]: selections of its declared integer and string properties are
     /// resolved once, and read straight from the JSON when a variable is bound to a view of
     /// this very schema (any other binding takes the general path, with the same results).
-    pub self_schema: Option<Arc<Structural>>,
+    pub self_schema: Option<Arc<dyn Schema>>,
 }
 
 impl Default for CompileOptions {
@@ -163,7 +163,7 @@ fn eval_root<'a>(root: &'a node::Node, cx: &mut interp::Cx<'a, '_>) -> EvalResul
 /// views) and what keeps it alive, so the address cannot be reused by another schema.
 struct Anchor {
     address: usize,
-    _keep: Arc<Structural>,
+    _keep: Arc<dyn std::any::Any + Send + Sync>,
 }
 
 impl std::fmt::Debug for Anchor {
@@ -240,26 +240,26 @@ impl Program {
     pub(crate) fn compile_checked_within(
         checked: &CheckedAst,
         opts: &CompileOptions,
-        root: &Arc<Structural>,
-        node: &Structural,
+        root: Arc<dyn std::any::Any + Send + Sync>,
+        node: &dyn Schema,
     ) -> Result<Program, CompileError> {
-        Program::plan(
-            &checked.ast,
-            Some(checked),
-            opts,
-            Some((node, root.clone())),
-        )
+        Program::plan(&checked.ast, Some(checked), opts, Some((node, root)))
     }
 
-    fn anchor_of(opts: &CompileOptions) -> Option<(&Structural, Arc<Structural>)> {
-        opts.self_schema.as_ref().map(|s| (&**s, s.clone()))
+    fn anchor_of(
+        opts: &CompileOptions,
+    ) -> Option<(&dyn Schema, Arc<dyn std::any::Any + Send + Sync>)> {
+        opts.self_schema.as_ref().map(|s| {
+            let keep: Arc<dyn std::any::Any + Send + Sync> = Arc::new(s.clone());
+            (&**s, keep)
+        })
     }
 
     fn plan(
         ast: &Ast,
         checked: Option<&CheckedAst>,
         opts: &CompileOptions,
-        anchor: Option<(&Structural, Arc<Structural>)>,
+        anchor: Option<(&dyn Schema, Arc<dyn std::any::Any + Send + Sync>)>,
     ) -> Result<Program, CompileError> {
         let env = Env::new();
         let (root, max_locals, memos) = {
@@ -269,7 +269,7 @@ impl Program {
             let mut root = p.plan(ast.root)?;
             root.simplify();
             let memos = match &anchor {
-                Some((schema, _)) => resolve::resolve_fields(&mut root, schema),
+                Some((schema, _)) => resolve::resolve_fields(&mut root, *schema),
                 None => 0,
             };
             (root, p.max_locals, memos)
@@ -289,7 +289,7 @@ impl Program {
             env,
             memos,
             anchor: anchor.map(|(schema, keep)| Anchor {
-                address: resolve::address(schema),
+                address: address(schema),
                 _keep: keep,
             }),
         })

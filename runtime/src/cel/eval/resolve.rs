@@ -19,14 +19,14 @@ use serde_json::{Map as JsonMap, Value as Json};
 use super::json::JsonObject;
 use super::node::{Base, Leaf, Node, QualKind, Resolved};
 use crate::cel::value::{Str, Value};
-use crate::schema::{Structural, Type};
+use crate::cel::schema::{SMALL_MAP, Schema, Type, same};
 
 /// A resolved chain: the variable's slot and the property names.
 type Chain = (usize, Box<[Box<str>]>);
 
 /// Annotates the attributes of `node` that select declared properties of `schema`; returns
 /// the number of memo slots (chains selected more than once).
-pub(crate) fn resolve_fields(node: &mut Node, schema: &Structural) -> usize {
+pub(crate) fn resolve_fields(node: &mut Node, schema: &dyn Schema) -> usize {
     let mut seen: Vec<(Chain, usize)> = Vec::new();
     annotate(node, schema, &mut seen);
     let repeated: Vec<Chain> = seen
@@ -39,7 +39,7 @@ pub(crate) fn resolve_fields(node: &mut Node, schema: &Structural) -> usize {
     repeated.len()
 }
 
-fn annotate(node: &mut Node, schema: &Structural, seen: &mut Vec<(Chain, usize)>) {
+fn annotate(node: &mut Node, schema: &dyn Schema, seen: &mut Vec<(Chain, usize)>) {
     if let Node::Attr(a) = node
         && let Base::Var(var) = a.base
         && !a.test_only
@@ -67,7 +67,7 @@ fn assign_memos(node: &mut Node, repeated: &[Chain]) {
 
 /// The properties selected by `quals` from a view of `schema`, if each is declared (and each
 /// but the last is an object).
-fn resolve(var: usize, quals: &[super::node::Qual], schema: &Structural) -> Option<Resolved> {
+fn resolve(var: usize, quals: &[super::node::Qual], schema: &dyn Schema) -> Option<Resolved> {
     if quals.is_empty() {
         return None;
     }
@@ -85,22 +85,22 @@ fn resolve(var: usize, quals: &[super::node::Qual], schema: &Structural) -> Opti
             return None;
         };
         if q.optional
-            || s.extensions.int_or_string
-            || s.generic.ty != Some(Type::Object)
+            || s.int_or_string()
+            || s.ty() != Some(Type::Object)
             || (resource && matches!(&**name, "kind" | "apiVersion" | "metadata"))
         {
             return None;
         }
-        s = s.properties.get(&**name)?;
-        resource = s.extensions.embedded_resource;
+        s = s.property(name)?;
+        resource = s.embedded_resource();
         names.push(name.clone());
     }
-    let leaf = match s.generic.ty {
-        _ if s.extensions.int_or_string => Leaf::View,
+    let leaf = match s.ty() {
+        _ if s.int_or_string() => Leaf::View,
         Some(Type::Integer) => Leaf::Int,
         Some(Type::String)
             if !matches!(
-                s.value_validation.format.as_deref(),
+                s.format(),
                 Some("duration" | "date" | "date-time" | "byte")
             ) =>
         {
@@ -116,58 +116,15 @@ fn resolve(var: usize, quals: &[super::node::Qual], schema: &Structural) -> Opti
     })
 }
 
-/// Up to this many keys, a scan comparing lengths first beats the B-tree's ordered compares.
-const SMALL: usize = 12;
 
 #[inline]
 fn get<'a>(map: &'a JsonMap<String, Json>, key: &str) -> Option<&'a Json> {
-    if map.len() <= SMALL {
+    if map.len() <= SMALL_MAP {
         let key = key.as_bytes();
         map.iter()
             .find_map(|(k, v)| same(k.as_bytes(), key).then_some(v))
     } else {
         map.get(key)
-    }
-}
-
-/// A declared property's schema.
-#[inline]
-fn property<'a>(s: &'a Structural, name: &str) -> Option<&'a Structural> {
-    let props = &s.properties;
-    if props.len() <= SMALL {
-        let name = name.as_bytes();
-        props
-            .iter()
-            .find_map(|(k, v)| same(k.as_bytes(), name).then_some(v))
-    } else {
-        props.get(name)
-    }
-}
-
-/// Byte equality, comparing short strings (property names) in two overlapping words rather
-/// than calling `memcmp`.
-#[inline]
-fn same(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let n = a.len();
-    let word = |s: &[u8], at: usize| {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&s[at..at + 8]);
-        u64::from_ne_bytes(w)
-    };
-    let half = |s: &[u8], at: usize| {
-        let mut w = [0u8; 4];
-        w.copy_from_slice(&s[at..at + 4]);
-        u32::from_ne_bytes(w)
-    };
-    match n {
-        0 => true,
-        1..=3 => a == b,
-        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
-        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
-        _ => a == b,
     }
 }
 
@@ -217,46 +174,10 @@ impl Resolved {
             Leaf::View => {
                 let mut schema = obj.schema;
                 for n in &self.names {
-                    schema = property(schema, n)?;
+                    schema = schema.property(n)?;
                 }
                 super::json::from_json(raw, schema, false).ok()
             }
         }
-    }
-}
-
-/// The address identifying a schema (compared, never dereferenced).
-#[inline]
-pub(crate) fn address(s: &Structural) -> usize {
-    std::ptr::from_ref(s) as usize
-}
-
-#[cfg(test)]
-mod tests {
-    use super::same;
-
-    #[test]
-    fn same_compares_every_length() {
-        let words = [
-            "",
-            "a",
-            "ab",
-            "abc",
-            "abcd",
-            "abcdefg",
-            "abcdefgh",
-            "minReplicas",
-        ];
-        let long = "x".repeat(40);
-        for w in words.iter().copied().chain([long.as_str()]) {
-            assert!(same(w.as_bytes(), w.as_bytes()), "{w}");
-            for i in 0..w.len() {
-                let mut other = w.as_bytes().to_vec();
-                other[i] ^= 1;
-                assert!(!same(w.as_bytes(), &other), "{w} at {i}");
-            }
-        }
-        assert!(!same(b"minReplicas", b"maxReplicas"));
-        assert!(!same(b"abc", b"abcd"));
     }
 }

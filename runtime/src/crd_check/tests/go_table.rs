@@ -55,7 +55,7 @@ use super::super::hooks::ValueDefaultValidator;
 use super::super::openapi::{self, SchemaOpts};
 use super::super::{CheckOptions, check_crd};
 use crate::cel::check::compile::RuleOptions;
-use crate::cel::check::crd::CrdRuleChecker;
+use crate::crd_check::cel::CrdRuleChecker;
 use crate::crd::{CustomResourceDefinition, CustomResourceValidation};
 use crate::field::{FieldError, FieldPath};
 

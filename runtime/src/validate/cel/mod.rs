@@ -432,7 +432,7 @@ fn compile_one(
     // The views of this node are of `node`, inside the validator's schema `root`.
     let plan = |c: &CheckedAst| {
         with_stack(&c.ast, || {
-            Program::compile_checked_within(c, program_opts, root, node)
+            Program::compile_checked_within(c, program_opts, root.clone(), node)
         })
     };
     let program = match plan(&checked) {

@@ -8,20 +8,20 @@ use std::cell::RefCell;
 
 use serde_json::Value;
 
-use super::compile::{RuleErrorType, RuleOptions, compile_rules};
+use crate::cel::check::compile::{RuleErrorType, RuleOptions, compile_rules};
 use crate::cel::cost::{
     STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT, TotalCost, cost_error_message,
     multiply_with_overflow_guard,
 };
 use crate::cel::decl::schema_decl_type;
-use crate::crd_check::{CelNode, CelRuleChecker};
+use super::{CelNode, CelRuleChecker};
 use crate::field::{BadValue, FieldError, FieldPath, go_json};
 use crate::schema::{JsonSchemaProps, SchemaOrArray, SchemaOrBool, Structural, ValidationRule};
 
 /// Compiles and costs every rule of a CRD schema as the API server does at admission.
 ///
 /// ```
-/// use crdkit_runtime::cel::check::crd::CrdRuleChecker;
+/// use crdkit_runtime::crd_check::cel::CrdRuleChecker;
 /// use crdkit_runtime::crd_check::CheckOptions;
 ///
 /// let cel = CrdRuleChecker::default();
