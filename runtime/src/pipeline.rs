@@ -27,6 +27,40 @@ use crate::prune::{Also, PruneOptions, prune_with};
 use crate::validate::CompiledSchema;
 use crate::validate::node::SchemaNode;
 
+/// The first step of `unstructuredSchemaCoercer.apply` alone, for objects that are not of the
+/// schema's group and kind: `apiVersion` and `kind` must be strings, and root `metadata` is
+/// decoded into `ObjectMeta` (unknown fields dropped and returned). Nothing is pruned or
+/// defaulted.
+///
+/// # Errors
+/// A `metadata`, `apiVersion` or `kind` the API server cannot decode.
+pub(crate) fn decode_metadata(obj: &mut Value) -> Result<Vec<String>, FieldError> {
+    let Value::Object(map) = obj else {
+        return Ok(Vec::new());
+    };
+    for k in ["apiVersion", "kind"] {
+        if let Some(v) = map.get(k)
+            && !v.is_string()
+        {
+            return Err(FieldError::invalid(
+                &FieldPath::new(k),
+                BadValue::from(v),
+                "must be a string",
+            ));
+        }
+    }
+    match map.get_mut("metadata") {
+        Some(m) if !is_decoded(m) => {
+            let decoded = get_object_meta(m, &FieldPath::nil(), false).map_err(|e| {
+                FieldError::invalid(&FieldPath::new("metadata"), BadValue::from(&*m), e)
+            })?;
+            *m = Value::Object(decoded.value);
+            Ok(decoded.unknown_fields)
+        }
+        _ => Ok(Vec::new()),
+    }
+}
+
 impl CompiledSchema {
     /// Decodes `obj` as the API server does before validation: prunes unknown fields (also inside
     /// root and embedded `metadata`), drops non-nullable nulls without defaults, and applies

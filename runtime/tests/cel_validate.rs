@@ -194,7 +194,10 @@ fn validation_expressions_at_schema_levels() {
         // Go's test calls `validator` directly; `new` (what validation uses) must agree,
         // including on schemas whose only rules are in `allOf`.
         for (how, v) in [
-            ("validator", CelValidator::compile_all(&s, true, &CelOptions::default())),
+            (
+                "validator",
+                CelValidator::compile_all(&s, true, &CelOptions::default()),
+            ),
             ("new", CelValidator::new(&s, true)),
         ] {
             let old = opt(case, "oldObj");

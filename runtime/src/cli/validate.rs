@@ -183,15 +183,38 @@ pub fn run(
             .pointer("/metadata/name")
             .and_then(Json::as_str)
             .unwrap_or_default();
-        report::write(
-            out,
-            output,
-            &doc.position(),
-            &target.kind,
-            name,
-            Some(&obj),
-            &errors,
-        )?;
+        if target.kind == target.admission.kind() {
+            report::write(
+                out,
+                output,
+                &doc.position(),
+                &target.kind,
+                name,
+                Some(&obj),
+                &errors,
+            )?;
+        } else {
+            // Sent to the resource of another kind: kubectl has no mapping for such an object,
+            // so the API server's own message is printed.
+            let group = target
+                .admission
+                .api_version()
+                .rsplit_once('/')
+                .map(|(g, _)| g);
+            let qualified = match group {
+                Some(g) if !g.is_empty() => format!("{}.{g}", target.kind),
+                _ => target.kind.clone(),
+            };
+            report::write_status(
+                out,
+                output,
+                &doc.position(),
+                &qualified,
+                name,
+                Some(&obj),
+                &errors,
+            )?;
+        }
     }
     Ok(code)
 }
@@ -251,9 +274,22 @@ impl Target {
                 "the object has no `apiVersion` and `kind`".to_owned(),
             ));
         }
+        // An object of another kind in the group of exactly one CRD is taken as sent to that
+        // CRD's resource, whose validation rejects it (`kind: Invalid value`), as the API
+        // server answers a client that posts it there (test/integration/validation_test.go
+        // TestForProperValidationErrors "bad kind"). With several CRDs in the group, the
+        // resource meant is unknown.
+        let of_group = || {
+            let mut in_group = crds.iter().filter(|(_, c)| c.spec.group == group);
+            match (in_group.next(), in_group.next()) {
+                (Some(one), None) => Some(one),
+                _ => None,
+            }
+        };
         let Some((position, crd)) = crds
             .iter()
             .find(|(_, c)| c.spec.group == group && c.spec.names.kind == kind)
+            .or_else(of_group)
         else {
             let known: Vec<String> = crds
                 .iter()
@@ -264,13 +300,16 @@ impl Target {
                 known.join(", ")
             )));
         };
+        let resource = &crd.spec.names.kind;
         let Some(v) = crd.spec.versions.iter().find(|v| v.name == version) else {
             return Err(wrong(format!(
-                "the CRD at {position} has no version {version} of {kind}"
+                "the CRD at {position} has no version {version} of {resource}"
             )));
         };
         if !v.served {
-            return Err(wrong(format!("version {version} of {kind} is not served")));
+            return Err(wrong(format!(
+                "version {version} of {resource} is not served"
+            )));
         }
         if v.schema
             .as_ref()
@@ -278,7 +317,7 @@ impl Target {
             .is_none()
         {
             return Err(wrong(format!(
-                "version {version} of {kind} has no schema (the CRD at {position})"
+                "version {version} of {resource} has no schema (the CRD at {position})"
             )));
         }
         // A CRD the API server would reject serves nothing; still validate against what it
