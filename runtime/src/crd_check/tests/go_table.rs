@@ -15,6 +15,12 @@
 //!   `deprecated`/`deprecationWarning` (its `non-utf-8` case cannot be written in JSON or YAML).
 //! - `data/validation.json`: `TestValidateCustomResourceDefinitionValidation`, run through
 //!   `validateCustomResourceDefinitionValidation` with the case's `validationOptions`.
+//! - `data/integration_nonstructural.json`: `test/integration/validation_test.go`
+//!   `TestNonStructuralSchemaConditionForCRDV1` (16/16): its v1beta1 manifest as the v1 CRD that
+//!   Go's conversions make of it (the global schema in both versions, `preserveUnknownFields:
+//!   false`, group `tests-<i>.apiextension.testing-k8s.io`), created through [`check_crd`]; the
+//!   message (Go's `err.Error()`, the errors aggregated) must contain every `expected` text and
+//!   none of the `unexpected` ones, and the CRD is accepted exactly when none is expected.
 //!
 //! Where Go's input cannot be written in v1 exactly, the case says so in `notes` (Go's
 //! `preserveUnknownFields: nil` is written as `false`: both force structural schemas once
@@ -177,6 +183,43 @@ fn go_validate_deprecation_warning() {
 #[test]
 fn go_selectable_fields() {
     run(include_str!("data/selectable.json"), crd_errors);
+}
+
+#[test]
+fn go_integration_non_structural_schema_condition_v1() {
+    #[derive(Deserialize)]
+    struct Case {
+        name: String,
+        crd: Value,
+        expected: Vec<String>,
+        unexpected: Vec<String>,
+    }
+    let cases: Vec<Case> =
+        serde_json::from_str(include_str!("data/integration_nonstructural.json")).unwrap();
+    let mut failures = Vec::new();
+    for c in &cases {
+        let crd: CustomResourceDefinition = serde_json::from_value(c.crd.clone()).unwrap();
+        let errs = check_crd(&crd);
+        let message = crate::field::aggregate(&errs);
+        let missing: Vec<&String> = c
+            .expected
+            .iter()
+            .filter(|e| !message.contains(*e))
+            .collect();
+        let unexpected: Vec<&String> = c
+            .unexpected
+            .iter()
+            .filter(|e| message.contains(*e))
+            .collect();
+        if !missing.is_empty() || !unexpected.is_empty() || errs.is_empty() != c.expected.is_empty()
+        {
+            failures.push(format!(
+                "{}: missing {missing:?}, unexpected {unexpected:?}, got {message}",
+                c.name
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
