@@ -173,6 +173,7 @@ pub fn run(
                 crate::field::go_quote(u)
             );
         }
+        as_stored(&mut obj);
         let mut errors = admitted.errors;
         errors.dedup();
         if !errors.is_empty() {
@@ -343,6 +344,30 @@ impl Target {
             kind: kind.to_owned(),
             admission,
         })
+    }
+}
+
+/// The object as the API server stores and returns it: encoded by Go's `encoding/json` and
+/// decoded by apimachinery's, a whole `float64` below 1e21 (a default such as `0.0`) is written
+/// without a fraction and read back as an `int64` when it fits (test/integration/
+/// validation_test.go `TestZeroValueValidation`: `number_default: 0.0` is returned as `0`).
+fn as_stored(v: &mut Json) {
+    const TWO_POW_63: f64 = 9_223_372_036_854_775_808.0;
+    match v {
+        Json::Number(n) if !n.is_i64() && !n.is_u64() => {
+            // Whole and within int64 (which is below 1e21, where Go switches to exponents).
+            if let Some(f) = n.as_f64()
+                && f.fract() == 0.0
+                && (-TWO_POW_63..TWO_POW_63).contains(&f)
+            {
+                #[allow(clippy::cast_possible_truncation)]
+                let i = f as i64;
+                *v = Json::from(i);
+            }
+        }
+        Json::Array(items) => items.iter_mut().for_each(as_stored),
+        Json::Object(map) => map.values_mut().for_each(as_stored),
+        _ => {}
     }
 }
 
