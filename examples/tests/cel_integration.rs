@@ -108,6 +108,9 @@ fn test_crd() -> Value {
 
 /// The CRD a case or step names, if it names one.
 fn crd_of(v: &Value) -> Option<Value> {
+    if let Some(c) = v.get("crd") {
+        return Some(c.clone());
+    }
     if let Some(s) = v.get("crdWithSchema") {
         return Some(crd_with_schema(s));
     }
@@ -117,14 +120,18 @@ fn crd_of(v: &Value) -> Option<Value> {
     v.get("testCrd").map(|_| test_crd())
 }
 
-/// The object a write sends: the step's object with the CRD's `apiVersion` and `kind`, and
-/// (for `apply`) the name and namespace the test's applyPatch sets.
+/// The object a write sends: the step's object with the CRD's `apiVersion` and `kind` where it
+/// has none, and (for `apply`) the name and namespace the test's applyPatch sets.
 fn object_of(step: &Value, op: &str, crd: &Value) -> Value {
     let mut obj = step[op].clone();
     let spec = &crd["spec"];
     let version = spec["versions"][0]["name"].as_str().unwrap();
-    obj["apiVersion"] = json!(format!("{}/{version}", spec["group"].as_str().unwrap()));
-    obj["kind"] = spec["names"]["kind"].clone();
+    if obj.get("apiVersion").is_none() {
+        obj["apiVersion"] = json!(format!("{}/{version}", spec["group"].as_str().unwrap()));
+    }
+    if obj.get("kind").is_none() {
+        obj["kind"] = spec["names"]["kind"].clone();
+    }
     if op == "apply" {
         let meta = obj
             .as_object_mut()
@@ -234,6 +241,15 @@ fn run_case(dir: &Path, case: &Value, problems: &mut Vec<String>) {
             ));
         }
         check_expectation(&what, step, accepted, &text.stdout, problems);
+        // `expect.object`: fields the object as stored (printed) must have, with these values.
+        for (k, want) in step["expect"]["object"].as_object().into_iter().flatten() {
+            if report["object"].get(k) != Some(want) {
+                problems.push(format!(
+                    "{what}: want {k} = {want} in the stored object, got {}",
+                    report["object"]
+                ));
+            }
+        }
         if std::env::var_os("SHOW").is_some() {
             eprintln!("== {what}\n{}{}", text.stdout, json_run.stdout);
         }

@@ -141,7 +141,7 @@ impl Admission {
     /// Admits `obj` as a create: decoded in place (pruned, defaulted; `status` dropped under the
     /// status subresource), then validated.
     pub fn create(&self, obj: &mut Value) -> Admitted {
-        let unknown_fields = match self.schema.prune_and_default(obj) {
+        let unknown_fields = match self.decode(obj) {
             Ok(u) => u,
             Err(e) => return decoding_failed(e),
         };
@@ -190,16 +190,36 @@ impl Admission {
         old: &Value,
         validate: impl FnOnce(&mut Value, &Value) -> Vec<FieldError>,
     ) -> Admitted {
-        let unknown_fields = match self.schema.prune_and_default(new) {
+        let unknown_fields = match self.decode(new) {
             Ok(u) => u,
             Err(e) => return decoding_failed(e),
         };
         let mut old = old.clone();
         // An old object that no longer decodes is compared as it is.
-        let _ = self.schema.prune_and_default(&mut old);
+        let _ = self.decode(&mut old);
         Admitted {
             unknown_fields,
             errors: validate(new, &old),
+        }
+    }
+}
+
+impl Admission {
+    /// The request body decoded: pruned, coerced and defaulted when it is of this resource's
+    /// group and kind; else (an object of another kind sent to this resource, which validation
+    /// then rejects) only its `metadata` is decoded, as `unstructuredSchemaCoercer.apply` and
+    /// `unstructuredDefaulter` do (apiextensions `pkg/apiserver/customresource_handler.go`).
+    fn decode(&self, obj: &mut Value) -> Result<Vec<String>, FieldError> {
+        fn group(api_version: &str) -> &str {
+            api_version.rsplit_once('/').map_or("", |(g, _)| g)
+        }
+        let own = obj.get("kind").and_then(Value::as_str) == Some(self.kind.as_str())
+            && obj.get("apiVersion").and_then(Value::as_str).map(group)
+                == Some(group(&self.api_version));
+        if own {
+            self.schema.prune_and_default(obj)
+        } else {
+            crate::pipeline::decode_metadata(obj)
         }
     }
 }

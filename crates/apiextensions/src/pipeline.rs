@@ -5,7 +5,9 @@
 //! into `ObjectMeta`, [`prune`] with the root as embedded resource,
 //! [`prune_non_nullable_nulls_without_defaults`], [`coerce`] of embedded resources, root
 //! `apiVersion`/`kind`/`metadata` restored), then the versioning codec's `unstructuredDefaulter`
-//! ([`apply_defaults`]); validation follows in the registry ([`CompiledSchema::validate`]).
+//! ([`apply_defaults`]); validation follows in the registry ([`CompiledSchema::validate`]). The
+//! storage codec coerces `metadata` once more on the way to etcd, dropping unknown fields that
+//! defaults put there; that pass is done here too, right after defaulting.
 //!
 //! What differs from Go: pruning and the removal of nulls happen in one pass, over the compiled
 //! schema, whose flags let coercion and defaulting skip the subtrees that have nothing for them;
@@ -24,6 +26,40 @@ use crate::prune::{Also, PruneOptions, prune_with};
 use crate::validate::CompiledSchema;
 use crate::walk::node::SchemaNode;
 use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath};
+
+/// The first step of `unstructuredSchemaCoercer.apply` alone, for objects that are not of the
+/// schema's group and kind: `apiVersion` and `kind` must be strings, and root `metadata` is
+/// decoded into `ObjectMeta` (unknown fields dropped and returned). Nothing is pruned or
+/// defaulted.
+///
+/// # Errors
+/// A `metadata`, `apiVersion` or `kind` the API server cannot decode.
+pub(crate) fn decode_metadata(obj: &mut Value) -> Result<Vec<String>, FieldError> {
+    let Value::Object(map) = obj else {
+        return Ok(Vec::new());
+    };
+    for k in ["apiVersion", "kind"] {
+        if let Some(v) = map.get(k)
+            && !v.is_string()
+        {
+            return Err(FieldError::invalid(
+                &FieldPath::new(k),
+                BadValue::from(v),
+                "must be a string",
+            ));
+        }
+    }
+    match map.get_mut("metadata") {
+        Some(m) if !is_decoded(m) => {
+            let decoded = get_object_meta(m, &FieldPath::nil(), false).map_err(|e| {
+                FieldError::invalid(&FieldPath::new("metadata"), BadValue::from(&*m), e)
+            })?;
+            *m = Value::Object(decoded.value);
+            Ok(decoded.unknown_fields)
+        }
+        _ => Ok(Vec::new()),
+    }
+}
 
 impl CompiledSchema {
     /// Decodes `obj` as the API server does before validation: prunes unknown fields (also inside
@@ -123,7 +159,39 @@ impl CompiledSchema {
         {
             object_defaults(map, &self.root, 0, Below::SetAndMeta);
         }
+        self.recoerce_defaulted_meta(obj)?;
         Ok(unknown)
+    }
+
+    /// The second `unstructuredSchemaCoercer.apply`, which the storage codec runs on the way to
+    /// etcd (`schemaCoercingConverter`): root and embedded `metadata` are decoded into
+    /// `ObjectMeta` again, so unknown fields that defaults put there are dropped, silently (test
+    /// `test/integration/defaulting_test.go` `TestCustomResourceDefaultingOfMetaFields`).
+    /// Validation, which runs in between, reads `metadata` as `ObjectMeta` and cannot tell the
+    /// difference. Only defaults can have added anything since the first pass (a default with
+    /// unknown fields outside `metadata` fails the CRD check), so schemas without defaults skip it.
+    fn recoerce_defaulted_meta(&self, obj: &mut Value) -> Result<(), FieldError> {
+        if !self.root.defaults_below() {
+            return Ok(());
+        }
+        let root_meta_defaults = self
+            .root
+            .property("metadata")
+            .is_some_and(|m| m.default_value().is_some() || m.defaults_below());
+        if root_meta_defaults
+            && let Value::Object(map) = &mut *obj
+            && let Some(m) = map.get_mut("metadata")
+            && !is_decoded(m)
+        {
+            let decoded = get_object_meta(m, &FieldPath::nil(), false).map_err(|e| {
+                FieldError::invalid(&FieldPath::new("metadata"), BadValue::from(&*m), e)
+            })?;
+            *m = Value::Object(decoded.value);
+        }
+        if self.root.has_embedded() {
+            coerce_with(&FieldPath::nil(), obj, &self.root, false, false)?;
+        }
+        Ok(())
     }
 
     /// [`prune_and_default`](Self::prune_and_default), then [`validate`](Self::validate).

@@ -43,6 +43,43 @@ pub fn kubectl_invalid(kind: &str, name: &str, errors: &[FieldError]) -> String 
     }
 }
 
+/// The API server's message for an invalid object (apimachinery `errors.NewInvalid`):
+/// `<Kind>.<group> "<name>" is invalid: <errors>`, several errors as `[a, b]`.
+#[must_use]
+pub fn status_invalid(qualified_kind: &str, name: &str, errors: &[FieldError]) -> String {
+    let prefix = format!(
+        "{qualified_kind} {} is invalid",
+        crdkit_apimachinery::field::go_quote(name)
+    );
+    match crdkit_apimachinery::field::aggregate(errors) {
+        e if e.is_empty() => prefix,
+        e => format!("{prefix}: {e}"),
+    }
+}
+
+/// [`write`], with the API server's message ([`status_invalid`]) in text instead of kubectl's.
+///
+/// # Errors
+/// When writing fails.
+pub fn write_status(
+    out: &mut dyn Write,
+    output: Output,
+    position: &str,
+    qualified_kind: &str,
+    name: &str,
+    object: Option<&Value>,
+    errors: &[FieldError],
+) -> std::io::Result<()> {
+    match output {
+        Output::Text if !errors.is_empty() => writeln!(
+            out,
+            "{position}: {}",
+            status_invalid(qualified_kind, name, errors)
+        ),
+        _ => write(out, output, position, qualified_kind, name, object, errors),
+    }
+}
+
 /// Writes the outcome for one object.
 ///
 /// # Errors
@@ -78,6 +115,34 @@ pub fn write(
 mod tests {
     use super::*;
     use crdkit_apimachinery::field::{FieldError, FieldPath};
+
+    #[test]
+    fn status_layout() {
+        let kind = FieldError::invalid(
+            &FieldPath::new("kind"),
+            "SomethingElse",
+            "must be WishIHadChosenNoxu",
+        );
+        // test/integration/validation_test.go TestForProperValidationErrors "bad kind".
+        assert_eq!(
+            status_invalid(
+                "SomethingElse.mygroup.example.com",
+                "foo",
+                std::slice::from_ref(&kind)
+            ),
+            r#"SomethingElse.mygroup.example.com "foo" is invalid: kind: Invalid value: "SomethingElse": must be WishIHadChosenNoxu"#
+        );
+        let version = FieldError::invalid(
+            &FieldPath::new("apiVersion"),
+            "mygroup.example.com/v2",
+            "must be mygroup.example.com/v1",
+        );
+        assert_eq!(
+            status_invalid("X.g", "a", &[kind, version]),
+            r#"X.g "a" is invalid: [kind: Invalid value: "SomethingElse": must be WishIHadChosenNoxu, apiVersion: Invalid value: "mygroup.example.com/v2": must be mygroup.example.com/v1]"#
+        );
+        assert_eq!(status_invalid("X.g", "a", &[]), r#"X.g "a" is invalid"#);
+    }
 
     #[test]
     fn kubectl_layout() {

@@ -173,6 +173,7 @@ pub fn run(
                 crdkit_apimachinery::field::go_quote(u)
             );
         }
+        as_stored(&mut obj);
         let mut errors = admitted.errors;
         errors.dedup();
         if !errors.is_empty() {
@@ -183,15 +184,38 @@ pub fn run(
             .pointer("/metadata/name")
             .and_then(Json::as_str)
             .unwrap_or_default();
-        report::write(
-            out,
-            output,
-            &doc.position(),
-            &target.kind,
-            name,
-            Some(&obj),
-            &errors,
-        )?;
+        if target.kind == target.admission.kind() {
+            report::write(
+                out,
+                output,
+                &doc.position(),
+                &target.kind,
+                name,
+                Some(&obj),
+                &errors,
+            )?;
+        } else {
+            // Sent to the resource of another kind: kubectl has no mapping for such an object,
+            // so the API server's own message is printed.
+            let group = target
+                .admission
+                .api_version()
+                .rsplit_once('/')
+                .map(|(g, _)| g);
+            let qualified = match group {
+                Some(g) if !g.is_empty() => format!("{}.{g}", target.kind),
+                _ => target.kind.clone(),
+            };
+            report::write_status(
+                out,
+                output,
+                &doc.position(),
+                &qualified,
+                name,
+                Some(&obj),
+                &errors,
+            )?;
+        }
     }
     Ok(code)
 }
@@ -251,9 +275,22 @@ impl Target {
                 "the object has no `apiVersion` and `kind`".to_owned(),
             ));
         }
+        // An object of another kind in the group of exactly one CRD is taken as sent to that
+        // CRD's resource, whose validation rejects it (`kind: Invalid value`), as the API
+        // server answers a client that posts it there (test/integration/validation_test.go
+        // TestForProperValidationErrors "bad kind"). With several CRDs in the group, the
+        // resource meant is unknown.
+        let of_group = || {
+            let mut in_group = crds.iter().filter(|(_, c)| c.spec.group == group);
+            match (in_group.next(), in_group.next()) {
+                (Some(one), None) => Some(one),
+                _ => None,
+            }
+        };
         let Some((position, crd)) = crds
             .iter()
             .find(|(_, c)| c.spec.group == group && c.spec.names.kind == kind)
+            .or_else(of_group)
         else {
             let known: Vec<String> = crds
                 .iter()
@@ -264,13 +301,16 @@ impl Target {
                 known.join(", ")
             )));
         };
+        let resource = &crd.spec.names.kind;
         let Some(v) = crd.spec.versions.iter().find(|v| v.name == version) else {
             return Err(wrong(format!(
-                "the CRD at {position} has no version {version} of {kind}"
+                "the CRD at {position} has no version {version} of {resource}"
             )));
         };
         if !v.served {
-            return Err(wrong(format!("version {version} of {kind} is not served")));
+            return Err(wrong(format!(
+                "version {version} of {resource} is not served"
+            )));
         }
         if v.schema
             .as_ref()
@@ -278,7 +318,7 @@ impl Target {
             .is_none()
         {
             return Err(wrong(format!(
-                "version {version} of {kind} has no schema (the CRD at {position})"
+                "version {version} of {resource} has no schema (the CRD at {position})"
             )));
         }
         // A CRD the API server would reject serves nothing; still validate against what it
@@ -304,6 +344,30 @@ impl Target {
             kind: kind.to_owned(),
             admission,
         })
+    }
+}
+
+/// The object as the API server stores and returns it: encoded by Go's `encoding/json` and
+/// decoded by apimachinery's, a whole `float64` below 1e21 (a default such as `0.0`) is written
+/// without a fraction and read back as an `int64` when it fits (test/integration/
+/// validation_test.go `TestZeroValueValidation`: `number_default: 0.0` is returned as `0`).
+fn as_stored(v: &mut Json) {
+    const TWO_POW_63: f64 = 9_223_372_036_854_775_808.0;
+    match v {
+        Json::Number(n) if !n.is_i64() && !n.is_u64() => {
+            // Whole and within int64 (which is below 1e21, where Go switches to exponents).
+            if let Some(f) = n.as_f64()
+                && f.fract() == 0.0
+                && (-TWO_POW_63..TWO_POW_63).contains(&f)
+            {
+                #[allow(clippy::cast_possible_truncation)]
+                let i = f as i64;
+                *v = Json::from(i);
+            }
+        }
+        Json::Array(items) => items.iter_mut().for_each(as_stored),
+        Json::Object(map) => map.values_mut().for_each(as_stored),
+        _ => {}
     }
 }
 

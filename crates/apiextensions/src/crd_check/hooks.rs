@@ -140,7 +140,7 @@ fn meta_errors(node: &DefaultNode<'_>) -> Option<String> {
 const RUNTIME_CEL_COST_BUDGET_I64: i64 = RUNTIME_CEL_COST_BUDGET as i64;
 
 /// The errors the API server returns for creating `crd`: structure, names, schemas, defaults
-/// and CEL (compilation and cost), in its order.
+/// and CEL (compilation and cost), in its order. The same as [`super::check_crd`].
 #[must_use]
 pub fn check_crd_full(crd: &CustomResourceDefinition) -> Vec<FieldError> {
     let cel = CrdRuleChecker::new(RuleOptions::default());

@@ -155,7 +155,8 @@ impl<'a> View<'a> {
                 .collect(),
         };
         let Some(first) = vs.first() else { return view };
-        if vs.iter().all(|v| v.schema == first.schema) {
+        let same_schema = vs.iter().all(|v| v.schema == first.schema);
+        if same_schema {
             view.validation = first.schema.as_ref();
             view.versions.iter_mut().for_each(|v| v.schema = None);
         }
@@ -173,9 +174,15 @@ impl<'a> View<'a> {
             view.columns = &first.additional_printer_columns;
             view.versions.iter_mut().for_each(|v| v.columns = &[]);
         }
-        if vs
-            .iter()
-            .all(|v| v.selectable_fields == first.selectable_fields)
+        // Selectable fields move with the schema only. `v1/conversion.go` moves them on their
+        // own, and then rejects per-version schemas with top-level selectable fields (`may only
+        // be set when validations.schema is included`): kubernetes/kubernetes#140689, fixed in
+        // #140710. `TestSelectableFields` ("selectableFields with duplicate jsonPaths are
+        // invalid") expects them checked per version, as here.
+        if same_schema
+            && vs
+                .iter()
+                .all(|v| v.selectable_fields == first.selectable_fields)
         {
             view.selectable = Some(&first.selectable_fields);
             view.versions.iter_mut().for_each(|v| v.selectable = &[]);

@@ -25,9 +25,12 @@
 //!     Required value: must not be empty for specified object fields");
 //! ```
 //!
-//! Not reproduced: CEL compilation and cost ([`CelRuleChecker`] is the hook), the validation of
-//! default values against their schema ([`DefaultValidator`]), `caBundle` parsing, and checks
-//! that a v1 CRD cannot trigger (top-level and per-version fields both set).
+//! [`check_crd`] runs every check, with the value validator and the CEL checker plugged in
+//! ([`check_crd_full`] is the same); [`check_crd_with`] takes other engines, and without any
+//! (`CheckOptions::default()`) leaves out CEL compilation and cost ([`CelRuleChecker`]) and the
+//! validation of default values against their schema ([`DefaultValidator`]). Not reproduced:
+//! `caBundle` parsing, and checks that a v1 CRD cannot trigger (top-level and per-version fields
+//! both set).
 
 pub mod cel;
 mod defaults;
@@ -123,13 +126,16 @@ impl std::fmt::Debug for CheckOptions<'_> {
     }
 }
 
-/// The errors the API server would return for creating `crd`, in its order.
+/// The errors the API server would return for creating `crd`, in its order: structure, names,
+/// schemas, defaults (validated against their schema, as `ValidateDefaults` does) and CEL rules
+/// (compiled and costed).
 #[must_use]
 pub fn check_crd(crd: &CustomResourceDefinition) -> Vec<FieldError> {
-    check_crd_with(crd, &CheckOptions::default())
+    check_crd_full(crd)
 }
 
-/// [`check_crd`] with hooks for defaults validation and CEL.
+/// The checks of [`check_crd`] with the given engines for defaults validation and CEL; without
+/// them, only what this module checks itself.
 #[must_use]
 pub fn check_crd_with(crd: &CustomResourceDefinition, opts: &CheckOptions<'_>) -> Vec<FieldError> {
     let crd = internal::prepare(crd);

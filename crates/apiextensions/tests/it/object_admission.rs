@@ -108,6 +108,43 @@ fn update_runs_transition_rules() {
     assert!(a.create(&mut new).is_valid());
 }
 
+/// An object of another kind (or group) sent to this resource is not decoded against its schema
+/// (`unstructuredSchemaCoercer.apply` and `unstructuredDefaulter` skip other group-kinds); only
+/// its `metadata` is, and validation rejects its type meta alone (test/integration/
+/// validation_test.go TestForProperValidationErrors "bad kind").
+#[test]
+fn another_kind_is_rejected_undecoded() {
+    let a = Admission::new(&crd(false), "v1").unwrap();
+    let mut obj = widget(json!({"name": "x", "extra": 1}), json!({"ready": 5}));
+    obj["kind"] = json!("SomethingElse");
+    obj["metadata"]["bogus"] = json!(1);
+    let r = a.create(&mut obj);
+    assert_eq!(r.unknown_fields, vec!["metadata.bogus"]);
+    assert_eq!(obj["spec"], json!({"name": "x", "extra": 1}));
+    assert_eq!(obj["metadata"], json!({"name": "w"}));
+    assert_eq!(
+        messages(&r),
+        vec![r#"kind: Invalid value: "SomethingElse": must be Widget"#]
+    );
+    let mut obj = widget(json!({}), json!({}));
+    obj["apiVersion"] = json!("other.example.com/v1");
+    let r = a.create(&mut obj);
+    assert_eq!(obj["spec"], json!({}));
+    assert_eq!(
+        messages(&r),
+        vec![r#"apiVersion: Invalid value: "other.example.com/v1": must be example.com/v1"#]
+    );
+    let stored = widget(json!({"name": "x"}), json!({}));
+    let mut obj = widget(json!({"name": "x"}), json!({}));
+    obj["kind"] = json!("SomethingElse");
+    let r = a.update(&mut obj, &stored);
+    assert_eq!(obj["spec"], json!({"name": "x"}));
+    assert_eq!(
+        messages(&r),
+        vec![r#"kind: Invalid value: "SomethingElse": must be Widget"#]
+    );
+}
+
 #[test]
 fn decoding_errors_stand_alone() {
     let a = Admission::new(&crd(false), "v1").unwrap();

@@ -1,10 +1,13 @@
 //! Pruning and defaulting, transcribed from apiextensions-apiserver
 //! `pkg/apiserver/schema/pruning/algorithm_test.go` (`TestPrune`),
-//! `defaulting/algorithm_test.go` (`TestDefault`) and `defaulting/prunenulls_test.go`.
+//! `defaulting/algorithm_test.go` (`TestDefault`) and `defaulting/prunenulls_test.go`; and the
+//! decoding of a created object end to end (`CompiledSchema::prune_and_default`) from
+//! `test/integration/defaulting_test.go` `TestCustomResourceDefaultingOfMetaFields`, in
+//! `data/defaulting_meta_fields.json`.
 
 use crate::common;
 
-use common::schema;
+use common::{compiled, schema};
 use crdkit_apiextensions::default::{apply_defaults, prune_non_nullable_nulls_without_defaults};
 use crdkit_apiextensions::prune::{PruneOptions, prune};
 use crdkit_schema::Structural;
@@ -336,4 +339,70 @@ fn prune_nulls_table() {
         ),
         r#"[{"a":null},{"b":null},{"c":null},{},{"e":null}]"#,
     );
+}
+
+/// `TestCustomResourceDefaultingOfMetaFields`: embedded resources defaulted whole, by their
+/// `metadata` default or field by field, with and without `x-kubernetes-preserve-unknown-fields`;
+/// the unknown field every default puts into `metadata` is gone from the stored object.
+#[test]
+fn defaulting_of_meta_fields() {
+    let path = format!(
+        "{}/tests/data/defaulting_meta_fields.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let data: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let s = compiled(data["schema"].clone());
+    let mut obj = data["instance"].clone();
+    let sets = data["set"].as_array().unwrap();
+    for set in sets {
+        if set[1].is_null() {
+            continue;
+        }
+        let mut at = &mut obj;
+        for k in set[0].as_array().unwrap() {
+            at = at
+                .as_object_mut()
+                .unwrap()
+                .entry(k.as_str().unwrap())
+                .or_insert(json!({}));
+        }
+        *at = set[1].clone();
+    }
+    let unknown = s.prune_and_default(&mut obj).unwrap();
+    // The defaults' unknown fields are dropped on the way to storage, without a warning.
+    assert!(unknown.is_empty(), "{unknown:?}");
+    for set in sets {
+        let path: Vec<&str> = set[0]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k.as_str().unwrap())
+            .collect();
+        let got = path.iter().fold(&obj, |v, k| &v[*k]);
+        assert_eq!(got, &data["expected"], "{}", path.join("."));
+    }
+    assert!(s.validate(&obj).is_empty());
+}
+
+/// A `metadata` default at the root (which the CRD check forbids, `must not be set in
+/// top-level metadata`): its unknown fields do not reach storage either, as the root's
+/// `ObjectMeta` is decoded again there.
+#[test]
+fn root_metadata_default_unknown_fields_dropped() {
+    let s = compiled(json!({"type": "object", "properties": {
+        "metadata": {"type": "object", "default": {"name": "foo", "unknown": 42}},
+        "spec": {"type": "object", "properties": {"a": {"type": "string", "default": "x"}}}}}));
+    let mut obj = json!({"apiVersion": "tests.example.com/v1", "kind": "Bar", "spec": {}});
+    let unknown = s.prune_and_default(&mut obj).unwrap();
+    assert!(unknown.is_empty(), "{unknown:?}");
+    assert_eq!(
+        obj,
+        json!({"apiVersion": "tests.example.com/v1", "kind": "Bar",
+            "metadata": {"name": "foo"}, "spec": {"a": "x"}})
+    );
+    // Unknown fields sent in `metadata` are still pruned with a warning.
+    let mut obj = json!({"metadata": {"name": "a", "bogus": 1}});
+    let unknown = s.prune_and_default(&mut obj).unwrap();
+    assert_eq!(unknown, ["metadata.bogus"]);
+    assert_eq!(obj["metadata"], json!({"name": "a"}));
 }

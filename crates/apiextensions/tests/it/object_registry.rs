@@ -1,11 +1,12 @@
 //! What the custom resource registry checks besides the schema, from apiextensions-apiserver
 //! `pkg/registry/customresource/validator.go` (`ValidateScaleSpec`, `ValidateScaleStatus`),
-//! on create and on update.
+//! on create and on update; and its `validator_test.go` `TestValidateCustomResourceName`.
+//! (`TestGetObjectMeta` there is the decoding of `metadata`, covered by `object_meta.rs`.)
 
 use crate::common;
 
 use common::compiled;
-use crdkit_apiextensions::validate::CompiledSchema;
+use crdkit_apiextensions::validate::{CompiledSchema, ResourceInfo};
 use crdkit_schema::crd::CustomResourceSubresourceScale;
 use serde_json::{Value, json};
 
@@ -59,4 +60,35 @@ fn scale_paths() {
             r#".status.selector: Invalid value: "": .status.selector accessor error: map[a:[1 true]] is of the type map[string]interface {}, expected string"#,
         ]
     );
+}
+
+/// `TestValidateCustomResourceName`: the DNS-1123 subdomain rule on `metadata.name` holds
+/// whatever the schema says of the name, the schema's own rule holds too, and the length bound
+/// CEL assumes for `generateName` (252) is no value constraint.
+#[test]
+fn custom_resource_name() {
+    let s = compiled(
+        json!({"type": "object", "properties": {"metadata": {"type": "object",
+        "properties": {"name": {"type": "string", "pattern": "^[A-Za-z]+$"}}}}}),
+    )
+    .with_resource(ResourceInfo {
+        api_version: "example.com/v1".into(),
+        kind: "Foo".into(),
+        namespaced: Some(false),
+    });
+    let cases = [
+        (json!({"name": "foo"}), ""),
+        (json!({"name": "Foo"}), "RFC 1123 subdomain"),
+        (json!({"name": "foo123"}), "should match"),
+        (json!({"name": "foo", "generateName": "a".repeat(253)}), ""),
+    ];
+    for (meta, want) in cases {
+        let obj = json!({"apiVersion": "example.com/v1", "kind": "Foo", "metadata": meta});
+        let got = crdkit_apimachinery::field::aggregate(&s.validate(&obj));
+        if want.is_empty() {
+            assert!(got.is_empty(), "{meta}: {got}");
+        } else {
+            assert!(got.contains(want), "{meta}: {got}");
+        }
+    }
 }

@@ -97,6 +97,79 @@ fn completeness() {
     }
 }
 
+// TestValidateStructuralCompleteness again, through the public `ValidateStructuralWithOptions`:
+// the completeness errors are exactly Go's (the invariants add their own, e.g. a root without
+// `type`, which Go's test does not look at).
+#[test]
+fn completeness_through_validate_structural() {
+    let allow_ap = StructuralOptions {
+        allow_validation_properties_with_additional_properties: true,
+        ..Default::default()
+    };
+    let nested_ap = StructuralOptions {
+        allow_nested_additional_properties: true,
+        ..Default::default()
+    };
+    let ap = json!({"additionalProperties": {"type": "object", "properties": {"bar": {"type": "string"}}},
+        "allOf": [{"properties": {"foo": {"minLength": 2}}}]});
+    let cases: Vec<(Value, StructuralOptions, Option<&str>)> = vec![
+        (ap.clone(), allow_ap, None),
+        (
+            ap,
+            StructuralOptions::default(),
+            Some(
+                "properties[foo]: Required value: because it is defined in allOf[0].properties[foo]",
+            ),
+        ),
+        (
+            json!({"properties": {"bar": {"type": "string"}}, "allOf": [{"additionalProperties": {"minLength": 2}}]}),
+            nested_ap,
+            Some(
+                "additionalProperties: Required value: because it is defined in allOf[0].additionalProperties",
+            ),
+        ),
+        (
+            json!({"properties": {"foo": {"type": "string"}}, "allOf": [{"properties": {"foo": {"minLength": 2}}}]}),
+            StructuralOptions::default(),
+            None,
+        ),
+        (
+            json!({"properties": {"foo": {"type": "string"}}, "allOf": [{"properties": {"notfoo": {"minLength": 2}}}]}),
+            StructuralOptions::default(),
+            Some(
+                "properties[notfoo]: Required value: because it is defined in allOf[0].properties[notfoo]",
+            ),
+        ),
+        (
+            json!({"type": "array", "items": {"type": "string"}, "allOf": [{"items": {"minLength": 2}}]}),
+            StructuralOptions::default(),
+            None,
+        ),
+        (
+            json!({"type": "object", "properties": {"foo": {"type": "string"}}, "allOf": [{"items": {"minLength": 2}}]}),
+            StructuralOptions::default(),
+            Some("items: Required value: because it is defined in allOf[0].items"),
+        ),
+    ];
+    for (schema, opts, want) in cases {
+        let got: Vec<String> = run(schema.clone(), opts)
+            .into_iter()
+            .filter(|e| e.contains("because it is defined in"))
+            .collect();
+        assert_eq!(got, want.into_iter().collect::<Vec<_>>(), "{schema}");
+    }
+}
+
+// Go's `validateStructuralCompleteness` looks at the junctors of the root only (`complete.go`):
+// below it, a junctor may name what the structure lacks, and the API server accepts the CRD.
+#[test]
+fn completeness_is_checked_at_the_root_only() {
+    let got = errs(json!({"type": "object", "properties": {"spec": {
+        "type": "object", "properties": {"foo": {"type": "string"}},
+        "allOf": [{"items": {"minLength": 2}}, {"properties": {"notfoo": {"minLength": 2}}}]}}}));
+    assert!(got.is_empty(), "{got:?}");
+}
+
 // TestValidateStructuralMetadataInvariants
 #[test]
 fn metadata_invariants() {

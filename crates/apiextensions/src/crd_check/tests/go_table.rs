@@ -4,7 +4,8 @@
 //! `[type, field]` or `[type, field, text the message contains]`, compared as multisets like
 //! Go's test loop does.
 //!
-//! - `data/crd.json`: `TestValidateCustomResourceDefinition`, run through [`check_crd_full`].
+//! - `data/crd.json`: `TestValidateCustomResourceDefinition`, run through [`check_crd`] (the same
+//!   as [`check_crd_full`]).
 //! - `data/selectable.json`: `TestSelectableFields` (the `CustomResourceFieldSelectors` gate is
 //!   on by default).
 //! - `data/field_path.json`: `TestValidateFieldPath`, each path as the `fieldPath` of a rule at
@@ -14,13 +15,19 @@
 //!   `deprecated`/`deprecationWarning` (its `non-utf-8` case cannot be written in JSON or YAML).
 //! - `data/validation.json`: `TestValidateCustomResourceDefinitionValidation`, run through
 //!   `validateCustomResourceDefinitionValidation` with the case's `validationOptions`.
+//! - `data/integration_nonstructural.json`: `test/integration/validation_test.go`
+//!   `TestNonStructuralSchemaConditionForCRDV1` (16/16): its v1beta1 manifest as the v1 CRD that
+//!   Go's conversions make of it (the global schema in both versions, `preserveUnknownFields:
+//!   false`, group `tests-<i>.apiextension.testing-k8s.io`), created through [`check_crd`]; the
+//!   message (Go's `err.Error()`, the errors aggregated) must contain every `expected` text and
+//!   none of the `unexpected` ones, and the CRD is accepted exactly when none is expected.
 //!
 //! Where Go's input cannot be written in v1 exactly, the case says so in `notes` (Go's
 //! `preserveUnknownFields: nil` is written as `false`: both force structural schemas once
 //! extensions are used, and no such case has defaults or a non-`None` conversion).
 //!
-//! Transcribed: 213 of the 223 cases that apply to a create (`TestValidateCustomResourceDefinition`
-//! 51/57, `TestSelectableFields` 4/5, `TestValidateFieldPath` 23/23,
+//! Transcribed: 214 of the 223 cases that apply to a create (`TestValidateCustomResourceDefinition`
+//! 51/57, `TestSelectableFields` 5/5, `TestValidateFieldPath` 23/23,
 //! `TestValidateCustomResourceDefinitionValidation` 119/120, `Test_validateDeprecationWarning`
 //! 9/10, `TestPerCRDEstimatedCost` 8/8). Left out, with the reason:
 //! - `no_storage_version`, `missing_storage_version_in_stored_versions`,
@@ -31,10 +38,11 @@
 //!   `spec.version`; the internal one is the first entry of `versions`).
 //! - `webhook conversion without preserveUnknownFields=false`: Go's `preserveUnknownFields: nil`
 //!   acts as `true` for the conversion check but not for `cannot set to true`; v1 has no nil.
-//! - `per-version fields may not all be set to identical values ...` and `selectableFields with
-//!   duplicate jsonPaths are invalid`: identical per-version values, which the v1 conversion
-//!   moves to the top level (`v1/conversion.go`), so a v1 create never has them per version
-//!   (the API server then answers `may only be set when validations.schema is included`).
+//! - `per-version fields may not all be set to identical values ...`: identical per-version
+//!   values, which the v1 conversion moves to the top level (`v1/conversion.go`), so a v1 create
+//!   never has them per version. (`selectableFields with duplicate jsonPaths are invalid` is
+//!   kept: its schemas differ, and selectable fields stay per version with their schemas, see
+//!   `internal.rs`.)
 //! - `invalid x-kubernetes-validations for escaping (keywords are invalid field names before
 //!   v1.30)`: it pins the CEL environment of Kubernetes 1.30; a create uses the current default
 //!   one. (`valid x-kubernetes-validations for escaping` pins 1.31, whose escaping is today's,
@@ -51,7 +59,7 @@ use serde_json::Value;
 
 use super::super::hooks::ValueDefaultValidator;
 use super::super::openapi::{self, SchemaOpts};
-use super::super::{CheckOptions, check_crd_full};
+use super::super::{CheckOptions, check_crd};
 use crate::crd_check::cel::CrdRuleChecker;
 use crdkit_apimachinery::field::{FieldError, FieldPath};
 use crdkit_cel::check::compile::RuleOptions;
@@ -148,7 +156,7 @@ fn run(data: &str, check: impl Fn(&Case) -> Vec<FieldError>) {
 fn crd_errors(case: &Case) -> Vec<FieldError> {
     let input = case.crd.clone().expect("crd case");
     match serde_json::from_value::<CustomResourceDefinition>(input) {
-        Ok(crd) => check_crd_full(&crd),
+        Ok(crd) => check_crd(&crd),
         Err(e) => vec![FieldError::invalid(
             &FieldPath::new("<decode>"),
             "",
@@ -175,6 +183,43 @@ fn go_validate_deprecation_warning() {
 #[test]
 fn go_selectable_fields() {
     run(include_str!("data/selectable.json"), crd_errors);
+}
+
+#[test]
+fn go_integration_non_structural_schema_condition_v1() {
+    #[derive(Deserialize)]
+    struct Case {
+        name: String,
+        crd: Value,
+        expected: Vec<String>,
+        unexpected: Vec<String>,
+    }
+    let cases: Vec<Case> =
+        serde_json::from_str(include_str!("data/integration_nonstructural.json")).unwrap();
+    let mut failures = Vec::new();
+    for c in &cases {
+        let crd: CustomResourceDefinition = serde_json::from_value(c.crd.clone()).unwrap();
+        let errs = check_crd(&crd);
+        let message = crdkit_apimachinery::field::aggregate(&errs);
+        let missing: Vec<&String> = c
+            .expected
+            .iter()
+            .filter(|e| !message.contains(*e))
+            .collect();
+        let unexpected: Vec<&String> = c
+            .unexpected
+            .iter()
+            .filter(|e| message.contains(*e))
+            .collect();
+        if !missing.is_empty() || !unexpected.is_empty() || errs.is_empty() != c.expected.is_empty()
+        {
+            failures.push(format!(
+                "{}: missing {missing:?}, unexpected {unexpected:?}, got {message}",
+                c.name
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]

@@ -204,10 +204,8 @@ impl CelValidator {
         CelValidator::compile_all(schema, is_resource_root, opts)
     }
 
-    /// Like [`CelValidator::with_options`], without first looking for rules outside `allOf`
-    /// (Go's unexported `validator`): a schema whose only rules are in `allOf` branches gets
-    /// them compiled, where the API server's `NewValidator` ignores them. (CRDs cannot have rules
-    /// in `allOf` anyway.)
+    /// Like [`CelValidator::with_options`], without first looking for rules (Go's unexported
+    /// `validator`, which its tests call directly). Both compile the rules of `allOf` branches.
     #[must_use]
     pub fn compile_all(
         schema: &Structural,
@@ -291,12 +289,20 @@ impl CelValidator {
 #[allow(clippy::cast_possible_wrap)]
 const RUNTIME_CEL_COST_BUDGET_I64: i64 = RUNTIME_CEL_COST_BUDGET as i64;
 
-/// `hasXValidations`.
+/// `hasXValidations`, also looking into `allOf` branches.
+///
+/// Go's `NewValidator` looks only at the structural part, so a schema whose only rules are in
+/// `allOf` gets no validator, while `validator` (what `TestValidationExpressionsAtSchemaLevels`
+/// runs) evaluates the rules of `allOf` at every level. The API server rejects CRDs with rules in
+/// `allOf` (`must be empty to be structural`), so no accepted CRD tells the two apart; for a
+/// schema that has them anyway (a rejected CRD `crdgen validate` still uses, with a warning),
+/// the rules run, as in Go's table.
 fn has_rules(r: Rules<'_>) -> bool {
     !r.validations().is_empty()
         || r.items().is_some_and(has_rules)
         || r.additional().is_some_and(has_rules)
         || r.properties().into_iter().any(|(_, p)| has_rules(p))
+        || r.all_of().iter().any(|a| has_rules(Rules::Nested(a)))
 }
 
 /// What rules are compiled with: the options, and the validator's schema whose nodes the
