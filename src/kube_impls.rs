@@ -1,5 +1,5 @@
 //! kube-rs integration (the `kube` feature): `kube::Resource` for generated roots and the CRD
-//! as k8s-openapi's type. The schemas of k8s-openapi types are in `crdkit_runtime::shape::k8s`.
+//! as k8s-openapi's type. The schemas of k8s-openapi types are in `crdkit_shape::k8s`.
 
 use crate::{CrdError, CustomResource, CustomResourceDefinition};
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1 as k8s_ext;
@@ -23,7 +23,7 @@ pub trait KubeCrdExt: CustomResource {
     fn k8s_crd() -> Result<k8s_ext::CustomResourceDefinition, CrdError> {
         let crd = Self::crd()?;
         to_k8s(&crd).map_err(|e| CrdError {
-            errors: vec![crdkit_runtime::shape::BuildError {
+            errors: vec![crdkit_shape::BuildError {
                 path: String::new(),
                 message: format!("k8s-openapi rejects the CRD: {e}"),
             }],

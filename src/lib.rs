@@ -112,8 +112,10 @@
 //!
 //! - `validation` (default): `validate()`, `validate_update(&old)` and `prune_and_default` on
 //!   generated roots ([`Validate`]), and the [`admission`], [`validate`], [`prune`], [`default`],
-//!   [`crd_check`] and [`cli`] modules. Without it (`default-features = false`) the derive emits
-//!   the CRD only, with every compile-time check, and the crate builds in half the time.
+//!   [`crd_check`] and [`cel`] modules. Without it (`default-features = false`) the derive emits
+//!   the CRD only, with every compile-time check, and the crate builds in a fraction of the time.
+//! - `cli`: the `crdgen` command line as a library ([`cli`]`::main`), with its YAML reader; off
+//!   for libraries that only validate.
 //! - `kube`: generated roots implement `kube::Resource` (so `kube::Api<CronTab>` works) and
 //!   kube-core's `HasSpec`/`HasStatus`, CRDs convert to k8s-openapi's type
 //!   (`kube::KubeCrdExt`), and k8s-openapi's `IntOrString`, `Quantity`, `Time`, `MicroTime`,
@@ -126,18 +128,55 @@
 pub mod attributes {}
 
 pub use crdkit_macros::{CustomResource, Schema};
-pub use crdkit_runtime::crd::CustomResourceDefinition;
-pub use crdkit_runtime::resource::{CrdError, CustomResource, MergeError, merge_crds};
+pub use crdkit_schema::crd::CustomResourceDefinition;
+pub use crdkit_shape::Schema;
+pub use crdkit_shape::resource::{CrdError, CustomResource, MergeError, merge_crds};
 #[cfg(feature = "validation")]
-pub use crdkit_runtime::resource::{DecodeError, Invalid, Validate};
-pub use crdkit_runtime::shape::Schema;
+pub use validation::{DecodeError, Invalid, Validate};
+
 #[cfg(feature = "validation")]
-pub use crdkit_runtime::{admission, cli, crd_check, default, prune, validate};
-pub use crdkit_runtime::{cel, crd, field, names, schema, shape, yaml};
+mod validation;
+
+/// What the API server does with objects: admission on create, update and status update.
+#[cfg(feature = "validation")]
+pub use crdkit_apiextensions::admission;
+/// The API server's validation of CRDs (`crdgen check`).
+#[cfg(feature = "validation")]
+pub use crdkit_apiextensions::crd_check;
+/// Defaulting of objects (apiextensions `defaulting`).
+#[cfg(feature = "validation")]
+pub use crdkit_apiextensions::default;
+/// Pruning of unknown fields (apiextensions `pruning`).
+#[cfg(feature = "validation")]
+pub use crdkit_apiextensions::prune;
+/// Validation of objects against a compiled schema: OpenAPI, metadata, list types, CEL.
+#[cfg(feature = "validation")]
+pub use crdkit_apiextensions::validate;
+/// Field paths and field errors with the API server's texts.
+pub use crdkit_apimachinery::field;
+/// Kubernetes name rules (DNS labels and subdomains, label keys and values).
+pub use crdkit_apimachinery::names;
+/// Kubernetes CEL: parser, type checker, cost estimator and evaluator ([`crdkit_cel`]).
+#[cfg(feature = "validation")]
+pub use crdkit_cel as cel;
+/// `crdgen`, the command line: `crdkit::cli::main(&[CronTab::crd()?])` is a user's own crdgen.
+#[cfg(feature = "cli")]
+pub use crdkit_cli as cli;
+/// The CRD schema: the wire form [`schema::JsonSchemaProps`] and the structural model
+/// [`schema::Structural`] with its checks.
+pub use crdkit_schema as schema;
+/// The CustomResourceDefinition types (`apiextensions.k8s.io/v1`), read from YAML or JSON and
+/// written as YAML.
+pub use crdkit_schema::crd;
+/// A small, deterministic YAML writer (`kubectl get -o yaml` style).
+pub use crdkit_schema::yaml;
+/// Shapes: the `const` schemas that `#[derive(Schema)]` emits, and their compile-time checks
+/// (implement [`Schema`] by hand for a foreign type with [`shape::Shape`]'s builders).
+pub use crdkit_shape as shape;
 
 /// The `metadata` of objects: crdkit's own type, or k8s-openapi's with the `kube` feature.
 #[cfg(not(feature = "kube"))]
-pub use crdkit_runtime::meta::ObjectMeta;
+pub use crdkit_apimachinery::meta::ObjectMeta;
 #[cfg(feature = "kube")]
 pub use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
@@ -145,7 +184,7 @@ pub use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 #[cfg(feature = "kube")]
 pub mod kube {
     pub use crate::kube_impls::{KubeCrdExt, to_k8s};
-    pub use crdkit_runtime::shape::k8s::QUANTITY_PATTERN;
+    pub use crdkit_shape::k8s::QUANTITY_PATTERN;
 }
 #[cfg(feature = "kube")]
 mod kube_impls;
@@ -154,20 +193,19 @@ mod kube_impls;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::ObjectMeta;
-    pub use crdkit_runtime::crd::CustomResourceDefinition;
-    pub use crdkit_runtime::resource::{
+    #[cfg(feature = "validation")]
+    pub use crate::validation::{DecodeError, Invalid, Validate, compile as compile_resource};
+    #[cfg(feature = "validation")]
+    pub use crdkit_apiextensions::validate::CompiledSchema;
+    pub use crdkit_schema::crd::CustomResourceDefinition;
+    pub use crdkit_schema::{ListType, MapType};
+    pub use crdkit_shape::resource::{
         CrdError, CustomResource, PrinterColumn, ResourceDecl, Scale,
     };
-    #[cfg(feature = "validation")]
-    pub use crdkit_runtime::resource::{DecodeError, Invalid, Validate};
-    pub use crdkit_runtime::schema::{ListType, MapType};
-    pub use crdkit_runtime::shape::check;
-    pub use crdkit_runtime::shape::{
+    pub use crdkit_shape::{
         DefaultValue, Enum, Field, Json, Kind, MapKey, Msg, Repr, Rule, Rules, Schema, Shape,
-        Variant, VariantKind,
+        Variant, VariantKind, cel, check,
     };
-    #[cfg(feature = "validation")]
-    pub use crdkit_runtime::validate::CompiledSchema;
     #[cfg(feature = "kube")]
     pub use k8s_openapi;
     #[cfg(feature = "kube")]
@@ -176,7 +214,7 @@ pub mod __private {
     pub use serde_json;
 
     #[cfg(feature = "schemars")]
-    pub use crdkit_runtime::shape::schemars::schemars_schema;
+    pub use crdkit_shape::schemars::schemars_schema;
 
     /// A `default = path` function's value as JSON.
     ///
@@ -205,9 +243,13 @@ macro_rules! __impl_validation {
                         $crate::__private::CrdError,
                     >,
                 > = ::std::sync::OnceLock::new();
-                CELL.get_or_init(|| <Self as $crate::__private::CustomResource>::RESOURCE.compile())
-                    .as_ref()
-                    .map_err(::core::clone::Clone::clone)
+                CELL.get_or_init(|| {
+                    $crate::__private::compile_resource(
+                        &<Self as $crate::__private::CustomResource>::RESOURCE,
+                    )
+                })
+                .as_ref()
+                .map_err(::core::clone::Clone::clone)
             }
         }
 

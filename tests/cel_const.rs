@@ -7,12 +7,12 @@
 use std::collections::BTreeMap;
 
 use crdkit::Schema;
-use crdkit_runtime::cel::check::compile::{RuleOptions, compile_rule};
-use crdkit_runtime::cel::cost::STATIC_ESTIMATED_COST_LIMIT;
-use crdkit_runtime::cel::decl::schema_decl_type;
-use crdkit_runtime::schema::ValidationRule;
-use crdkit_runtime::shape::cel::{RuleSrc, Site, check_rule, child, lower::lower_source, rule};
-use crdkit_runtime::shape::{Msg, Shape, build::build};
+use crdkit_cel_check::check::compile::{RuleOptions, compile_rule};
+use crdkit_cel_check::cost::STATIC_ESTIMATED_COST_LIMIT;
+use crdkit_cel_check::decl::schema_decl_type;
+use crdkit_schema::ValidationRule;
+use crdkit_shape::cel::{RuleSrc, Site, check_rule, child, lower::lower_source, rule};
+use crdkit_shape::{Msg, Shape, build::build};
 use serde::{Deserialize, Serialize};
 
 #[derive(Schema, Serialize, Deserialize)]
@@ -529,8 +529,8 @@ fn run_time(
 /// built schema.
 #[test]
 fn field_paths_agree() {
-    use crdkit_runtime::schema::valid_field_path;
-    use crdkit_runtime::shape::cel::rule::resolve_field_path;
+    use crdkit_schema::valid_field_path;
+    use crdkit_shape::cel::rule::resolve_field_path;
     let paths: &[(&str, &[&str])] = &[
         (".replicas", &["replicas"]),
         (".items", &["items"]),

@@ -4,14 +4,12 @@
 //! cannot be derived (they do not compile), so they are built here from shapes, with each
 //! rule's info computed by the same `const fn` the derive uses.
 
-use crdkit_runtime::crd_check::check_crd_full;
-use crdkit_runtime::meta::shape::OBJECT_META;
-use crdkit_runtime::resource::ResourceDecl;
-use crdkit_runtime::schema::ListType;
-use crdkit_runtime::shape::cel::{
-    RuleSrc, Site, check_crd, check_rule, child, lower::lower_source,
-};
-use crdkit_runtime::shape::{Field, Kind, Rule, Rules, Shape};
+use crdkit_apiextensions::crd_check::check_crd_full;
+use crdkit_schema::ListType;
+use crdkit_shape::cel::{RuleSrc, Site, check_crd, check_rule, child, lower::lower_source};
+use crdkit_shape::meta::OBJECT_META;
+use crdkit_shape::resource::ResourceDecl;
+use crdkit_shape::{Field, Kind, Rule, Rules, Shape};
 
 fn leak<T>(v: T) -> &'static T {
     Box::leak(Box::new(v))

@@ -13,7 +13,7 @@ use std::process::Command;
 use serde_json::{Value, json};
 
 // Shared with the runtime's ratcheting tests.
-#[path = "../../runtime/tests/support/patch.rs"]
+#[path = "../../crates/apiextensions/tests/it/patch.rs"]
 mod patch;
 use patch::{merge_patch, without_nulls};
 
@@ -108,6 +108,9 @@ fn test_crd() -> Value {
 
 /// The CRD a case or step names, if it names one.
 fn crd_of(v: &Value) -> Option<Value> {
+    if let Some(c) = v.get("crd") {
+        return Some(c.clone());
+    }
     if let Some(s) = v.get("crdWithSchema") {
         return Some(crd_with_schema(s));
     }
@@ -117,14 +120,18 @@ fn crd_of(v: &Value) -> Option<Value> {
     v.get("testCrd").map(|_| test_crd())
 }
 
-/// The object a write sends: the step's object with the CRD's `apiVersion` and `kind`, and
-/// (for `apply`) the name and namespace the test's applyPatch sets.
+/// The object a write sends: the step's object with the CRD's `apiVersion` and `kind` where it
+/// has none, and (for `apply`) the name and namespace the test's applyPatch sets.
 fn object_of(step: &Value, op: &str, crd: &Value) -> Value {
     let mut obj = step[op].clone();
     let spec = &crd["spec"];
     let version = spec["versions"][0]["name"].as_str().unwrap();
-    obj["apiVersion"] = json!(format!("{}/{version}", spec["group"].as_str().unwrap()));
-    obj["kind"] = spec["names"]["kind"].clone();
+    if obj.get("apiVersion").is_none() {
+        obj["apiVersion"] = json!(format!("{}/{version}", spec["group"].as_str().unwrap()));
+    }
+    if obj.get("kind").is_none() {
+        obj["kind"] = spec["names"]["kind"].clone();
+    }
     if op == "apply" {
         let meta = obj
             .as_object_mut()
@@ -234,6 +241,15 @@ fn run_case(dir: &Path, case: &Value, problems: &mut Vec<String>) {
             ));
         }
         check_expectation(&what, step, accepted, &text.stdout, problems);
+        // `expect.object`: fields the object as stored (printed) must have, with these values.
+        for (k, want) in step["expect"]["object"].as_object().into_iter().flatten() {
+            if report["object"].get(k) != Some(want) {
+                problems.push(format!(
+                    "{what}: want {k} = {want} in the stored object, got {}",
+                    report["object"]
+                ));
+            }
+        }
         if std::env::var_os("SHOW").is_some() {
             eprintln!("== {what}\n{}{}", text.stdout, json_run.stdout);
         }
@@ -328,8 +344,8 @@ fn validate_step(
 }
 
 /// apiextensions-apiserver `test/integration/ratcheting_test.go` `TestRatchetingFunctionality`
-/// (transcribed in `runtime/tests/data/cel/validate/ratcheting_integration.json`, where
-/// `runtime/tests/cel_validate_ratchet.rs` runs it in process) through `crdgen validate`, as
+/// (transcribed in `crates/apiextensions/tests/data/cel/validate/ratcheting_integration.json`, where
+/// `crates/apiextensions/tests/it/cel_validate_ratchet.rs` runs it in process) through `crdgen validate`, as
 /// the Go test runs each case twice: server-side applies of the object, and ("Status: ") the
 /// same schema under `status` with the object applied as the status (a create first, which
 /// drops `status`, then updates through the status subresource). Cases with `skipStatus` run
@@ -337,7 +353,7 @@ fn validate_step(
 #[test]
 fn apiextensions_ratcheting_through_crdgen() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../runtime/tests/data/cel/validate/ratcheting_integration.json");
+        .join("../crates/apiextensions/tests/data/cel/validate/ratcheting_integration.json");
     let data: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let work = std::env::temp_dir().join(format!("crdkit-ratcheting-{}", std::process::id()));
     std::fs::create_dir_all(&work).unwrap();

@@ -1,7 +1,7 @@
 //! The evaluator never panics and always stops within the cost limit, whatever the rule.
 #![no_main]
 
-use crdkit_runtime::cel::eval::{Activation, CostTracker, Program};
+use crdkit_cel::eval::{Activation, CostTracker, Program};
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let Ok(src) = std::str::from_utf8(data) else { return };
@@ -12,5 +12,5 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let activation = Activation::new().bind_json("self", &object["spec"], spec).bind_json("oldSelf", &object["spec"], spec);
     let mut cost = CostTracker::kubernetes();
     let _ = program.eval(&activation, &mut cost);
-    assert!(cost.actual_cost() <= crdkit_runtime::cel::eval::PER_CALL_LIMIT + 10_000, "ran past the cost limit");
+    assert!(cost.actual_cost() <= crdkit_cel::eval::PER_CALL_LIMIT + 10_000, "ran past the cost limit");
 });

@@ -3,8 +3,8 @@
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     if let Ok(src) = std::str::from_utf8(data) {
-        if let Ok(ast) = crdkit_runtime::cel::parse(src) {
-            let _ = crdkit_runtime::cel::debug_string(&ast, ast.root, crdkit_runtime::cel::Adorner::None, None);
+        if let Ok(ast) = crdkit_cel_check::parse(src) {
+            let _ = crdkit_cel_check::debug_string(&ast, ast.root, crdkit_cel_check::Adorner::None, None);
         }
     }
 });

@@ -3,8 +3,8 @@
 
 use std::sync::OnceLock;
 
-use crdkit_runtime::schema::ValidationRule;
-use crdkit_runtime::validate::CompiledSchema;
+use crdkit_schema::ValidationRule;
+use crdkit_apiextensions::validate::CompiledSchema;
 
 fn compiled() -> &'static CompiledSchema {
     static SCHEMA: OnceLock<CompiledSchema> = OnceLock::new();

@@ -1,6 +1,6 @@
 //! Shared fixtures of the fuzz targets: a schema with every kind of node CEL rules see.
 
-use crdkit_runtime::schema::{AdditionalProperties, ListType, Structural, Type};
+use crdkit_schema::{AdditionalProperties, ListType, Structural, Type};
 
 fn of(ty: Type) -> Structural {
     Structural::of_type(ty)

@@ -41,12 +41,12 @@ pub const KEYS: &[&str] = &[
 /// Formats the API server knows (strings, integers, numbers); others are silently dropped by it,
 /// so we reject them.
 fn is_known_format(f: &str) -> bool {
-    crdkit_runtime::schema::STRING_FORMATS.contains(&f)
+    crdkit_schema::STRING_FORMATS.contains(&f)
         || matches!(f, "int32" | "int64" | "float" | "double")
 }
 
 fn all_formats() -> Vec<&'static str> {
-    let mut v = crdkit_runtime::schema::STRING_FORMATS.to_vec();
+    let mut v = crdkit_schema::STRING_FORMATS.to_vec();
     v.extend(["int32", "int64", "float", "double"]);
     v
 }
@@ -116,13 +116,10 @@ impl Keywords {
             "max_length" => once(cx, &mut self.max_length, key, super::count(meta)?),
             "pattern" => {
                 let p = super::string(meta)?;
-                if let Err(e) = regex::Regex::new(&p.value) {
+                if let Err(e) = crdkit_apimachinery::regexp::check(&p.value) {
                     cx.error_at(
                         p.span,
-                        format!(
-                            "`pattern` is not a valid regular expression: {}",
-                            one_line(&e.to_string())
-                        ),
+                        format!("`pattern` is not a valid regular expression: {e}"),
                     );
                 }
                 once(cx, &mut self.pattern, key, p);
@@ -262,13 +259,4 @@ impl Keywords {
         }
         Ok(true)
     }
-}
-
-/// regex errors are multi-line; keep the last line, which says what is wrong.
-fn one_line(s: &str) -> String {
-    s.lines()
-        .map(str::trim)
-        .rfind(|l| !l.is_empty())
-        .unwrap_or(s)
-        .to_owned()
 }

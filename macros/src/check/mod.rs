@@ -86,7 +86,7 @@ pub fn check_rules(cx: &Ctxt, rules: &[crate::attr::rule::RuleAttr]) {
 
 /// CEL syntax, in the API server's words.
 fn cel_syntax(src: &str) -> Result<(), String> {
-    crdkit_runtime::cel::parse(src)
+    crdkit_cel_check::parse(src)
         .map(|_| ())
         .map_err(|e| e.to_string())
 }

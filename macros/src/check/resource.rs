@@ -10,7 +10,7 @@ use crate::attr::Sp;
 use crate::attr::container::ColumnAttr;
 use crate::attr::rule::RuleAttr;
 use crate::ctxt::Ctxt;
-use crdkit_runtime::names;
+use crdkit_apimachinery::names;
 
 /// What the value at a path must be.
 #[derive(Clone, Copy, Debug)]

@@ -1,18 +1,18 @@
-//! CEL rules → tokens: the parsed rule as static data ([`crdkit_runtime::shape::cel::ast`]),
+//! CEL rules → tokens: the parsed rule as static data ([`crdkit_shape::cel::ast`]),
 //! the rule's `Rule` with its compile-time check, and the check itself, spanned at the rule's
 //! literal.
 //!
 //! For each rule the derive emits, as associated consts of the type:
-//! - the rule's (and `message_expression`'s) [`Ast`](crdkit_runtime::shape::cel::Ast);
-//! - its [`RuleSrc`](crdkit_runtime::shape::cel::RuleSrc) and its
-//!   [`RuleInfo`](crdkit_runtime::shape::cel::RuleInfo), `check_rule` on the schema node the rule
+//! - the rule's (and `message_expression`'s) [`Ast`](crdkit_shape::cel::Ast);
+//! - its [`RuleSrc`](crdkit_shape::cel::RuleSrc) and its
+//!   [`RuleInfo`](crdkit_shape::cel::RuleInfo), `check_rule` on the schema node the rule
 //!   sits on (the node's shape without its rules, so that the rule can point at its info);
 //! - for non-generic types, a `const _` that fails the build with the message, at the rule.
 //!   Generic types cannot have free consts: their infos fail when the type is instantiated.
 
-use crdkit_runtime::shape::cel::check::MAX_NODES;
-use crdkit_runtime::shape::cel::lower::{LKind, Lowered, lower_source};
-use crdkit_runtime::shape::cel::types::MAX_VARS;
+use crdkit_shape::cel::check::MAX_NODES;
+use crdkit_shape::cel::lower::{LKind, Lowered, lower_source};
+use crdkit_shape::cel::types::MAX_VARS;
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 
@@ -60,8 +60,8 @@ pub fn ast_tokens(c: &TokenStream, l: &Lowered) -> TokenStream {
     })
 }
 
-fn global(a: &TokenStream, g: crdkit_runtime::shape::cel::ast::Global) -> TokenStream {
-    use crdkit_runtime::shape::cel::ast::Global;
+fn global(a: &TokenStream, g: crdkit_shape::cel::ast::Global) -> TokenStream {
+    use crdkit_shape::cel::ast::Global;
     match g {
         Global::None => quote!(#a::Global::None),
         Global::SelfVar => quote!(#a::Global::SelfVar),
@@ -206,7 +206,7 @@ impl Gen<'_> {
     ) -> TokenStream {
         let k = self.krate.clone();
         let p = quote!(#k::__private);
-        let c = quote!(#k::shape::cel);
+        let c = quote!(#k::__private::cel);
         // A type-level rule on a resource's spec that reads the whole object gets a hint.
         let spec_rule = self.resource_spec && site == self.type_name;
         let text = r.rule.value();

@@ -13,7 +13,7 @@ use crate::expand::shape::Gen;
 pub fn expand(cx: &Ctxt, cont: &Container<'_>, r: &Resource) -> TokenStream {
     let krate = cont.attrs.krate();
     let p = quote!(#krate::__private);
-    let c = quote!(#krate::shape::cel);
+    let c = quote!(#krate::__private::cel);
     let spec = cont.ident;
     let root = &r.root;
     let vis = cont.vis;

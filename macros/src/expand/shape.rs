@@ -301,7 +301,7 @@ impl<'c> Gen<'c> {
             let value = match d {
                 DefaultAttr::Literal(lit, lit_span) => {
                     if let (Some(pat), serde_json::Value::String(s)) = (&kw.pattern, lit.to_value())
-                        && regex::Regex::new(&pat.value).is_ok_and(|re| !re.is_match(&s))
+                        && crdkit_regexp::Regexp::new(&pat.value).is_ok_and(|re| !re.is_match(&s))
                     {
                         self.cx.error_at(
                             *lit_span,

@@ -1,0 +1,349 @@
+//! Would the API server accept this CRD? `ValidateCustomResourceDefinition` for a create.
+//!
+//! Mirrors apiextensions-apiserver `pkg/apis/apiextensions/validation/validation.go` with the
+//! options it sets for a create, run on the CRD as the API server sees it: v1 defaults applied
+//! (`v1/defaults.go`: singular, listKind, conversion strategy), `status` reset by the registry
+//! strategy, and converted to the internal form (`v1/conversion.go`): when every version has the
+//! same `schema` (or `subresources`, `additionalPrinterColumns`, `selectableFields`) it is moved
+//! to the top level and reported at `spec.validation.openAPIV3Schema…` (`spec.subresources…`,
+//! `spec.additionalPrinterColumns[i]…`, `spec.selectableFields…`), otherwise at
+//! `spec.versions[i].schema.openAPIV3Schema…`. A single-version CRD always reports at the top level.
+//!
+//! ```
+//! use crdkit_schema::crd::CustomResourceDefinition;
+//! use crdkit_apiextensions::crd_check::check_crd;
+//!
+//! let crd: CustomResourceDefinition = serde_json::from_value(serde_json::json!({
+//!     "metadata": {"name": "crontabs.stable.example.com"},
+//!     "spec": {"group": "stable.example.com", "scope": "Namespaced",
+//!              "names": {"plural": "crontabs", "kind": "CronTab"},
+//!              "versions": [{"name": "v1", "served": true, "storage": true, "schema": {
+//!                  "openAPIV3Schema": {"type": "object", "properties": {"spec": {}}}}}]}
+//! })).unwrap();
+//! let errs = check_crd(&crd);
+//! assert_eq!(errs[0].to_string(), "spec.validation.openAPIV3Schema.properties[spec].type: \
+//!     Required value: must not be empty for specified object fields");
+//! ```
+//!
+//! [`check_crd`] runs every check, with the value validator and the CEL checker plugged in
+//! ([`check_crd_full`] is the same); [`check_crd_with`] takes other engines, and without any
+//! (`CheckOptions::default()`) leaves out CEL compilation and cost ([`CelRuleChecker`]) and the
+//! validation of default values against their schema ([`DefaultValidator`]). Not reproduced:
+//! `caBundle` parsing, and checks that a v1 CRD cannot trigger (top-level and per-version fields
+//! both set).
+
+pub mod cel;
+mod defaults;
+mod extensions;
+mod hooks;
+mod internal;
+mod meta;
+mod openapi;
+mod parts;
+mod status;
+#[cfg(test)]
+mod tests;
+pub use hooks::{ValueDefaultValidator, check_crd_full};
+
+use serde_json::Value;
+
+use crdkit_apimachinery::field::{FieldError, FieldPath};
+use crdkit_schema::crd::CustomResourceDefinition;
+use crdkit_schema::{JsonSchemaProps, Structural};
+
+/// `MaxSelectableFields`.
+pub const MAX_SELECTABLE_FIELDS: usize = 8;
+
+/// A schema node that has `x-kubernetes-validations`, handed to a [`CelRuleChecker`] once the
+/// schema is structural, its defaults are valid and the node's own checks found nothing.
+#[derive(Clone, Copy, Debug)]
+pub struct CelNode<'a> {
+    /// The node; its `x_validations` are the rules to compile.
+    pub schema: &'a JsonSchemaProps,
+    /// Where the node is (`spec.validation.openAPIV3Schema.properties[spec]`); rule `i` is
+    /// reported at `path.x-kubernetes-validations[i].rule`.
+    pub path: &'a FieldPath,
+    /// The schema root (`openAPIV3Schema`), for the CEL types of `self` and `oldSelf`.
+    pub root: &'a JsonSchemaProps,
+    /// Where the root is.
+    pub root_path: &'a FieldPath,
+    /// When `oldSelf` must not be used, the highest uncorrelatable ancestor (Go reports
+    /// `oldSelf cannot be used on the uncorrelatable portion of the schema within <path>`).
+    pub uncorrelatable: Option<&'a FieldPath>,
+}
+
+/// The hook for CEL: compile each rule, check `messageExpression`, `optionalOldSelf`, estimate
+/// costs. Implementations keep the per-schema cost total themselves (interior mutability) and
+/// report it from [`CelRuleChecker::finish_schema`].
+pub trait CelRuleChecker {
+    /// The CEL errors of one node's rules (Go appends them after all schema errors).
+    fn check_rules(&self, node: &CelNode<'_>) -> Vec<FieldError>;
+    /// Called once per schema after its walk: the errors for the schema's total cost
+    /// (`StaticEstimatedCRDCostLimit`), at the nodes Go names.
+    fn finish_schema(&self, root_path: &FieldPath) -> Vec<FieldError>;
+}
+
+/// A schema node with a `default`, handed to a [`DefaultValidator`].
+#[derive(Clone, Copy, Debug)]
+pub struct DefaultNode<'a> {
+    /// The node whose `default` is checked; errors go to `path.default`.
+    pub path: &'a FieldPath,
+    /// The node.
+    pub schema: &'a Structural,
+    /// The default value (never `null`).
+    pub default: &'a Value,
+    /// Whether the node is inside `metadata`, `apiVersion` or `kind` of a resource: Go then
+    /// validates the default within a surrounding object (`must result in valid metadata`).
+    pub inside_meta: bool,
+    /// The closest enclosing resource schema (the root, or an embedded resource).
+    pub resource_root: &'a Structural,
+    /// The way from `resource_root` to the node: property names, `None` for `items`.
+    pub resource_trail: &'a [Option<String>],
+}
+
+/// The hook for "the default validates against its schema" (`ValidateDefaults` after the
+/// pruning check: metadata coercion, OpenAPI value validation, CEL), for the value validator.
+pub trait DefaultValidator {
+    /// The errors of one default.
+    fn validate_default(&self, node: &DefaultNode<'_>) -> Vec<FieldError>;
+}
+
+/// Hooks for the checks this module leaves to other engines.
+#[derive(Clone, Copy, Default)]
+pub struct CheckOptions<'a> {
+    /// Validates defaults against their schema; without it only the pruning check runs.
+    pub default_validator: Option<&'a dyn DefaultValidator>,
+    /// Compiles and costs `x-kubernetes-validations`; without it only their strings are checked.
+    pub cel: Option<&'a dyn CelRuleChecker>,
+}
+
+impl std::fmt::Debug for CheckOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CheckOptions")
+            .field("default_validator", &self.default_validator.is_some())
+            .field("cel", &self.cel.is_some())
+            .finish()
+    }
+}
+
+/// The errors the API server would return for creating `crd`, in its order: structure, names,
+/// schemas, defaults (validated against their schema, as `ValidateDefaults` does) and CEL rules
+/// (compiled and costed).
+#[must_use]
+pub fn check_crd(crd: &CustomResourceDefinition) -> Vec<FieldError> {
+    check_crd_full(crd)
+}
+
+/// The checks of [`check_crd`] with the given engines for defaults validation and CEL; without
+/// them, only what this module checks itself.
+#[must_use]
+pub fn check_crd_with(crd: &CustomResourceDefinition, opts: &CheckOptions<'_>) -> Vec<FieldError> {
+    let crd = internal::prepare(crd);
+    let view = internal::View::of(&crd);
+    let mut errs = meta::object_meta(&crd);
+    errs.extend(spec(&crd, &view, opts));
+    errs.extend(stored_versions(&crd));
+    errs.extend(meta::api_approval(&crd));
+    if crd.spec.preserve_unknown_fields {
+        errs.push(FieldError::invalid(
+            &FieldPath::new("spec").child("preserveUnknownFields"),
+            true,
+            "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead",
+        ));
+    }
+    errs
+}
+
+// validateCustomResourceDefinitionSpec
+fn spec(
+    crd: &CustomResourceDefinition,
+    view: &internal::View<'_>,
+    opts: &CheckOptions<'_>,
+) -> Vec<FieldError> {
+    let spec = &crd.spec;
+    let p = FieldPath::new("spec");
+    let mut errs = Vec::new();
+    let group = p.child("group");
+    if spec.group.is_empty() {
+        errs.push(FieldError::required(&group, ""));
+    } else if let errs_g @ [_, ..] = &crdkit_apimachinery::names::dns1123_subdomain(&spec.group)[..]
+    {
+        errs.push(FieldError::invalid(&group, &spec.group, errs_g.join(",")));
+    } else if !spec.group.contains('.') {
+        errs.push(FieldError::invalid(
+            &group,
+            &spec.group,
+            "should be a domain with at least one dot",
+        ));
+    }
+    errs.extend(enum_string(
+        &p.child("scope"),
+        &spec.scope,
+        &["Cluster", "Namespaced"],
+    ));
+
+    if view
+        .validation
+        .and_then(|v| v.open_api_v3_schema.as_ref())
+        .is_none()
+    {
+        for (i, v) in view.versions.iter().enumerate() {
+            if v.schema
+                .and_then(|s| s.open_api_v3_schema.as_ref())
+                .is_none()
+            {
+                let at = p
+                    .child("versions")
+                    .index(i)
+                    .child("schema")
+                    .child("openAPIV3Schema");
+                errs.push(FieldError::required(&at, ""));
+            }
+        }
+    }
+    if view.any_schema(|s| openapi::schema_has(s, 0, &|n| crdkit_schema::check::has_default(n)))
+        && spec.preserve_unknown_fields
+    {
+        errs.push(FieldError::invalid(
+            &p.child("preserveUnknownFields"),
+            true,
+            "must be false in order to use defaults in the schema",
+        ));
+    }
+
+    let mut storage = 0;
+    let mut seen = std::collections::BTreeSet::new();
+    let mut unique = true;
+    for (i, v) in view.versions.iter().enumerate() {
+        let at = p.child("versions").index(i);
+        storage += usize::from(v.version.storage);
+        unique &= seen.insert(v.version.name.as_str());
+        if let Some(e) = crdkit_apimachinery::names::label(&v.version.name) {
+            errs.push(FieldError::invalid(&at.child("name"), &v.version.name, e));
+        }
+        let status = view.subresources_for(i).is_some_and(|s| s.status.is_some());
+        errs.extend(parts::version(v, &at, status, opts));
+    }
+    let versions = p.child("versions");
+    if !unique {
+        errs.push(FieldError::invalid(
+            &versions,
+            view.versions_value(),
+            "must contain unique version names",
+        ));
+    }
+    if storage != 1 {
+        errs.push(FieldError::invalid(
+            &versions,
+            view.versions_value(),
+            "must have exactly one version marked as storage version",
+        ));
+    }
+    if let Some(first) = view.versions.first()
+        && let Some(e) = crdkit_apimachinery::names::label(&first.version.name)
+    {
+        errs.push(FieldError::invalid(
+            &p.child("version"),
+            &first.version.name,
+            e,
+        ));
+    }
+
+    let names = p.child("names");
+    for (value, name) in [
+        (&spec.names.plural, "plural"),
+        (&spec.names.singular, "singular"),
+        (&spec.names.kind, "kind"),
+        (&spec.names.list_kind, "listKind"),
+    ] {
+        if value.is_empty() {
+            errs.push(FieldError::required(&names.child(name), ""));
+        }
+    }
+    errs.extend(parts::names(&spec.names, &names));
+    if let Some(v) = view.validation {
+        errs.extend(openapi::validation(
+            v,
+            view.any_status(),
+            &p.child("validation"),
+            openapi::SchemaOpts::CREATE,
+            opts,
+        ));
+    }
+    if let Some(s) = view.subresources {
+        errs.extend(parts::subresources(s, &p.child("subresources")));
+    }
+    for (i, c) in view.columns.iter().enumerate() {
+        errs.extend(parts::column(
+            c,
+            &p.child("additionalPrinterColumns").index(i),
+        ));
+    }
+    if let Some(fields) = view.selectable.filter(|f| !f.is_empty()) {
+        let at = p.child("selectableFields");
+        match view.validation {
+            None => errs.push(FieldError::invalid(
+                &at,
+                "",
+                "may only be set when validations.schema is included",
+            )),
+            Some(v) => errs.extend(parts::selectable_fields_with(
+                fields,
+                v.open_api_v3_schema.as_ref(),
+                &p.child("schema.openAPIV3Schema"),
+                &at,
+            )),
+        }
+    }
+    errs.extend(parts::conversion(spec, &p.child("conversion")));
+    errs
+}
+
+// validateEnumStrings (required)
+fn enum_string(path: &FieldPath, value: &str, accepted: &[&str]) -> Vec<FieldError> {
+    if value.is_empty() {
+        vec![FieldError::required(path, "")]
+    } else if accepted.contains(&value) {
+        Vec::new()
+    } else {
+        vec![FieldError::not_supported(path, value, accepted)]
+    }
+}
+
+// ValidateCustomResourceDefinitionStoredVersions, with the stored versions the registry sets on
+// create: the first storage version.
+fn stored_versions(crd: &CustomResourceDefinition) -> Vec<FieldError> {
+    let at = FieldPath::new("status").child("storedVersions");
+    let stored: Vec<&str> = crd
+        .spec
+        .versions
+        .iter()
+        .find(|v| v.storage)
+        .map(|v| v.name.as_str())
+        .into_iter()
+        .collect();
+    if stored.is_empty() {
+        return vec![FieldError::invalid(
+            &at,
+            crdkit_apimachinery::field::BadValue::Json(Value::Null),
+            "must have at least one stored version",
+        )];
+    }
+    let value = crdkit_apimachinery::field::BadValue::Json(Value::from(stored.clone()));
+    let mut remaining = stored;
+    let mut errs = Vec::new();
+    for v in &crd.spec.versions {
+        let found = remaining.iter().position(|s| *s == v.name);
+        if v.storage && found.is_none() {
+            errs.push(FieldError::invalid(
+                &at,
+                value.clone(),
+                format!("must have the storage version {}", v.name),
+            ));
+        }
+        if let Some(i) = found {
+            remaining.remove(i);
+        }
+    }
+    errs
+}

@@ -1,0 +1,24 @@
+//! What the Kubernetes API server does with custom objects and their CRDs, on the client side:
+//! apiextensions-apiserver's pruning, defaulting, OpenAPI and CEL validation, ratcheting and
+//! admission of objects, and the validation of CRDs themselves.
+//!
+//! Layers, each using only those above it in this list:
+//! - [`walk`]: the schema walks shared by pruning, defaulting and validation;
+//! - [`compiled`]: a structural schema compiled once for objects (patterns, formats, limits);
+//! - [`objectmeta`], [`default`], [`prune`], [`ratchet`]: the API server's algorithms;
+//! - [`validate`]: OpenAPI, metadata, list-type and CEL validation ([`validate::CompiledSchema`]);
+//! - [`pipeline`] and [`admission`]: create, update and status update in the API server's order;
+//! - [`crd_check`]: the API server's validation of CRDs (`crdgen check`).
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod admission;
+pub mod compiled;
+pub mod crd_check;
+pub mod default;
+pub mod objectmeta;
+pub mod pipeline;
+pub mod prune;
+pub mod ratchet;
+pub mod validate;
+pub mod walk;

@@ -1,0 +1,278 @@
+//! Old/new correlation for validation ratcheting, with a cached deep-equal.
+//!
+//! Mirrors apiserver `pkg/cel/common/equality.go` (`CorrelatedObject`) and `maplist.go`
+//! (`MakeMapList`). A [`Correlated`] node pairs a value of the new object with the value at the
+//! same place in the old object, when there is one: object properties and map entries correlate
+//! by key, items of `x-kubernetes-list-type: map` lists by their map keys; nothing else does
+//! (atomic and set lists are compared as a whole). [`Correlated::cached_deep_equal`] tells
+//! whether a node is unchanged, reusing what its children already found.
+//!
+//! ```
+//! use crdkit_apiextensions::ratchet::Correlated;
+//! use crdkit_schema::{Structural, Type};
+//! use serde_json::json;
+//!
+//! let mut s = Structural::of_type(Type::Object);
+//! s.properties.insert("a".into(), Structural::of_type(Type::Integer));
+//! s.properties.insert("b".into(), Structural::of_type(Type::Integer));
+//! let (new, old) = (json!({"a": 1, "b": 2}), json!({"a": 1, "b": 3}));
+//! let root = Correlated::new(&new, &old, &s);
+//! assert!(!root.cached_deep_equal());
+//! assert!(root.key("a").unwrap().cached_deep_equal());
+//! assert!(!root.key("b").unwrap().cached_deep_equal());
+//! ```
+//!
+//! What differs from Go: JSON `null` plays Go's `nil`, and numbers compare as
+//! `reflect.DeepEqual` compares the `int64`/`float64` of decoded JSON (`1` and `1.0` differ).
+
+use std::cell::{Cell, OnceCell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use serde_json::{Map, Value};
+
+use crdkit_schema::{ListType, Structural, Type};
+
+/// One step from a node to a child.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// A node of the new object with its correlated old value (Go's `CorrelatedObject`).
+#[derive(Debug)]
+pub struct Correlated<'a> {
+    /// The value in the new object.
+    pub new: &'a Value,
+    /// The correlated value in the old object.
+    pub old: &'a Value,
+    /// The schema of both.
+    pub schema: &'a Structural,
+    equal: Cell<Option<bool>>,
+    /// The old items keyed by their map keys, built on the first item lookup of a map list.
+    map_list: OnceCell<MapList<'a>>,
+    children: RefCell<HashMap<Step, Option<Rc<Correlated<'a>>>>>,
+}
+
+impl<'a> Correlated<'a> {
+    /// The root of an update: the new and old object, both with schema `schema`.
+    #[must_use]
+    pub fn new(new: &'a Value, old: &'a Value, schema: &'a Structural) -> Rc<Correlated<'a>> {
+        Rc::new(Correlated {
+            new,
+            old,
+            schema,
+            equal: Cell::new(None),
+            map_list: OnceCell::new(),
+            children: RefCell::new(HashMap::new()),
+        })
+    }
+
+    /// The child at property or map key `field`: `None` when the key is missing in either
+    /// object, when either is not an object, or when the schema has neither a property nor an
+    /// `additionalProperties` schema for it (`Key`).
+    #[must_use]
+    pub fn key(&self, field: &str) -> Option<Rc<Correlated<'a>>> {
+        let step = Step::Key(field.to_owned());
+        if let Some(c) = self.children.borrow().get(&step) {
+            return c.clone();
+        }
+        let child = self.correlate_key(field);
+        self.children.borrow_mut().insert(step, child.clone());
+        child
+    }
+
+    fn correlate_key(&self, field: &str) -> Option<Rc<Correlated<'a>>> {
+        let (Value::Object(old), Value::Object(new)) = (self.old, self.new) else {
+            return None;
+        };
+        let (old, new) = (old.get(field)?, new.get(field)?);
+        let schema = match self.schema.properties.get(field) {
+            Some(p) => p,
+            None => self.schema.additional_properties_schema()?,
+        };
+        Some(Correlated::new(new, old, schema))
+    }
+
+    /// The child at list index `index`: only items of `x-kubernetes-list-type: map` lists
+    /// correlate, with the old item of the same map keys (`Index`).
+    #[must_use]
+    pub fn index(&self, index: usize) -> Option<Rc<Correlated<'a>>> {
+        let step = Step::Index(index);
+        if let Some(c) = self.children.borrow().get(&step) {
+            return c.clone();
+        }
+        let child = self.correlate_index(index);
+        self.children.borrow_mut().insert(step, child.clone());
+        child
+    }
+
+    fn correlate_index(&self, index: usize) -> Option<Rc<Correlated<'a>>> {
+        let (Value::Array(old), Value::Array(new)) = (self.old, self.new) else {
+            return None;
+        };
+        let item = new.get(index)?;
+        if self.schema.extensions.list_type != Some(ListType::Map) {
+            return None;
+        }
+        let old_item = self
+            .map_list
+            .get_or_init(|| MapList::new(self.schema, old))
+            .get(item)?;
+        let items = self.schema.items.as_deref()?;
+        Some(Correlated::new(item, old_item, items))
+    }
+
+    /// Whether the new value deep-equals the old one (`CachedDeepEqual`). Objects with a key
+    /// that does not correlate are unequal; map lists compare item by item through their keys,
+    /// so reordering them keeps them equal; other lists compare as a whole.
+    #[must_use]
+    pub fn cached_deep_equal(&self) -> bool {
+        if let Some(e) = self.equal.get() {
+            return e;
+        }
+        let e = self.deep_equal();
+        self.equal.set(Some(e));
+        e
+    }
+
+    fn deep_equal(&self) -> bool {
+        match (self.old, self.new) {
+            (Value::Null, Value::Null) => true,
+            (Value::Null, _) | (_, Value::Null) => false,
+            (Value::Array(old), Value::Array(new)) => {
+                if old.len() != new.len() {
+                    return false;
+                }
+                for i in 0..new.len() {
+                    match self.index(i) {
+                        Some(child) => {
+                            if !child.cached_deep_equal() {
+                                return false;
+                            }
+                        }
+                        // A correlatable (map) list whose item has no old counterpart differs;
+                        // other lists are compared as a unit.
+                        None if self.map_list.get().is_some() => return false,
+                        None => return old == new,
+                    }
+                }
+                true
+            }
+            (Value::Object(old), Value::Object(new)) => {
+                if old.len() != new.len() {
+                    return false;
+                }
+                new.keys()
+                    .all(|k| self.key(k).is_some_and(|c| c.cached_deep_equal()))
+            }
+            (Value::Array(_) | Value::Object(_), _) | (_, Value::Array(_) | Value::Object(_)) => {
+                false
+            }
+            (old, new) => old == new,
+        }
+    }
+}
+
+/// The items of a map list by their map keys (`MakeMapList`): [`MapList::get`] finds the first
+/// item whose keys equal those of a given item.
+#[derive(Debug)]
+pub struct MapList<'a> {
+    keys: &'a [String],
+    items: &'a [Value],
+    /// Items keyed so far (keying is lazy, as in Go), and how many items were looked at.
+    keyed: RefCell<(HashMap<Key, &'a Value>, usize)>,
+}
+
+/// A map-list key: the single key's scalar, or all keys rendered as Go renders them.
+#[derive(Debug, PartialEq, Eq, Hash)]
+enum Key {
+    Bool(bool),
+    Int(i64),
+    Float(u64),
+    Str(String),
+    Composite(String),
+}
+
+impl<'a> MapList<'a> {
+    /// The old items of a map list; empty unless `schema` is a map list with keys.
+    #[must_use]
+    pub fn new(schema: &'a Structural, items: &'a [Value]) -> MapList<'a> {
+        let is_map = schema.generic.ty == Some(Type::Array)
+            && schema.extensions.list_type == Some(ListType::Map)
+            && !schema.extensions.list_map_keys.is_empty();
+        MapList {
+            keys: if is_map {
+                &schema.extensions.list_map_keys
+            } else {
+                &[]
+            },
+            items: if is_map { items } else { &[] },
+            keyed: RefCell::new((HashMap::new(), 0)),
+        }
+    }
+
+    /// The first item with the same map keys as `item` (`None` if `item` is not an object or
+    /// lacks a key, or no item matches).
+    #[must_use]
+    pub fn get(&self, item: &Value) -> Option<&'a Value> {
+        if self.keys.is_empty() {
+            return None;
+        }
+        let key = self.key_of(item.as_object()?)?;
+        let mut keyed = self.keyed.borrow_mut();
+        if let Some(v) = keyed.0.get(&key) {
+            return Some(v);
+        }
+        while keyed.1 < self.items.len() {
+            let candidate = &self.items[keyed.1];
+            keyed.1 += 1;
+            let Some(k) = candidate.as_object().and_then(|m| self.key_of(m)) else {
+                continue;
+            };
+            let found = k == key;
+            keyed.0.entry(k).or_insert(candidate);
+            if found {
+                return Some(candidate);
+            }
+        }
+        None
+    }
+
+    fn key_of(&self, obj: &Map<String, Value>) -> Option<Key> {
+        if let [key] = self.keys {
+            return match obj.get(key)? {
+                Value::Bool(b) => Some(Key::Bool(*b)),
+                Value::Number(n) => Some(match n.as_i64() {
+                    Some(i) => Key::Int(i),
+                    None => Key::Float(n.as_f64().unwrap_or(f64::NAN).to_bits()),
+                }),
+                Value::String(s) => Some(Key::Str(s.clone())),
+                _ => None,
+            };
+        }
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        for key in self.keys {
+            out.push('\0');
+            match obj.get(key)? {
+                Value::Bool(b) => {
+                    let _ = write!(out, "{b}");
+                }
+                Value::Number(n) => match n.as_i64() {
+                    Some(i) => {
+                        let _ = write!(out, "{i}");
+                    }
+                    // Go's %f: six decimals.
+                    None => {
+                        let _ = write!(out, "{:.6}", n.as_f64().unwrap_or(f64::NAN));
+                    }
+                },
+                Value::String(s) => out.push_str(&crdkit_apimachinery::field::go_quote(s)),
+                _ => return None,
+            }
+        }
+        Some(Key::Composite(out))
+    }
+}

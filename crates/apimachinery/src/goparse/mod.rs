@@ -1,0 +1,13 @@
+//! The Go standard-library parsers behind the formats: `net.ParseIP` (and apimachinery's sloppy
+//! variant), `net.ParseCIDR`, `net.ParseMAC`, `net/url.ParseRequestURI`, `net/mail.ParseAddress`,
+//! `time.Parse` of dates and RFC 3339 times, and `time.ParseDuration` with strfmt's fallback.
+
+mod mail;
+mod net;
+mod time;
+mod uri;
+
+pub use self::mail::parse_mail_address;
+pub use self::net::{parse_cidr_sloppy, parse_ip, parse_mac};
+pub use self::time::{format_rfc3339, parse_date, parse_duration_strfmt, parse_rfc3339};
+pub use self::uri::parse_request_uri;

@@ -1,0 +1,302 @@
+//! `time.Parse` of dates and RFC 3339 times, `Time.Format` back, and `time.ParseDuration` with
+//! strfmt's fallback.
+
+/// `time.Parse("2006-01-02", s)` succeeds.
+pub fn parse_date(s: &str) -> bool {
+    parse_ymd(s.as_bytes()).is_some_and(|(_, rest)| rest.is_empty())
+}
+
+/// A date and the text after it.
+pub type Ymd<'a> = ((i64, u32, u32), &'a [u8]);
+
+/// Year, month, day and what follows a `YYYY-MM-DD` prefix, with Go's range checks.
+pub fn parse_ymd(b: &[u8]) -> Option<Ymd<'_>> {
+    if b.len() < 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    let num = |r: &[u8]| -> Option<u32> {
+        r.iter()
+            .all(u8::is_ascii_digit)
+            .then(|| r.iter().fold(0, |n, d| n * 10 + u32::from(d - b'0')))
+    };
+    let y = i64::from(num(&b[0..4])?);
+    let m = num(&b[5..7])?;
+    let d = num(&b[8..10])?;
+    if !(1..=12).contains(&m) || d < 1 || d > days_in(m, y) {
+        return None;
+    }
+    Some(((y, m, d), &b[10..]))
+}
+
+fn days_in(m: u32, y: i64) -> u32 {
+    match m {
+        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Days since 1970-01-01 of a civil date.
+fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let m = i64::from(m);
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(d) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = u32::try_from(doy - (153 * mp + 2) / 5 + 1).unwrap_or(1);
+    let m = u32::try_from(if mp < 10 { mp + 3 } else { mp - 9 }).unwrap_or(1);
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// `time.Parse(time.RFC3339, s)` as Unix seconds (the fraction dropped), or Go's error text.
+pub fn parse_rfc3339(s: &str) -> Result<i64, String> {
+    let err = |elem: &str, rest: &str| {
+        format!(
+            "parsing time {} as \"2006-01-02T15:04:05Z07:00\": cannot parse {} as {}",
+            crate::field::go_quote(s),
+            crate::field::go_quote(rest),
+            crate::field::go_quote(elem)
+        )
+    };
+    let b = s.as_bytes();
+    let Some(((y, mo, d), rest)) = parse_ymd(b) else {
+        return Err(err("2006", s));
+    };
+    let num2 = |r: &[u8]| {
+        (r.len() >= 2 && r[0].is_ascii_digit() && r[1].is_ascii_digit())
+            .then(|| i64::from(r[0] - b'0') * 10 + i64::from(r[1] - b'0'))
+    };
+    let tail = |r: &[u8]| String::from_utf8_lossy(r).into_owned();
+    let rest = rest
+        .strip_prefix(b"T")
+        .ok_or_else(|| err("T", &tail(rest)))?;
+    let h = num2(rest)
+        .filter(|h| *h < 24)
+        .ok_or_else(|| err("15", &tail(rest)))?;
+    let rest = rest[2..]
+        .strip_prefix(b":")
+        .ok_or_else(|| err(":", &tail(&rest[2..])))?;
+    let mi = num2(rest)
+        .filter(|m| *m < 60)
+        .ok_or_else(|| err("04", &tail(rest)))?;
+    let rest = rest[2..]
+        .strip_prefix(b":")
+        .ok_or_else(|| err(":", &tail(&rest[2..])))?;
+    let sec = num2(rest)
+        .filter(|s| *s < 60)
+        .ok_or_else(|| err("05", &tail(rest)))?;
+    let mut rest = &rest[2..];
+    if rest.first() == Some(&b'.') || rest.first() == Some(&b',') {
+        let n = rest[1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        rest = &rest[1 + n..];
+    }
+    let offset = match rest {
+        b"Z" => 0,
+        [sign @ (b'+' | b'-'), r @ ..] if r.len() == 5 && r[2] == b':' => {
+            let (oh, om) = (
+                num2(r).ok_or_else(|| err("Z07:00", &tail(rest)))?,
+                num2(&r[3..]).ok_or_else(|| err("Z07:00", &tail(rest)))?,
+            );
+            let o = oh * 3600 + om * 60;
+            if *sign == b'-' { -o } else { o }
+        }
+        _ => return Err(err("Z07:00", &tail(rest))),
+    };
+    Ok(days_from_civil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + sec - offset)
+}
+
+/// `t.UTC().Format(time.RFC3339)` of Unix seconds.
+pub fn format_rfc3339(secs: i64) -> String {
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// strfmt `ParseDuration`: Go's `time.ParseDuration`, else `<int> <unit>` pairs (`3 days`).
+pub fn parse_duration_strfmt(s: &str) -> bool {
+    go_parse_duration(s) || strfmt_duration(s)
+}
+
+/// `time.ParseDuration` succeeds.
+fn go_parse_duration(s: &str) -> bool {
+    const UNITS: [(&str, u64); 9] = [
+        ("ns", 1),
+        ("us", 1_000),
+        ("\u{b5}s", 1_000),
+        ("\u{3bc}s", 1_000),
+        ("ms", 1_000_000),
+        ("s", 1_000_000_000),
+        ("m", 60_000_000_000),
+        ("h", 3_600_000_000_000),
+        ("", 0),
+    ];
+    let mut s = s.strip_prefix(['-', '+']).unwrap_or(s);
+    if s == "0" {
+        return true;
+    }
+    if s.is_empty() {
+        return false;
+    }
+    let mut total: u64 = 0;
+    while !s.is_empty() {
+        let b = s.as_bytes();
+        if !(b[0] == b'.' || b[0].is_ascii_digit()) {
+            return false;
+        }
+        let n = b.iter().take_while(|c| c.is_ascii_digit()).count();
+        let mut v: u64 = 0;
+        for &c in &b[..n] {
+            if v > (1 << 63) / 10 {
+                return false;
+            }
+            v = v * 10 + u64::from(c - b'0');
+            if v > 1 << 63 {
+                return false;
+            }
+        }
+        s = &s[n..];
+        let (mut f, mut scale, mut post) = (0u64, 1f64, false);
+        if let Some(r) = s.strip_prefix('.') {
+            let m = r.bytes().take_while(u8::is_ascii_digit).count();
+            let mut overflow = false;
+            for c in r[..m].bytes() {
+                if overflow || f > (1 << 63) / 10 {
+                    overflow = true;
+                    continue;
+                }
+                let y = f * 10 + u64::from(c - b'0');
+                if y > 1 << 63 {
+                    overflow = true;
+                    continue;
+                }
+                f = y;
+                scale *= 10.0;
+            }
+            post = m > 0;
+            s = &r[m..];
+        }
+        if n == 0 && !post {
+            return false;
+        }
+        let u = s
+            .find(|c: char| c == '.' || c.is_ascii_digit())
+            .unwrap_or(s.len());
+        if u == 0 {
+            return false;
+        }
+        let Some(&(_, unit)) = UNITS.iter().find(|(name, _)| *name == &s[..u]) else {
+            return false;
+        };
+        s = &s[u..];
+        if v > (1 << 63) / unit {
+            return false;
+        }
+        v *= unit;
+        if f > 0 {
+            #[allow(
+                clippy::cast_precision_loss,
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss
+            )]
+            let frac = (f as f64 * (unit as f64 / scale)) as u64;
+            v += frac;
+            if v > 1 << 63 {
+                return false;
+            }
+        }
+        total += v;
+        if total > 1 << 63 {
+            return false;
+        }
+    }
+    true
+}
+
+fn strfmt_duration(s: &str) -> bool {
+    const UNITS: [&[&str]; 8] = [
+        &["ns", "nano"],
+        &["us", "\u{b5}s", "micro"],
+        &["ms", "milli"],
+        &["s", "sec"],
+        &["m", "min"],
+        &["h", "hr", "hour"],
+        &["d", "day"],
+        &["w", "wk", "week"],
+    ];
+    let mut ok = false;
+    let b: Vec<char> = s.chars().collect();
+    let mut i = 0;
+    // ((\d+)\s*([A-Za-zµ]+)), leftmost matches without overlap.
+    while i < b.len() {
+        if !b[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        let digits: String = b[start..i].iter().collect();
+        let mut j = i;
+        while j < b.len() && matches!(b[j], '\t' | '\n' | '\x0c' | '\r' | ' ') {
+            j += 1;
+        }
+        let u0 = j;
+        while j < b.len() && (b[j].is_ascii_alphabetic() || b[j] == '\u{b5}') {
+            j += 1;
+        }
+        if j == u0 {
+            continue;
+        }
+        if digits.parse::<i64>().is_err() {
+            return false;
+        }
+        let unit: String = b[u0..j].iter().collect::<String>().to_lowercase();
+        for variants in UNITS {
+            let last = variants.len() - 1;
+            for (k, v) in variants.iter().enumerate() {
+                if (k == last && unit.starts_with(v)) || v.eq_ignore_ascii_case(&unit) {
+                    ok = true;
+                }
+            }
+        }
+        i = j;
+    }
+    ok
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc3339() {
+        assert_eq!(parse_rfc3339("1970-01-01T00:00:00Z"), Ok(0));
+        assert_eq!(
+            format_rfc3339(parse_rfc3339("2017-05-31T12:56:35.123+02:00").unwrap()),
+            "2017-05-31T10:56:35Z"
+        );
+        assert_eq!(format_rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(
+            parse_rfc3339("a").unwrap_err(),
+            r#"parsing time "a" as "2006-01-02T15:04:05Z07:00": cannot parse "a" as "2006""#
+        );
+    }
+}

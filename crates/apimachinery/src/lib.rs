@@ -1,0 +1,22 @@
+//! Kubernetes apimachinery basics shared by every crdkit crate: what the API server's
+//! `k8s.io/apimachinery` gives the rest of it.
+//!
+//! - [`field`]: field paths and field errors with the API server's texts (`field.ErrorList`), and
+//!   Go's formatting of values (`%v`, `%q`, `%T` of decoded JSON);
+//! - [`names`]: DNS labels and subdomains, label keys and values, qualified names (`validation`);
+//! - [`meta`]: the `ObjectMeta` of custom objects;
+//! - [`openapi`]: the OpenAPI `type` and the `x-kubernetes-list-type`/`-map-type` vocabulary;
+//! - [`goparse`]: Go's parsers the API server's formats rely on (`time.Parse` RFC 3339,
+//!   `net.ParseIP`/`ParseCIDR`, `url.Parse`, `mail.ParseAddress`);
+//! - [`regexp`]: the syntax of Go's `regexp` (RE2) with Go's error messages.
+//!
+//! It depends on serde only: the proc-macro and the program link the same copy.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod field;
+pub mod goparse;
+pub mod meta;
+pub mod names;
+pub mod openapi;
+pub mod regexp;

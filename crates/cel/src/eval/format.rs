@@ -1,0 +1,173 @@
+//! Printing values as Go prints cel-go values: `%v` in error messages (`no such key: %v`),
+//! `%g` for `string(double)` (cel-go `common/types/double.go`), `'f'` shortest for durations,
+//! and a JSON rendering used by tests.
+
+use std::fmt;
+
+use crate::value::{List, Map, Value};
+
+/// Go's `strconv.FormatFloat(f, 'g', -1, 64)` (what `fmt.Sprintf("%g", f)` prints).
+#[must_use]
+pub fn format_float_g(f: f64) -> String {
+    if let Some(s) = special(f) {
+        return s.to_string();
+    }
+    if f == 0.0 {
+        return if f.is_sign_negative() { "-0" } else { "0" }.to_string();
+    }
+    // Rust's `{:e}` prints the shortest round-tripping digits: `-1.2345e-7`.
+    let e = format!("{f:e}");
+    let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    if !(-4..6).contains(&exp) {
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{mant}e{sign}{:02}", exp.abs())
+    } else {
+        format_float_f(f)
+    }
+}
+
+/// Go's `strconv.FormatFloat(f, 'f', -1, 64)`: shortest digits, never an exponent.
+#[must_use]
+pub fn format_float_f(f: f64) -> String {
+    if let Some(s) = special(f) {
+        return s.to_string();
+    }
+    format!("{f}")
+}
+
+fn special(f: f64) -> Option<&'static str> {
+    if f.is_nan() {
+        Some("NaN")
+    } else if f == f64::INFINITY {
+        Some("+Inf")
+    } else if f == f64::NEG_INFINITY {
+        Some("-Inf")
+    } else {
+        None
+    }
+}
+
+/// Writes `%v` of the value as cel-go's `ref.Val` prints in messages.
+pub(crate) fn write_go(v: &Value<'_>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    match v {
+        Value::Null => f.write_str("NULL_VALUE"),
+        Value::Bool(b) => write!(f, "{b}"),
+        Value::Int(i) => write!(f, "{i}"),
+        Value::Uint(u) => write!(f, "{u}"),
+        Value::Double(d) => f.write_str(&format_float_g(*d)),
+        Value::String(s) => f.write_str(s),
+        Value::Bytes(b) => {
+            f.write_str("[")?;
+            for (i, x) in b.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(" ")?;
+                }
+                write!(f, "{x}")?;
+            }
+            f.write_str("]")
+        }
+        Value::Duration(d) => f.write_str(&super::time::format_duration(*d)),
+        Value::Timestamp(t) => f.write_str(&super::time::format_rfc3339_nano(t)),
+        Value::List(l) => {
+            f.write_str("[")?;
+            for (i, x) in super::list::iter(l).enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                match x {
+                    Ok(x) => write_go(&x, f)?,
+                    Err(e) => write!(f, "{e}")?,
+                }
+            }
+            f.write_str("]")
+        }
+        Value::Map(m) => {
+            f.write_str("{")?;
+            for (i, (k, x)) in super::map::entries(m).into_iter().enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                write_go(&k, f)?;
+                f.write_str(": ")?;
+                match x {
+                    Ok(x) => write_go(&x, f)?,
+                    Err(e) => write!(f, "{e}")?,
+                }
+            }
+            f.write_str("}")
+        }
+        Value::Optional(Some(x)) => {
+            f.write_str("optional(")?;
+            write_go(x, f)?;
+            f.write_str(")")
+        }
+        Value::Optional(None) => f.write_str("optional.none()"),
+        Value::Type(t) => f.write_str(t.0),
+        Value::Ext(e) => write!(f, "{e}"),
+        Value::Unknown(j) => write!(f, "{j}"),
+    }
+}
+
+/// A JSON rendering: bytes as base64, durations and timestamps as strings, types as names.
+pub(crate) fn to_json(v: &Value<'_>) -> serde_json::Value {
+    use serde_json::Value as J;
+    match v {
+        Value::Null => J::Null,
+        Value::Bool(b) => J::Bool(*b),
+        Value::Int(i) => J::from(*i),
+        Value::Uint(u) => J::from(*u),
+        Value::Double(d) => serde_json::Number::from_f64(*d).map_or(J::Null, J::Number),
+        Value::String(s) => J::String(s.to_string()),
+        Value::Bytes(b) => J::String(crate::library::strings::base64_encode(b)),
+        Value::Duration(d) => J::String(super::time::format_duration(*d)),
+        Value::Timestamp(t) => J::String(super::time::format_rfc3339_nano(t)),
+        Value::List(l) => J::Array(
+            super::list::iter(l)
+                .map(|x| x.map_or(J::Null, |x| to_json(&x)))
+                .collect(),
+        ),
+        Value::Map(m) => J::Object(
+            super::map::entries(m)
+                .into_iter()
+                .map(|(k, x)| {
+                    let key = match &k {
+                        Value::String(s) => s.to_string(),
+                        other => other.to_string(),
+                    };
+                    (key, x.map_or(J::Null, |x| to_json(&x)))
+                })
+                .collect(),
+        ),
+        Value::Optional(Some(x)) => to_json(x),
+        Value::Optional(None) => J::Null,
+        Value::Type(t) => J::String(t.0.to_string()),
+        Value::Ext(e) => J::String(e.to_string()),
+        Value::Unknown(j) => (*j).clone(),
+    }
+}
+
+/// Whether the list is empty (used by `optional.ofNonZeroValue`).
+pub(crate) fn list_is_empty(l: &List<'_>) -> bool {
+    super::list::len(l) == 0
+}
+
+/// Whether the map is empty.
+pub(crate) fn map_is_empty(m: &Map<'_>) -> bool {
+    super::map::len(m) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_g() {
+        assert_eq!(format_float_g(123.456), "123.456");
+        assert_eq!(format_float_g(-4.5e-3), "-0.0045");
+        assert_eq!(format_float_g(1e6), "1e+06");
+        assert_eq!(format_float_g(123_456.0), "123456");
+        assert_eq!(format_float_g(1.5e-7), "1.5e-07");
+        assert_eq!(format_float_g(1e100), "1e+100");
+    }
+}

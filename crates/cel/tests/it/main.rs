@@ -1,0 +1,4 @@
+//! The integration tests of this crate, one binary (each extra binary relinks the crate).
+
+mod cel_eval_conformance;
+mod go_regexp;

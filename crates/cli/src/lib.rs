@@ -1,0 +1,256 @@
+//! `crdgen`: print CRDs, check CRD files, validate manifests offline.
+//!
+//! A user's own binary is three lines: `fn main() -> ExitCode { crdkit::cli::main(&[CronTab::crd()?]) }`.
+//! Exit codes: 0 success (valid, accepted), 1 invalid or rejected, 2 usage or input errors.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod check;
+pub mod load;
+pub mod report;
+pub mod validate;
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::process::ExitCode;
+
+use crdkit_schema::crd::CustomResourceDefinition;
+
+/// Exit code for a successful run.
+pub const OK: u8 = 0;
+/// Exit code when an object is invalid or a CRD rejected.
+pub const INVALID: u8 = 1;
+/// Exit code for usage errors and unreadable input.
+pub const USAGE: u8 = 2;
+
+const HELP: &str = "\
+crdgen: CustomResourceDefinitions from Rust types, checked like the Kubernetes API server does
+
+USAGE:
+    crdgen [--output yaml|json]
+        Print the built-in CRDs, one document each.
+    crdgen check [--output text|json] CRD.yaml...
+        Would the API server accept these CRDs on create?
+    crdgen validate --crd CRD.yaml [--old OLD.yaml [--subresource status]] [--output text|json] OBJECT.yaml...
+        Prune, default and validate objects as the API server does on create (or update, with --old;
+        or an update of the status subresource, which keeps all but the object's status).
+
+Files may hold several documents (YAML `---` or concatenated JSON) and `kind: List`; `-` is stdin.
+Exit status: 0 valid, 1 invalid or rejected, 2 usage or input errors.
+";
+
+/// Output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// One line per object or CRD, as kubectl prints API errors (the default of `check` and
+    /// `validate`).
+    Text,
+    /// One JSON document per CRD, object or report (`{"object": .., "errors": [..]}`).
+    Json,
+    /// YAML documents separated by `---` (the default when printing CRDs).
+    Yaml,
+}
+
+/// The stack `crdgen` runs on: reading, pruning, defaulting and validating recurse once per level
+/// of an object (up to [`load::MAX_DEPTH`]), which takes a few MiB in debug builds; a main thread
+/// may have only 1 MiB (Windows).
+pub const STACK_BYTES: usize = 64 * 1024 * 1024;
+
+/// Runs `crdgen` with the process's arguments and exits.
+#[must_use]
+pub fn main(builtin: &[CustomResourceDefinition]) -> ExitCode {
+    let run_here = || {
+        run(
+            std::env::args_os().skip(1).collect(),
+            builtin,
+            &mut std::io::stdout().lock(),
+            &mut std::io::stderr().lock(),
+        )
+    };
+    let code = std::thread::scope(|s| {
+        match std::thread::Builder::new()
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(s, run_here)
+        {
+            // A panic has printed its message; 101 is Rust's exit code for it.
+            Ok(worker) => worker.join().unwrap_or(101),
+            // No thread (a limit on threads or memory): run here.
+            Err(_) => run_here(),
+        }
+    });
+    ExitCode::from(code)
+}
+
+/// Runs `crdgen` with `args` (without the program name), writing to `out` and `err`; returns the
+/// exit code.
+pub fn run(
+    args: Vec<OsString>,
+    builtin: &[CustomResourceDefinition],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    match run_inner(args, builtin, out, err) {
+        Ok(code) => code,
+        Err(Failure::Usage(msg)) => {
+            let _ = writeln!(err, "crdgen: {msg}\n\nRun `crdgen --help` for usage.");
+            USAGE
+        }
+        Err(Failure::Input(msg)) => {
+            let _ = writeln!(err, "crdgen: {msg}");
+            USAGE
+        }
+        Err(Failure::Io(e)) => {
+            // A closed pipe (`crdgen | head`) is not worth a message.
+            if e.kind() != std::io::ErrorKind::BrokenPipe {
+                let _ = writeln!(err, "crdgen: {e}");
+            }
+            USAGE
+        }
+    }
+}
+
+/// Why a run could not do its job.
+#[derive(Debug)]
+pub enum Failure {
+    /// Bad arguments: the message, printed with a pointer to `--help`.
+    Usage(String),
+    /// A file that could not be read as manifests or CRDs.
+    Input(String),
+    /// Reading or writing failed (a closed pipe is not reported).
+    Io(std::io::Error),
+}
+
+impl From<std::io::Error> for Failure {
+    fn from(e: std::io::Error) -> Self {
+        Failure::Io(e)
+    }
+}
+
+impl From<lexopt::Error> for Failure {
+    fn from(e: lexopt::Error) -> Self {
+        Failure::Usage(e.to_string())
+    }
+}
+
+impl From<load::LoadError> for Failure {
+    fn from(e: load::LoadError) -> Self {
+        Failure::Input(e.to_string())
+    }
+}
+
+fn parse_output(v: OsString, allowed: &[Output]) -> Result<Output, Failure> {
+    let s = v.to_string_lossy();
+    let o = match s.as_ref() {
+        "text" => Output::Text,
+        "json" => Output::Json,
+        "yaml" => Output::Yaml,
+        _ => return Err(Failure::Usage(format!("unknown output format `{s}`"))),
+    };
+    if allowed.contains(&o) {
+        Ok(o)
+    } else {
+        Err(Failure::Usage(format!(
+            "`--output {s}` is not available here"
+        )))
+    }
+}
+
+fn run_inner(
+    args: Vec<OsString>,
+    builtin: &[CustomResourceDefinition],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<u8, Failure> {
+    use lexopt::prelude::*;
+    let mut parser = lexopt::Parser::from_args(args);
+    let mut output = Output::Yaml;
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Short('h') | Long("help") => {
+                out.write_all(HELP.as_bytes())?;
+                return Ok(OK);
+            }
+            Long("version") | Short('V') => {
+                writeln!(out, "crdgen {}", env!("CARGO_PKG_VERSION"))?;
+                return Ok(OK);
+            }
+            Long("output") | Short('o') => {
+                output = parse_output(parser.value()?, &[Output::Yaml, Output::Json])?
+            }
+            Value(cmd) => {
+                let cmd = cmd.string()?;
+                let rest: Vec<OsString> = parser.raw_args()?.collect();
+                return match cmd.as_str() {
+                    "print" => run_inner(rest, builtin, out, err),
+                    "validate" => validate::run(rest, builtin, out, err),
+                    "check" => check::run(rest, builtin, out, err),
+                    _ => Err(Failure::Usage(format!("unknown command `{cmd}`"))),
+                };
+            }
+            _ => return Err(arg.unexpected().into()),
+        }
+    }
+    print(builtin, output, out)?;
+    Ok(OK)
+}
+
+fn print(
+    crds: &[CustomResourceDefinition],
+    output: Output,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let values: Vec<serde_json::Value> = crds
+        .iter()
+        .map(CustomResourceDefinition::to_value)
+        .collect();
+    match output {
+        Output::Json => {
+            for v in &values {
+                writeln!(
+                    out,
+                    "{}",
+                    serde_json::to_string_pretty(v).unwrap_or_default()
+                )?;
+            }
+        }
+        _ => out.write_all(crdkit_schema::yaml::to_string_multi(&values).as_bytes())?,
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_args(args: &[&str]) -> (u8, String, String) {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = run(
+            args.iter().map(OsString::from).collect(),
+            &[],
+            &mut out,
+            &mut err,
+        );
+        (
+            code,
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(err).unwrap(),
+        )
+    }
+
+    #[test]
+    fn usage_errors_exit_2() {
+        let (code, _, err) = run_args(&["frobnicate"]);
+        assert_eq!(code, USAGE);
+        assert!(err.contains("unknown command `frobnicate`"), "{err}");
+        assert_eq!(run_args(&["--output", "xml"]).0, USAGE);
+        assert_eq!(run_args(&["--bogus"]).0, USAGE);
+    }
+
+    #[test]
+    fn help_and_version() {
+        let (code, out, _) = run_args(&["--help"]);
+        assert_eq!(code, OK);
+        assert!(out.contains("crdgen validate --crd"));
+        assert!(run_args(&["--version"]).1.starts_with("crdgen "));
+    }
+}

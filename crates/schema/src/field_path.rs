@@ -1,0 +1,270 @@
+//! Resolving a JSON path such as `.spec.replicas` or `.metadata['app.kubernetes.io/name']` against
+//! a schema.
+//!
+//! Mirrors `ValidFieldPath` and `unescapeSingleQuote` of apiextensions-apiserver
+//! `pkg/apiserver/schema/cel/validation.go`, used for selectable fields and for the `fieldPath` of
+//! `x-kubernetes-validations`. Go tokenizes with a `bufio.Scanner` (tokens `.`, `[`, `]`, single-quoted
+//! strings and the text between them); this does the same in one pass. One difference: where Go
+//! would dereference the missing schema of `additionalProperties: true` and panic, this reports
+//! "does not refer to a valid field".
+
+use super::props::{JsonSchemaProps, SchemaOrBool};
+use super::structural::Structural;
+use crdkit_apimachinery::field::FieldPath;
+
+/// The schema operations the path resolution needs, for both schema forms.
+pub trait PathSchema {
+    /// Whether `properties` is non-empty (Go's `Properties != nil` after `NewStructural`).
+    fn has_properties(&self) -> bool;
+    /// The schema of property `name`.
+    fn property(&self, name: &str) -> Option<&Self>;
+    /// Whether `additionalProperties` is set at all (schema or bool).
+    fn has_additional_properties(&self) -> bool;
+    /// The schema of `additionalProperties`, when it is a schema.
+    fn additional_properties(&self) -> Option<&Self>;
+}
+
+impl PathSchema for Structural {
+    fn has_properties(&self) -> bool {
+        !self.properties.is_empty()
+    }
+    fn property(&self, name: &str) -> Option<&Self> {
+        self.properties.get(name)
+    }
+    fn has_additional_properties(&self) -> bool {
+        self.additional_properties.is_some()
+    }
+    fn additional_properties(&self) -> Option<&Self> {
+        self.additional_properties_schema()
+    }
+}
+
+impl PathSchema for JsonSchemaProps {
+    fn has_properties(&self) -> bool {
+        !self.properties.is_empty()
+    }
+    fn property(&self, name: &str) -> Option<&Self> {
+        self.properties.get(name)
+    }
+    fn has_additional_properties(&self) -> bool {
+        self.additional_properties.is_some()
+    }
+    fn additional_properties(&self) -> Option<&Self> {
+        match &self.additional_properties {
+            Some(SchemaOrBool::Schema(s)) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// `ValidFieldPath`: resolves `json_path` against `schema`, returning the path as a
+/// [`FieldPath`] (properties as children, map keys as subscripts) and the schema found there
+/// (`None` below `additionalProperties: true`). The error is Go's text, e.g.
+/// `does not refer to a valid field`; callers prefix it (`is an invalid path: ...`).
+///
+/// `allow_array_notation: false` rejects `['key']` steps (selectable fields).
+///
+/// ```
+/// use crdkit_schema::{valid_field_path, Structural, Type};
+///
+/// let mut spec = Structural::of_type(Type::Object);
+/// spec.properties.insert("replicas".into(), Structural::of_type(Type::Integer));
+/// let mut root = Structural::of_type(Type::Object);
+/// root.properties.insert("spec".into(), spec);
+/// let (path, found) = valid_field_path(".spec['replicas']", &root, true).unwrap();
+/// assert_eq!(path.to_string(), "spec.replicas");
+/// assert_eq!(found.unwrap().generic.ty, Some(Type::Integer));
+/// assert_eq!(valid_field_path(".spec.nope", &root, true).unwrap_err(), "does not refer to a valid field");
+/// ```
+///
+/// # Errors
+/// When the path is malformed or names a field the schema does not have.
+pub fn valid_field_path<'s, S: PathSchema>(
+    json_path: &str,
+    schema: &'s S,
+    allow_array_notation: bool,
+) -> Result<(FieldPath, Option<&'s S>), String> {
+    let mut path = FieldPath::nil();
+    let mut current: Option<&'s S> = Some(schema);
+    let mut toks = Tokens { rest: json_path };
+    let invalid = || "does not refer to a valid field".to_owned();
+    let end = || "unexpected end of JSON path".to_owned();
+
+    while let Some(tok) = toks.next() {
+        let bracket = tok == "[";
+        let name = match tok {
+            "[" => {
+                if !allow_array_notation {
+                    return Err("array notation is not allowed".to_owned());
+                }
+                let tok = toks.next().ok_or_else(end)?;
+                if tok.len() < 2 || !tok.starts_with('\'') || !tok.ends_with('\'') {
+                    return Err(format!("expected single quoted string but got {tok}"));
+                }
+                unescape_single_quote(&tok[1..tok.len() - 1])
+                    .map_err(|e| format!("invalid string literal: {e}"))?
+            }
+            "." => toks.next().ok_or_else(end)?.to_owned(),
+            other => return Err(format!("expected [ or . but got: {other}")),
+        };
+        let s = current.ok_or_else(invalid)?;
+        if s.has_properties() {
+            path = path.child(&name);
+            current = Some(s.property(&name).ok_or_else(invalid)?);
+        } else if s.has_additional_properties() {
+            path = path.key(&name);
+            current = s.additional_properties();
+        } else {
+            return Err(invalid());
+        }
+        if bracket {
+            let close = toks.next().ok_or_else(end)?;
+            if close != "]" {
+                return Err(format!("expected ] but got {close}"));
+            }
+        }
+    }
+    Ok((path, current))
+}
+
+/// The tokens Go's scanner yields: `.`, `[`, `]`, a single-quoted string (up to the first `'`
+/// not preceded by `\`, or to the end), or the text up to the next delimiter.
+struct Tokens<'a> {
+    rest: &'a str,
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let b = self.rest.as_bytes();
+        if b.is_empty() {
+            return None;
+        }
+        let len = if b[0] == b'\'' {
+            (1..b.len())
+                .find(|&i| b[i] == b'\'' && b[i - 1] != b'\\')
+                .map_or(b.len(), |i| i + 1)
+        } else {
+            match b.iter().position(|c| matches!(c, b'.' | b'[' | b']')) {
+                Some(0) => 1,
+                Some(i) => i,
+                None => b.len(),
+            }
+        };
+        let (tok, rest) = self.rest.split_at(len);
+        self.rest = rest;
+        Some(tok)
+    }
+}
+
+/// `unescapeSingleQuote`: `\a \b \f \n \r \t \v \' \\`; any other escaped character is an
+/// error (Go reports the last one), and a backslash before a newline or at the end stays as is.
+fn unescape_single_quote(s: &str) -> Result<String, String> {
+    let mut out = String::with_capacity(s.len());
+    let mut err = None;
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.peek().copied() {
+            None | Some('\n') => out.push('\\'),
+            Some(d) => {
+                chars.next();
+                match d {
+                    'a' => out.push('\u{7}'),
+                    'b' => out.push('\u{8}'),
+                    'f' => out.push('\u{c}'),
+                    'n' => out.push('\n'),
+                    'r' => out.push('\r'),
+                    't' => out.push('\t'),
+                    'v' => out.push('\u{b}'),
+                    '\'' => out.push('\''),
+                    '\\' => out.push('\\'),
+                    other => err = Some(format!("invalid escape char \\{other}")),
+                }
+            }
+        }
+    }
+    err.map_or(Ok(out), Err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Type;
+
+    fn schema() -> Structural {
+        let mut spec = Structural::of_type(Type::Object);
+        spec.properties
+            .insert("a.b".into(), Structural::of_type(Type::String));
+        spec.properties
+            .insert("x".into(), Structural::of_type(Type::Integer));
+        let mut labels = Structural::of_type(Type::Object);
+        labels.additional_properties = Some(crate::AdditionalProperties::Schema(Box::new(
+            Structural::of_type(Type::String),
+        )));
+        spec.properties.insert("labels".into(), labels);
+        let mut any = Structural::of_type(Type::Object);
+        any.additional_properties = Some(crate::AdditionalProperties::Bool(true));
+        spec.properties.insert("any".into(), any);
+        let mut root = Structural::of_type(Type::Object);
+        root.properties.insert("spec".into(), spec);
+        root
+    }
+
+    // Transcribed from the fieldPath cases of TestValidateFieldPath (validation_test.go).
+    #[test]
+    fn paths() {
+        let s = schema();
+        let ok = |p: &str, want: &str| {
+            let (got, _) = valid_field_path(p, &s, true).unwrap_or_else(|e| panic!("{p}: {e}"));
+            assert_eq!(got.to_string(), want, "{p}");
+        };
+        ok(".spec.x", "spec.x");
+        ok(".spec['a.b']", "spec.a.b");
+        ok(".spec.labels.foo", "spec.labels[foo]");
+        ok(".spec.labels['foo.bar']", "spec.labels[foo.bar]");
+        ok(".spec.any.foo", "spec.any[foo]");
+        ok("", "<nil>");
+        let err = |p: &str, want: &str| {
+            assert_eq!(valid_field_path(p, &s, true).unwrap_err(), want, "{p}");
+        };
+        err(".spec.y", "does not refer to a valid field");
+        err("spec", "expected [ or . but got: spec");
+        err(".spec.", "unexpected end of JSON path");
+        err(".spec[", "unexpected end of JSON path");
+        err(".spec['x'", "unexpected end of JSON path");
+        err(".spec[x]", "expected single quoted string but got x");
+        err(".spec['x')", "expected ] but got )");
+        err(
+            ".spec['\\q']",
+            "invalid string literal: invalid escape char \\q",
+        );
+        err(".spec.x.y", "does not refer to a valid field");
+        err(".spec.any.foo.bar", "does not refer to a valid field");
+        err(".spec..x", "does not refer to a valid field");
+        assert_eq!(
+            valid_field_path(".spec['x']", &s, false).unwrap_err(),
+            "array notation is not allowed"
+        );
+        assert!(
+            valid_field_path(".spec.any.foo", &s, true)
+                .unwrap()
+                .1
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn unescape() {
+        assert_eq!(unescape_single_quote(r"a\'b\\c\n").unwrap(), "a'b\\c\n");
+        assert_eq!(unescape_single_quote("a\\").unwrap(), "a\\");
+        assert_eq!(
+            unescape_single_quote(r"\x\y").unwrap_err(),
+            r"invalid escape char \y"
+        );
+    }
+}

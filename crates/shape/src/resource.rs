@@ -1,0 +1,321 @@
+//! A custom resource as the derive declares it ([`ResourceDecl`]), and the CRD built from it.
+
+use std::fmt;
+
+use crdkit_schema::crd::{
+    CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionNames,
+    CustomResourceDefinitionSpec, CustomResourceDefinitionVersion, CustomResourceSubresourceScale,
+    CustomResourceSubresources, CustomResourceValidation, SelectableField,
+};
+use crdkit_schema::{Structural, Type};
+
+use crate::{self as shape, BuildError, Rule, Shape};
+
+/// Everything `#[derive(CustomResource)]` knows about one version of a resource.
+#[derive(Clone, Copy, Debug)]
+#[allow(clippy::struct_excessive_bools)]
+pub struct ResourceDecl {
+    /// `spec.group`: the API group (`stable.example.com`).
+    pub group: &'static str,
+    /// `spec.versions[].name`: this version (`v1`).
+    pub version: &'static str,
+    /// `spec.names.kind`: the kind of the objects (`CronTab`).
+    pub kind: &'static str,
+    /// `spec.names.plural`: the resource name in URLs (`crontabs`); the CRD is named
+    /// `<plural>.<group>`.
+    pub plural: &'static str,
+    /// `spec.names.singular`: the lowercase kind unless given.
+    pub singular: &'static str,
+    /// `spec.names.listKind`; empty when not given, left for the API server to default to
+    /// `<kind>List`.
+    pub list_kind: &'static str,
+    /// `spec.names.shortNames`: aliases for kubectl (`ct`).
+    pub short_names: &'static [&'static str],
+    /// `spec.names.categories`: groups for kubectl (`all`).
+    pub categories: &'static [&'static str],
+    /// `spec.scope`: `Namespaced` when set, else `Cluster`.
+    pub namespaced: bool,
+    /// `spec.versions[].served`: the API server serves this version.
+    pub served: bool,
+    /// `spec.versions[].storage`: objects are stored in this version (see [`merge_crds`]).
+    pub storage: bool,
+    /// `spec.versions[].deprecated`: requests for this version get a warning.
+    pub deprecated: bool,
+    /// `spec.versions[].deprecationWarning`: the warning instead of the API server's default.
+    pub deprecation_warning: Option<&'static str>,
+    /// Description of the root object.
+    pub description: Option<&'static str>,
+    /// The shape of the spec type (its [`Schema::SHAPE`](crate::Schema::SHAPE)), the `spec`
+    /// property.
+    pub spec: &'static Shape,
+    /// `spec` is in the root's `required`.
+    pub spec_required: bool,
+    /// The shape of the status type, the `status` property.
+    pub status: Option<&'static Shape>,
+    /// `subresources.status: {}`: `status` is written through `/status` only.
+    pub status_subresource: bool,
+    /// `subresources.scale`.
+    pub scale: Option<Scale>,
+    /// `spec.versions[].additionalPrinterColumns`.
+    pub printer_columns: &'static [PrinterColumn],
+    /// `spec.versions[].selectableFields[].jsonPath` (`.spec.color`).
+    pub selectable_fields: &'static [&'static str],
+    /// `x-kubernetes-validations` on the root object.
+    pub rules: &'static [Rule],
+}
+
+/// `subresources.scale`.
+#[derive(Clone, Copy, Debug)]
+pub struct Scale {
+    /// `specReplicasPath`: the JSON path of the desired replicas (`.spec.replicas`).
+    pub spec_replicas_path: &'static str,
+    /// `statusReplicasPath`: the JSON path of the observed replicas (`.status.replicas`).
+    pub status_replicas_path: &'static str,
+    /// `labelSelectorPath`: the JSON path of the serialized label selector
+    /// (`.status.selector`), for the `HorizontalPodAutoscaler`.
+    pub label_selector_path: Option<&'static str>,
+}
+
+/// One of `additionalPrinterColumns`.
+#[derive(Clone, Copy, Debug)]
+pub struct PrinterColumn {
+    /// `name`: the column header (`Age`).
+    pub name: &'static str,
+    /// `type`: `integer`, `number`, `string`, `boolean` or `date`; inferred from the schema when
+    /// the attribute leaves it out.
+    pub ty: &'static str,
+    /// `format` (`int32`, `byte`, `date-time`, …); left out when `None`.
+    pub format: Option<&'static str>,
+    /// `description`: what the column shows, for readers of the CRD; left out when `None`.
+    pub description: Option<&'static str>,
+    /// `priority`: 0 shows the column always, higher only with `kubectl get -o wide`.
+    pub priority: i32,
+    /// `jsonPath`: the value shown, relative to the object (`.metadata.creationTimestamp`).
+    pub json_path: &'static str,
+}
+
+/// A CRD that could not be built: the parts of its types without a structural schema.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CrdError {
+    /// Every failure, by path, in the order the schema was built.
+    pub errors: Vec<BuildError>,
+}
+
+impl fmt::Display for CrdError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.errors.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for CrdError {}
+
+impl ResourceDecl {
+    /// `<group>/<version>`
+    #[must_use]
+    pub fn api_version(&self) -> String {
+        format!("{}/{}", self.group, self.version)
+    }
+
+    /// The structural schema of the root object: `spec`, `status` and the root rules.
+    ///
+    /// # Errors
+    /// When a run-time part of the schema (`#[crd(schemars)]`, default functions) fails.
+    pub fn schema(&self) -> Result<Structural, CrdError> {
+        let mut errors = Vec::new();
+        let mut root = Structural::of_type(Type::Object);
+        root.generic.description = self.description.map(str::to_owned);
+        match shape::build::build_at(self.spec, "spec") {
+            Ok(s) => {
+                root.properties.insert("spec".to_owned(), s);
+            }
+            Err(e) => errors.extend(e),
+        }
+        if let Some(status) = self.status {
+            match shape::build::build_at(status, "status") {
+                Ok(s) => {
+                    root.properties.insert("status".to_owned(), s);
+                }
+                Err(e) => errors.extend(e),
+            }
+        }
+        if self.spec_required {
+            root.value_validation.required.push("spec".to_owned());
+        }
+        let mut rules = Shape::new(shape::Kind::Any);
+        rules.rules = shape::Rules {
+            own: self.rules,
+            inherited: None,
+        };
+        if let Ok(r) = shape::build::build_at(&rules, "") {
+            root.extensions.validations = r.extensions.validations;
+        }
+        if errors.is_empty() {
+            Ok(root)
+        } else {
+            Err(CrdError { errors })
+        }
+    }
+
+    /// The CustomResourceDefinition of this resource, with this one version.
+    ///
+    /// # Errors
+    /// When a run-time part of the schema (`#[crd(schemars)]`, default functions) fails.
+    pub fn crd(&self) -> Result<CustomResourceDefinition, CrdError> {
+        let schema = self.schema()?;
+        let subresources =
+            (self.status_subresource || self.scale.is_some()).then(|| CustomResourceSubresources {
+                status: self.status_subresource.then(serde_json::Map::new),
+                scale: self.scale.map(|s| CustomResourceSubresourceScale {
+                    spec_replicas_path: s.spec_replicas_path.to_owned(),
+                    status_replicas_path: s.status_replicas_path.to_owned(),
+                    label_selector_path: s.label_selector_path.map(str::to_owned),
+                }),
+            });
+        let version = CustomResourceDefinitionVersion {
+            name: self.version.to_owned(),
+            served: self.served,
+            storage: self.storage,
+            deprecated: self.deprecated,
+            deprecation_warning: self.deprecation_warning.map(str::to_owned),
+            schema: Some(CustomResourceValidation {
+                open_api_v3_schema: Some(schema.to_props()),
+            }),
+            subresources,
+            additional_printer_columns: self
+                .printer_columns
+                .iter()
+                .map(|c| CustomResourceColumnDefinition {
+                    name: c.name.to_owned(),
+                    ty: c.ty.to_owned(),
+                    format: c.format.unwrap_or_default().to_owned(),
+                    description: c.description.unwrap_or_default().to_owned(),
+                    priority: c.priority,
+                    json_path: c.json_path.to_owned(),
+                })
+                .collect(),
+            selectable_fields: self
+                .selectable_fields
+                .iter()
+                .map(|p| SelectableField {
+                    json_path: (*p).to_owned(),
+                })
+                .collect(),
+        };
+        Ok(CustomResourceDefinition::new(
+            CustomResourceDefinitionSpec {
+                group: self.group.to_owned(),
+                names: CustomResourceDefinitionNames {
+                    plural: self.plural.to_owned(),
+                    singular: self.singular.to_owned(),
+                    short_names: self.short_names.iter().map(|s| (*s).to_owned()).collect(),
+                    kind: self.kind.to_owned(),
+                    list_kind: self.list_kind.to_owned(),
+                    categories: self.categories.iter().map(|s| (*s).to_owned()).collect(),
+                },
+                scope: if self.namespaced {
+                    "Namespaced"
+                } else {
+                    "Cluster"
+                }
+                .to_owned(),
+                versions: vec![version],
+                conversion: None,
+                preserve_unknown_fields: false,
+            },
+        ))
+    }
+}
+
+/// Why CRDs of several versions do not merge into one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MergeError {
+    /// No CRD was given.
+    #[error("no CRDs to merge")]
+    Empty,
+    /// A CRD is for another resource (plural, group, scope or kind differ from the first).
+    #[error("CRD {index} is for {found}, but the first one is for {expected}")]
+    Mismatch {
+        /// The position of the CRD in the input (the first is 0).
+        index: usize,
+        /// The first CRD's resource: `<plural>.<group> (<scope>)`.
+        expected: String,
+        /// This CRD's resource, in the same form.
+        found: String,
+    },
+    /// Two CRDs declare the same version.
+    #[error("version {0} is given twice")]
+    DuplicateVersion(String),
+    /// The storage version is not a version of any of the CRDs.
+    #[error("storage version {0} is not among the versions")]
+    UnknownStorage(String),
+}
+
+/// Joins the single-version CRDs of one resource (one Rust type per version) into one CRD,
+/// with `storage` as the storage version; the others keep `served` and are not stored.
+///
+/// # Errors
+/// When the CRDs are for different resources, repeat a version, or miss `storage`.
+pub fn merge_crds(
+    crds: Vec<CustomResourceDefinition>,
+    storage: &str,
+) -> Result<CustomResourceDefinition, MergeError> {
+    let mut iter = crds.into_iter();
+    let mut merged = iter.next().ok_or(MergeError::Empty)?;
+    let id = |c: &CustomResourceDefinition| {
+        format!(
+            "{}.{} ({})",
+            c.spec.names.plural, c.spec.group, c.spec.scope
+        )
+    };
+    let expected = id(&merged);
+    for (i, crd) in iter.enumerate() {
+        if id(&crd) != expected || crd.spec.names.kind != merged.spec.names.kind {
+            return Err(MergeError::Mismatch {
+                index: i + 1,
+                expected,
+                found: id(&crd),
+            });
+        }
+        for v in crd.spec.versions {
+            if merged.spec.versions.iter().any(|m| m.name == v.name) {
+                return Err(MergeError::DuplicateVersion(v.name));
+            }
+            merged.spec.versions.push(v);
+        }
+    }
+    if !merged.spec.versions.iter().any(|v| v.name == storage) {
+        return Err(MergeError::UnknownStorage(storage.to_owned()));
+    }
+    for v in &mut merged.spec.versions {
+        v.storage = v.name == storage;
+    }
+    Ok(merged)
+}
+
+/// A custom resource type: the root type `#[derive(CustomResource)]` generates.
+pub trait CustomResource: crate::Schema + Sized {
+    /// The spec type (the type carrying the derive).
+    type Spec;
+    /// The status type, or `()`.
+    type Status;
+    /// `<group>/<version>`
+    const API_VERSION: &'static str;
+    /// The kind.
+    const KIND: &'static str;
+    /// Everything the derive knows about the resource.
+    const RESOURCE: ResourceDecl;
+
+    /// The CustomResourceDefinition of this resource.
+    ///
+    /// # Errors
+    /// When a run-time part of the schema (`#[crd(schemars)]`, default functions) fails.
+    fn crd() -> Result<CustomResourceDefinition, CrdError> {
+        Self::RESOURCE.crd()
+    }
+}
