@@ -61,6 +61,9 @@ pub struct ResourcePath {
 #[must_use]
 pub fn parse(path: &str) -> Route {
     let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
+    if parts.iter().any(|p| p.is_empty()) && path.trim_matches('/') != "" {
+        return Route::Unknown;
+    }
     match parts.as_slice() {
         ["version"] => Route::Version,
         ["healthz" | "readyz" | "livez", ..] => Route::Health,
