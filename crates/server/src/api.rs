@@ -57,6 +57,9 @@ impl Default for ApiConfig {
     }
 }
 
+/// The OpenAPI documents by path, each with its hash.
+pub(crate) type OpenApiDocs = BTreeMap<String, (Arc<Value>, String)>;
+
 /// Everything a request needs.
 pub struct Api {
     /// Objects in storage.
@@ -78,7 +81,7 @@ pub struct Api {
     /// CRDs and namespaces being cleaned up (`crd/<name>`, `ns/<name>`).
     pub(crate) cleanups: Mutex<HashSet<String>>,
     /// The OpenAPI documents of the registry generation they were built for.
-    pub(crate) openapi: Mutex<Option<(u64, BTreeMap<String, (Arc<Value>, String)>)>>,
+    pub(crate) openapi: Mutex<Option<(u64, OpenApiDocs)>>,
 }
 
 impl Api {

@@ -31,7 +31,7 @@ pub fn encode_std(data: &[u8]) -> String {
             c => c,
         })
         .collect();
-    while s.len() % 4 != 0 {
+    while !s.len().is_multiple_of(4) {
         s.push('=');
     }
     s

@@ -92,7 +92,7 @@ pub fn too_large(requested: Revision, current: Revision) -> ApiError {
     let mut e = ApiError::timeout(format!(
         "Too large resource version: {requested}, current: {current}"
     ));
-    e.details = Some(Details {
+    e.details = Some(Box::new(Details {
         causes: vec![Cause {
             reason: "ResourceVersionTooLarge".to_owned(),
             message: "Too large resource version".to_owned(),
@@ -100,7 +100,7 @@ pub fn too_large(requested: Revision, current: Revision) -> ApiError {
         }],
         retry_after_seconds: 1,
         ..Details::default()
-    });
+    }));
     e
 }
 

@@ -59,7 +59,7 @@ pub(super) async fn create(ctx: &mut Ctx, body: Decoded) -> ApiResult<Resp> {
             return Ok(ctx.respond(201, &candidate));
         }
         let mut stored = candidate.clone();
-        strategy.to_storage(&mut stored);
+        strategy.encode_for_storage(&mut stored);
         let key = info.key(ctx.path.namespace.as_deref(), &name);
         match ctx
             .api

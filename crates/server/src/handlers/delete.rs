@@ -104,7 +104,7 @@ async fn delete_one(ctx: &Ctx, name: &str, o: &Options, dry: bool) -> ApiResult<
         let key = info.key(ns.as_deref(), name);
         let current = ctx.api.objects.get(&key, &gr, name).await?;
         let mut obj = current.value;
-        strategy.from_storage(&mut obj);
+        strategy.decode_stored(&mut obj);
         if let Some(uid) = &o.uid
             && uid != object::uid(&obj)
         {
@@ -149,7 +149,7 @@ async fn delete_one(ctx: &Ctx, name: &str, o: &Options, dry: bool) -> ApiResult<
                 return Ok(Outcome::Marked(obj));
             }
             let mut stored = obj.clone();
-            strategy.to_storage(&mut stored);
+            strategy.encode_for_storage(&mut stored);
             match ctx
                 .api
                 .objects
@@ -178,7 +178,7 @@ async fn delete_one(ctx: &Ctx, name: &str, o: &Options, dry: bool) -> ApiResult<
             Ok(d) => {
                 after_delete(ctx, name, d.revision);
                 let mut gone = d.value;
-                strategy.from_storage(&mut gone);
+                strategy.decode_stored(&mut gone);
                 return Ok(Outcome::Gone(gone));
             }
             Err(e) if e.code == 409 => {}

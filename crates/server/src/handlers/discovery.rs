@@ -38,8 +38,11 @@ struct Served {
     subresources: Subresources,
 }
 
+/// A group and its versions (highest priority first) with their resources.
+type Group = (String, Vec<(String, Vec<Served>)>);
+
 /// Every group with its versions (highest priority first) and their resources.
-fn groups(api: &Api) -> Vec<(String, Vec<(String, Vec<Served>)>)> {
+fn groups(api: &Api) -> Vec<Group> {
     let builtin = |s: &dyn Strategy| Served {
         info: s.info().clone(),
         subresources: s.subresources(),
@@ -115,7 +118,7 @@ fn aggregated_resource(s: &Served) -> Value {
     r
 }
 
-fn aggregated(groups: &[(String, Vec<(String, Vec<Served>)>)], v: &str) -> Value {
+fn aggregated(groups: &[Group], v: &str) -> Value {
     let items: Vec<Value> = groups
         .iter()
         .map(|(g, versions)| {
@@ -181,7 +184,7 @@ pub(super) fn serve(api: &Arc<Api>, route: &Route, accept: Option<&str>) -> ApiR
     match route {
         Route::CoreVersions | Route::Groups => {
             let core = matches!(route, Route::CoreVersions);
-            let selected: Vec<(String, Vec<(String, Vec<Served>)>)> = groups
+            let selected: Vec<Group> = groups
                 .into_iter()
                 .filter(|(g, _)| g.is_empty() == core)
                 .collect();

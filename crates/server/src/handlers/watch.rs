@@ -82,7 +82,7 @@ impl Stream {
     fn translate(&self, event: &Event) -> Option<(&'static str, Value)> {
         let decode = |bytes: &[u8]| -> Option<Value> {
             let mut v = store::decode(bytes, event.revision).ok()?;
-            self.strategy.from_storage(&mut v);
+            self.strategy.decode_stored(&mut v);
             Some(v)
         };
         match event.kind {
@@ -221,7 +221,7 @@ pub(super) async fn watch(ctx: Ctx) -> ApiResult<Resp> {
                 };
                 for s in items {
                     let mut obj = s.value;
-                    stream.strategy.from_storage(&mut obj);
+                    stream.strategy.decode_stored(&mut obj);
                     if stream.sel.matches(&*stream.strategy, &obj)
                         && !stream.send("ADDED", &obj).await
                     {

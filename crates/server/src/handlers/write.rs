@@ -349,7 +349,7 @@ pub(crate) async fn update_object(
     for _ in 0..32 {
         let current = api.objects.get(&key, &gr, &name).await?;
         let mut old = current.value;
-        strategy.from_storage(&mut old);
+        strategy.decode_stored(&mut old);
         let mut new = build(&old)?;
         type_meta(&mut new, &*strategy)?;
         match object::name(&new) {
@@ -430,7 +430,7 @@ pub(crate) async fn update_object(
             }
         }
         let mut stored = new.clone();
-        strategy.to_storage(&mut stored);
+        strategy.encode_for_storage(&mut stored);
         match api
             .objects
             .update(&key, &stored, current.revision, &gr, &name)

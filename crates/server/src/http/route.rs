@@ -61,7 +61,7 @@ pub struct ResourcePath {
 #[must_use]
 pub fn parse(path: &str) -> Route {
     let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
-    if parts.iter().any(|p| p.is_empty()) && path.trim_matches('/') != "" {
+    if parts.iter().any(|p| p.is_empty()) && !path.trim_matches('/').is_empty() {
         return Route::Unknown;
     }
     match parts.as_slice() {

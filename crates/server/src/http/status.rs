@@ -97,7 +97,7 @@ pub struct ApiError {
     /// The human-readable message kubectl prints.
     pub message: String,
     /// `details`, when Go sets it.
-    pub details: Option<Details>,
+    pub details: Option<Box<Details>>,
 }
 
 impl fmt::Display for ApiError {
@@ -111,13 +111,13 @@ impl std::error::Error for ApiError {}
 /// The `Result` of request handling.
 pub type ApiResult<T> = Result<T, ApiError>;
 
-fn resource_details(gr: &GroupResource, name: &str) -> Option<Details> {
-    Some(Details {
+fn resource_details(gr: &GroupResource, name: &str) -> Option<Box<Details>> {
+    Some(Box::new(Details {
         name: name.to_owned(),
         group: gr.group.clone(),
         kind: gr.resource.clone(),
         ..Details::default()
-    })
+    }))
 }
 
 impl ApiError {
@@ -140,7 +140,7 @@ impl ApiError {
             code: 404,
             reason: "NotFound",
             message: "the server could not find the requested resource".to_owned(),
-            details: Some(Details::default()),
+            details: Some(Box::default()),
         }
     }
 
@@ -205,13 +205,13 @@ impl ApiError {
             code: 422,
             reason: "Invalid",
             message,
-            details: Some(Details {
+            details: Some(Box::new(Details {
                 name: name.to_owned(),
                 group: group.to_owned(),
                 kind: kind.to_owned(),
                 causes,
                 ..Details::default()
-            }),
+            })),
         }
     }
 
@@ -236,11 +236,11 @@ impl ApiError {
                 "{verb} is not supported on resources of kind {}",
                 go_quote(&gr.to_string())
             ),
-            details: Some(Details {
+            details: Some(Box::new(Details {
                 group: gr.group.clone(),
                 kind: gr.resource.clone(),
                 ..Details::default()
-            }),
+            })),
         }
     }
 
@@ -251,7 +251,7 @@ impl ApiError {
             code: 405,
             reason: "MethodNotAllowed",
             message: "the server does not allow this method on the requested resource".to_owned(),
-            details: Some(Details::default()),
+            details: Some(Box::default()),
         }
     }
 
@@ -274,13 +274,13 @@ impl ApiError {
             code: 500,
             reason: "InternalError",
             message: format!("Internal error occurred: {err}"),
-            details: Some(Details {
+            details: Some(Box::new(Details {
                 causes: vec![Cause {
                     message: err,
                     ..Cause::default()
                 }],
                 ..Details::default()
-            }),
+            })),
         }
     }
 
@@ -353,7 +353,7 @@ impl ApiError {
             code: 422,
             reason: "Invalid",
             message: message.into(),
-            details: Some(Details::default()),
+            details: Some(Box::default()),
         }
     }
 
@@ -364,7 +364,7 @@ impl ApiError {
             code: 504,
             reason: "Timeout",
             message: message.into(),
-            details: Some(Details::default()),
+            details: Some(Box::default()),
         }
     }
 

@@ -262,12 +262,12 @@ impl Strategy for CustomResourceStrategy {
             .map_err(|_| ApiError::no_such_resource())
     }
 
-    fn to_storage(&self, obj: &mut Value) {
+    fn encode_for_storage(&self, obj: &mut Value) {
         let storage = self.entry.storage_version.clone();
         self.set_api_version(obj, &storage);
     }
 
-    fn from_storage(&self, obj: &mut Value) {
+    fn decode_stored(&self, obj: &mut Value) {
         // Decoded with the schema of the version it was written at (the storage version of
         // the time), then converted to the request version and decoded with its schema.
         let written = obj
@@ -393,10 +393,10 @@ mod tests {
         let e = Arc::new(CrdEntry::new(c, 1));
         let beta = CustomResourceStrategy::new(Arc::clone(&e), "v1beta1");
         let mut obj = json!({"apiVersion": "stable.example.com/v1beta1", "kind": "CronTab", "metadata": {"name": "x"}, "spec": {"b": 1}});
-        beta.to_storage(&mut obj);
+        beta.encode_for_storage(&mut obj);
         assert_eq!(obj["apiVersion"], "stable.example.com/v1");
         // Read back at v1beta1: pruned with the storage schema, defaulted with v1beta1's.
-        beta.from_storage(&mut obj);
+        beta.decode_stored(&mut obj);
         assert_eq!(obj["apiVersion"], "stable.example.com/v1beta1");
         assert_eq!(obj["spec"], json!({"a": "x"}));
     }

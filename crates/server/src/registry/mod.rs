@@ -131,10 +131,10 @@ pub trait Strategy: Send + Sync {
     fn update_status(&self, new: &mut Value, old: &Value) -> ApiResult<Admitted>;
 
     /// Converts a request-version object to what is stored (the storage version).
-    fn to_storage(&self, _obj: &mut Value) {}
+    fn encode_for_storage(&self, _obj: &mut Value) {}
 
     /// Converts a stored object to the request version (read-time decoding included).
-    fn from_storage(&self, _obj: &mut Value) {}
+    fn decode_stored(&self, _obj: &mut Value) {}
 
     /// The object's selectable fields (`GetAttrs`).
     fn fields(&self, obj: &Value) -> BTreeMap<String, String> {

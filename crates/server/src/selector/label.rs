@@ -254,9 +254,10 @@ fn requirement(p: &mut Parser) -> Result<(String, Op), String> {
                 }
             }
             if values.is_empty() {
-                return Err(format!(
-                    "unable to parse requirement: values: Invalid value: []string{{}}: for 'in', 'notin' operators, values set can't be empty"
-                ));
+                return Err(
+                    "unable to parse requirement: values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty"
+                        .to_owned(),
+                );
             }
             Ok((
                 key,
