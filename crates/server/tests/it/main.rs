@@ -3,6 +3,8 @@
 
 mod api;
 mod common;
+#[cfg(feature = "etcd")]
+mod etcd;
 mod kube_client;
 mod load;
 mod robustness;
