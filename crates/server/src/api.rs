@@ -120,6 +120,15 @@ impl Api {
             openapi: Mutex::new(None),
         });
         let revision = api.load_crds().await?;
+        {
+            let mut r = api
+                .registry
+                .write()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            for k in crate::registry::schemaless::kinds() {
+                r.upsert(CrdEntry::builtin(k.crd, k.prefix));
+            }
+        }
         api.ensure_system_namespaces().await?;
         crate::controllers::start(&api, revision).await;
         Ok(api)
@@ -163,10 +172,16 @@ impl Api {
     pub fn upsert_crd(&self, obj: &Value, revision: u64) {
         if let Ok(crd) = serde_json::from_value::<CustomResourceDefinition>(obj.clone()) {
             let entry = CrdEntry::new(crd, revision);
-            self.registry
+            let mut r = self
+                .registry
                 .write()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .upsert(entry);
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            // A built-in kind is never replaced by a stored CRD of its name.
+            if r.get(&entry.name)
+                .is_none_or(|e| e.builtin_prefix.is_none())
+            {
+                r.upsert(entry);
+            }
         }
     }
 
@@ -176,7 +191,9 @@ impl Api {
             .registry
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if r.get(name).is_some_and(|e| e.revision < revision) {
+        if r.get(name)
+            .is_some_and(|e| e.revision < revision && e.builtin_prefix.is_none())
+        {
             r.remove(name);
         }
     }

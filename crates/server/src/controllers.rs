@@ -99,7 +99,7 @@ async fn resync(api: &Arc<Api>) -> u64 {
                 .read()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .all()
-                .filter(|e| !names.contains(&e.name))
+                .filter(|e| e.builtin_prefix.is_none() && !names.contains(&e.name))
                 .map(|e| e.name.clone())
                 .collect();
             for n in stale {

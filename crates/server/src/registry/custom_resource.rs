@@ -43,6 +43,9 @@ pub struct CrdEntry {
     pub terminating: bool,
     /// The version objects are stored at.
     pub storage_version: String,
+    /// For a built-in kind served like a custom resource ([`super::schemaless`]): its storage
+    /// prefix; `None` for CRDs.
+    pub builtin_prefix: Option<String>,
     versions: BTreeMap<String, VersionEntry>,
 }
 
@@ -106,8 +109,17 @@ impl CrdEntry {
             established,
             terminating,
             storage_version,
+            builtin_prefix: None,
             versions,
         }
+    }
+
+    /// A built-in kind served like a custom resource, its objects under `prefix`.
+    #[must_use]
+    pub fn builtin(crd: CustomResourceDefinition, prefix: &str) -> CrdEntry {
+        let mut e = CrdEntry::new(crd, 0);
+        e.builtin_prefix = Some(prefix.to_owned());
+        e
     }
 
     /// Whether the CRD's resources are served (established).
@@ -152,7 +164,10 @@ impl CrdEntry {
             namespaced: self.namespaced(),
             short_names: n.short_names.clone(),
             categories: n.categories.clone(),
-            prefix: storage_prefix(&self.crd.spec.group, &n.plural),
+            prefix: self
+                .builtin_prefix
+                .clone()
+                .unwrap_or_else(|| storage_prefix(&self.crd.spec.group, &n.plural)),
         }
     }
 

@@ -12,6 +12,7 @@ pub mod crd;
 pub mod custom_resource;
 pub mod namespace;
 pub mod scale;
+pub mod schemaless;
 pub mod table;
 pub mod version;
 

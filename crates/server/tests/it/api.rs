@@ -1120,3 +1120,48 @@ async fn generate_name_dry_run_and_deletecollection() {
     h.send("DELETE", CT, &[], None).await.expect(200);
     assert_eq!(h.get(CT).await.expect(200).json()["items"], json!([]));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn leases_and_events_for_controllers() {
+    let s = server().await;
+    let h = Http::of(&s);
+    let leases = "/apis/coordination.k8s.io/v1/namespaces/default/leases";
+    let lease = json!({"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": {"name": "my-controller"},
+        "spec": {"holderIdentity": "pod-a", "leaseDurationSeconds": 15}});
+    let created = h.post(leases, &lease).await.expect(201).json();
+    assert_eq!(created["spec"]["holderIdentity"], "pod-a");
+    let mut renewed = created.clone();
+    renewed["spec"]["holderIdentity"] = json!("pod-b");
+    h.put(&format!("{leases}/my-controller"), &renewed)
+        .await
+        .expect(200);
+    h.put(&format!("{leases}/my-controller"), &renewed)
+        .await
+        .expect(409);
+    let t = h.get_as(leases, TABLE).await.expect(200).json();
+    assert_eq!(t["rows"][0]["cells"][1], "pod-b");
+    let events = "/apis/events.k8s.io/v1/namespaces/default/events";
+    let ev = json!({"apiVersion": "events.k8s.io/v1", "kind": "Event", "metadata": {"generateName": "probe-"},
+        "reason": "Reconciled", "note": "ok", "type": "Normal", "action": "Reconcile", "reportingController": "c", "reportingInstance": "i",
+        "eventTime": "2021-06-20T07:35:27.000000Z", "regarding": {"kind": "CronTab", "name": "x", "namespace": "default"}});
+    let e = h.post(events, &ev).await.expect(201).json();
+    assert_eq!(e["reason"], "Reconciled");
+    let d = h.get_as("/apis?timeout=32s", AGG).await.expect(200).json();
+    let groups: Vec<&str> = d["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["metadata"]["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        groups.contains(&"coordination.k8s.io") && groups.contains(&"events.k8s.io"),
+        "{groups:?}"
+    );
+    // They are not CRDs.
+    assert_eq!(
+        h.get(&format!("{CRDS}/leases.coordination.k8s.io"))
+            .await
+            .status,
+        404
+    );
+}
