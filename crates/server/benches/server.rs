@@ -102,15 +102,18 @@ fn start(c: &mut Criterion) {
 }
 
 /// A backend by name: a function opening a fresh store (`None`: the in-memory default).
-type Backend = (&'static str, Box<dyn Fn() -> Option<Arc<dyn Storage>>>);
+type Backend = (
+    &'static str,
+    Box<dyn Fn(&Runtime) -> Option<Arc<dyn Storage>>>,
+);
 
 fn backends() -> Vec<Backend> {
     #[allow(unused_mut)]
     let mut v: Vec<Backend> = vec![
-        ("memory", Box::new(|| None)),
+        ("memory", Box::new(|_| None)),
         (
             "redb",
-            Box::new(|| {
+            Box::new(|_| {
                 let dir = tempfile::tempdir().unwrap().keep();
                 Some(crdkit_server::storage::open_dir(&dir).unwrap())
             }),
@@ -120,10 +123,10 @@ fn backends() -> Vec<Backend> {
     if let Ok(endpoint) = std::env::var("CRDKIT_ETCD_ENDPOINT") {
         v.push((
             "etcd",
-            Box::new(move || {
+            Box::new(move |rt: &Runtime| {
                 let endpoint = endpoint.clone();
                 let prefix = format!("/bench-{}", uuid_like());
-                let rt = runtime();
+                // Connected on the runtime that serves, which keeps the connection's tasks.
                 Some(rt.block_on(async move {
                     crdkit_server::storage::connect_etcd(&endpoint, &prefix)
                         .await
@@ -146,7 +149,7 @@ fn uuid_like() -> u128 {
 fn round_trips(c: &mut Criterion) {
     let rt = runtime();
     for (name, storage) in backends() {
-        let s = rt.block_on(with_crd(storage()));
+        let s = rt.block_on(with_crd(storage(&rt)));
         let mut client = rt.block_on(connect(&s));
         let n = AtomicU64::new(0);
         let mut g = c.benchmark_group(format!("round_trip/{name}"));
