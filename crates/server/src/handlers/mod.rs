@@ -5,6 +5,7 @@
 //! `pkg/registry/generic/registry/store.go`. Handlers parse the request, call the strategy and
 //! the store, and encode; semantics live in [`crate::registry`] and the engine.
 
+mod apply;
 mod create;
 mod delete;
 mod discovery;
@@ -31,6 +32,8 @@ use crate::http::response::{self, Resp};
 use crate::http::route::{self, ResourcePath, Route};
 use crate::http::status::{ApiError, ApiResult};
 use crate::registry::Strategy;
+
+pub use apply::ApplyPatch;
 
 /// A resource request being handled.
 pub(crate) struct Ctx {

@@ -4,7 +4,7 @@
 //! on every try of the update (so a lost race is retried unless the patch names a
 //! resourceVersion), strict field validation of the result, and the media types: strategic
 //! merge patch only for built-in kinds (here applied as a merge patch without its `$`
-//! directives), server-side apply not served yet (415; see [`apply_seam`]).
+//! directives); server-side apply goes to [`super::apply`].
 
 use bytes::Bytes;
 use http::header;
@@ -28,16 +28,6 @@ enum Kind {
     Strategic,
 }
 
-/// Server-side apply (`application/apply-patch+yaml`) is issue 13's: until it lands, an apply
-/// patch gets the API server's answer for a disabled patch type, a 415 listing what is served.
-pub(crate) fn apply_seam(ctx: &Ctx) -> ApiError {
-    let _ = ctx;
-    ApiError::unsupported_media_type(&[
-        "application/json-patch+json",
-        "application/merge-patch+json",
-    ])
-}
-
 pub(super) async fn patch(ctx: &mut Ctx, raw: &Bytes) -> ApiResult<Resp> {
     let ct = ctx
         .headers
@@ -49,7 +39,7 @@ pub(super) async fn patch(ctx: &mut Ctx, raw: &Bytes) -> ApiResult<Resp> {
         BodyType::MergePatch => Kind::Merge,
         BodyType::JsonPatch => Kind::Json,
         BodyType::StrategicMergePatch if builtin => Kind::Strategic,
-        BodyType::ApplyPatch => return Err(apply_seam(ctx)),
+        BodyType::ApplyPatch => return super::apply::apply(ctx, raw).await,
         _ => {
             return Err(ApiError::unsupported_media_type(&[
                 "application/json-patch+json",

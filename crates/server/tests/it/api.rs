@@ -1165,3 +1165,100 @@ async fn leases_and_events_for_controllers() {
         404
     );
 }
+
+/// A stand-in for server-side apply's merge (issue 13 brings the real one): a JSON merge of the
+/// configuration, to check the seam's wiring.
+struct MergeApply;
+
+impl crdkit_server::ApplyPatch for MergeApply {
+    fn apply(
+        &self,
+        live: Option<&Value>,
+        config: &Value,
+        _manager: &str,
+        _force: bool,
+    ) -> Result<Value, crdkit_server::http::status::ApiError> {
+        Ok(crdkit_server::patch::merge_patch(
+            live.cloned().unwrap_or(json!({})),
+            config,
+        ))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn apply_patches_go_through_the_seam() {
+    let s = crdkit_server::ApiServer::start_with(crdkit_server::ServerConfig {
+        apply: Some(std::sync::Arc::new(MergeApply)),
+        ..crdkit_server::ServerConfig::default()
+    })
+    .await
+    .unwrap();
+    let h = Http::of(&s);
+    let crd_path = format!("{CRDS}/crontabs.stable.example.com");
+    let apply = |path: String, body: Value| async move {
+        h.send(
+            "PATCH",
+            &path,
+            &[("content-type", "application/apply-patch+yaml")],
+            Some(body.to_string().into_bytes()),
+        )
+        .await
+    };
+    // kube-rs installs CRDs this way: apply creates.
+    let r = apply(
+        format!("{crd_path}?fieldManager=probe&force=true"),
+        manifest_json("resourcedefinition.yaml"),
+    )
+    .await
+    .expect(201)
+    .json();
+    assert_eq!(r["status"]["storedVersions"], json!(["v1"]));
+    let r = apply(
+        format!("{CT}/a?fieldManager=probe"),
+        crontab("a", json!({"image": "x"})),
+    )
+    .await
+    .expect(201)
+    .json();
+    assert_eq!(r["spec"]["image"], "x");
+    let r = apply(
+        format!("{CT}/a?fieldManager=probe"),
+        crontab("a", json!({"replicas": 2})),
+    )
+    .await
+    .expect(200)
+    .json();
+    assert_eq!(r["spec"], json!({"image": "x", "replicas": 2}));
+    assert_eq!(r["metadata"]["generation"], 2);
+    assert_eq!(
+        apply(format!("{CT}/a"), crontab("a", json!({})))
+            .await
+            .status,
+        400
+    );
+    assert_eq!(
+        apply(
+            format!("{CT}/b?fieldManager=probe"),
+            crontab("a", json!({}))
+        )
+        .await
+        .status,
+        400
+    );
+    // Without a merge, apply patches are 415.
+    let plain = server().await;
+    let e = Http::of(&plain)
+        .send(
+            "PATCH",
+            &format!("{crd_path}?fieldManager=probe"),
+            &[("content-type", "application/apply-patch+yaml")],
+            Some(b"{}".to_vec()),
+        )
+        .await
+        .expect(415)
+        .json();
+    assert_eq!(
+        e["message"],
+        "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json"
+    );
+}
