@@ -1,0 +1,6 @@
+//! Server-side apply for custom objects, as the Kubernetes API server does it.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod fieldpath;
+pub mod value;
