@@ -3,4 +3,7 @@
 #![warn(missing_docs)]
 
 pub mod fieldpath;
+pub mod merge;
+pub mod schema;
+pub mod typed;
 pub mod value;

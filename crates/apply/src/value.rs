@@ -29,11 +29,6 @@ fn int_of(n: &Number) -> Option<i64> {
     n.as_i64()
 }
 
-/// `IsFloat`: a number that is not an `int64`.
-pub(crate) fn is_float(v: &Value) -> bool {
-    matches!(v, Value::Number(n) if int_of(n).is_none())
-}
-
 fn float_of(n: &Number) -> f64 {
     n.as_f64().unwrap_or(f64::NAN)
 }

@@ -242,7 +242,7 @@ impl Iterator for SetIter {
     }
 }
 
-impl<'a> IntoIterator for &'a Set {
+impl IntoIterator for &Set {
     type Item = Path;
     type IntoIter = SetIter;
     fn into_iter(self) -> SetIter {

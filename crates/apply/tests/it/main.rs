@@ -1,0 +1,4 @@
+//! The integration tests of crdkit-apply, one binary.
+
+mod common;
+mod smd_merge;
