@@ -6,6 +6,7 @@ pub mod error;
 pub mod fieldpath;
 pub mod manager;
 pub mod merge;
+pub mod request;
 pub mod schema;
 pub mod typed;
 pub mod value;

@@ -2,3 +2,4 @@
 
 mod common;
 mod smd_merge;
+mod fieldmanager;
