@@ -47,7 +47,11 @@ pub fn decode_apply_patch(body: &[u8]) -> Result<Value, ApplyError> {
 }
 
 fn first_line(s: &str) -> String {
-    s.lines().find(|l| !l.trim().is_empty()).unwrap_or(s).trim().to_owned()
+    s.lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or(s)
+        .trim()
+        .to_owned()
 }
 
 /// The JSON kind as Go's `encoding/json` names it in `UnmarshalTypeError`.

@@ -259,7 +259,14 @@ pub fn encode(managed: &Managed) -> Result<Option<Vec<ManagedFieldsEntry>>, Stri
         e.time = managed.times.get(id).cloned().flatten();
         out.push(e);
     }
-    out.sort_by(|p, q| {
+    sort_entries(&mut out);
+    Ok(Some(out))
+}
+
+/// `sortEncodedManagedFields`: by operation (`Apply` first), time in seconds (none first),
+/// manager, apiVersion, subresource.
+pub fn sort_entries(entries: &mut [ManagedFieldsEntry]) {
+    entries.sort_by(|p, q| {
         p.operation
             .cmp(&q.operation)
             .then_with(|| seconds(p.time.as_ref()).cmp(&seconds(q.time.as_ref())))
@@ -267,7 +274,6 @@ pub fn encode(managed: &Managed) -> Result<Option<Vec<ManagedFieldsEntry>>, Stri
             .then_with(|| p.api_version.cmp(&q.api_version))
             .then_with(|| p.subresource.cmp(&q.subresource))
     });
-    Ok(Some(out))
 }
 
 /// Writes `entries` as the object's `metadata.managedFields` (removing it for `None`).

@@ -85,6 +85,8 @@ pub struct FieldManager {
     main_reset: BTreeMap<String, Set>,
     /// Fields reset on the `status` subresource, per API version.
     status_reset: BTreeMap<String, Set>,
+    /// How many update managers an object keeps.
+    max_update_managers: usize,
 }
 
 /// A set of top-level fields.
@@ -117,6 +119,7 @@ impl FieldManager {
             converter: VersionConverter::new(&gv.group, kind, schemas),
             main_reset: BTreeMap::new(),
             status_reset: BTreeMap::new(),
+            max_update_managers: MAX_UPDATE_MANAGERS,
         }
     }
 
@@ -168,6 +171,7 @@ impl FieldManager {
             converter: VersionConverter::new(&spec.group, &spec.names.kind, schemas),
             main_reset,
             status_reset,
+            max_update_managers: MAX_UPDATE_MANAGERS,
         }
     }
 
@@ -185,6 +189,14 @@ impl FieldManager {
     #[must_use]
     pub fn with_converter(mut self, converter: VersionConverter) -> FieldManager {
         self.converter = converter;
+        self
+    }
+
+    /// This field manager keeping at most `n` update managers (the API server keeps
+    /// [`MAX_UPDATE_MANAGERS`]).
+    #[must_use]
+    pub fn with_max_update_managers(mut self, n: usize) -> FieldManager {
+        self.max_update_managers = n;
         self
     }
 
@@ -472,7 +484,7 @@ impl Run<'_> {
     ) -> Result<(Value, Managed), ApplyError> {
         let id = self.id(manager, UPDATE);
         let (object, mut managed) = self.tracked_update(live, new, managed, &id)?;
-        cap_update_managers(&mut managed);
+        cap_update_managers(&mut managed, self.fm.max_update_managers);
         Ok((object, managed))
     }
 
@@ -671,16 +683,16 @@ impl Run<'_> {
     }
 }
 
-/// `capUpdateManagers`: beyond [`MAX_UPDATE_MANAGERS`] update managers, the oldest are merged
-/// into an `ancient-changes` entry per API version.
-fn cap_update_managers(managed: &mut Managed) {
+/// `capUpdateManagers`: beyond `max` update managers, the oldest are merged into an
+/// `ancient-changes` entry per API version.
+fn cap_update_managers(managed: &mut Managed, max: usize) {
     let mut updaters: Vec<String> = managed
         .fields
         .iter()
         .filter(|(_, vs)| !vs.applied)
         .map(|(m, _)| m.clone())
         .collect();
-    if updaters.len() <= MAX_UPDATE_MANAGERS {
+    if updaters.len() <= max {
         return;
     }
     let secs = |m: &String| entries::seconds(managed.times.get(m).and_then(Option::as_ref));
@@ -688,7 +700,7 @@ fn cap_update_managers(managed: &mut Managed) {
     let mut first_of_version: BTreeMap<String, String> = BTreeMap::new();
     let mut length = updaters.len();
     for manager in &updaters {
-        if length <= MAX_UPDATE_MANAGERS {
+        if length <= max {
             break;
         }
         let Some(vs) = managed.fields.get(manager).cloned() else {

@@ -61,8 +61,15 @@ pub struct TestFieldManager {
 
 impl TestFieldManager {
     pub fn new(api_version: &str, kind: &str) -> TestFieldManager {
-        let schema = structural(&deployment_schema());
-        let fm = FieldManager::new(Some(&schema), api_version, kind);
+        Self::with_schema(&deployment_schema(), api_version, kind)
+    }
+
+    pub fn with_schema(schema: &Value, api_version: &str, kind: &str) -> TestFieldManager {
+        let schema = structural(schema);
+        Self::with(FieldManager::new(Some(&schema), api_version, kind))
+    }
+
+    pub fn with(fm: FieldManager) -> TestFieldManager {
         let live = fm.new_object();
         TestFieldManager {
             fm,
@@ -79,9 +86,14 @@ impl TestFieldManager {
 
     pub fn apply(&mut self, obj: &Value, manager: &str, force: bool) -> Result<(), ApplyError> {
         let now = self.now();
-        let out = self
-            .fm
-            .apply(Some(&self.live), obj, manager, force, self.subresource, &now)?;
+        let out = self.fm.apply(
+            Some(&self.live),
+            obj,
+            manager,
+            force,
+            self.subresource,
+            &now,
+        )?;
         self.live = out;
         Ok(())
     }
@@ -130,7 +142,9 @@ fn update_apply_conflict() {
         "metadata": {"name": "deployment"},
         "spec": {"replicas": 101}
     });
-    let err = f.apply(&applied, "fieldmanager_conflict", false).unwrap_err();
+    let err = f
+        .apply(&applied, "fieldmanager_conflict", false)
+        .unwrap_err();
     assert_eq!(err.code(), 409);
     assert_eq!(
         err.to_string(),
@@ -156,10 +170,7 @@ fn update_apply_conflict() {
     let m = f.managed_fields();
     assert_eq!(m[0].manager, "fieldmanager_conflict");
     assert_eq!(m[0].operation, "Apply");
-    assert_eq!(
-        m[0].fields_v1,
-        Some(json!({"f:spec": {"f:replicas": {}}}))
-    );
+    assert_eq!(m[0].fields_v1, Some(json!({"f:spec": {"f:replicas": {}}})));
     assert_eq!(m[1].manager, "fieldmanager_test");
     assert!(
         m[1].fields_v1.as_ref().unwrap()["f:spec"]
@@ -189,13 +200,24 @@ fn apply_strips_fields() {
 fn version_check() {
     // TestVersionCheck, TestVersionCheckDoesNotPanic
     let mut f = TestFieldManager::new("apps/v1", "Deployment");
-    f.apply(&json!({"apiVersion": "apps/v1", "kind": "Deployment"}), "fieldmanager_test", false)
-        .unwrap();
+    f.apply(
+        &json!({"apiVersion": "apps/v1", "kind": "Deployment"}),
+        "fieldmanager_test",
+        false,
+    )
+    .unwrap();
     let err = f
-        .apply(&json!({"apiVersion": "apps/v1beta1", "kind": "Deployment"}), "fieldmanager_test", false)
+        .apply(
+            &json!({"apiVersion": "apps/v1beta1", "kind": "Deployment"}),
+            "fieldmanager_test",
+            false,
+        )
         .unwrap_err();
     assert_eq!(err.code(), 400);
-    assert_eq!(err.to_string(), "invalid object type: apps/v1beta1, Kind=Deployment");
+    assert_eq!(
+        err.to_string(),
+        "invalid object type: apps/v1beta1, Kind=Deployment"
+    );
     let err = f.apply(&json!({}), "fieldmanager_test", false).unwrap_err();
     assert_eq!(err.code(), 400);
     assert_eq!(err.to_string(), "invalid object type: /, Kind=");
@@ -231,7 +253,10 @@ fn apply_fails_with_managed_fields() {
             false,
         )
         .unwrap_err();
-    assert_eq!(err, ApplyError::BadRequest("metadata.managedFields must be nil".into()));
+    assert_eq!(
+        err,
+        ApplyError::BadRequest("metadata.managedFields must be nil".into())
+    );
     f.apply(
         &json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"labels": {"a": "b"}}}),
         "fieldmanager_test",
@@ -251,7 +276,8 @@ fn no_op_changes() {
     f.apply(&obj, "fieldmanager_test_apply", false).unwrap();
     let before = f.live.clone();
     // Applying with a different field manager creates an entry.
-    f.apply(&obj, "fieldmanager_test_apply_other", false).unwrap();
+    f.apply(&obj, "fieldmanager_test_apply_other", false)
+        .unwrap();
     assert_ne!(before, f.live);
     assert_eq!(f.managed_fields().len(), 2);
     // A no-op update changes nothing, not even a time.
@@ -482,5 +508,10 @@ fn live_object_managed_fields_not_removed() {
         "spec": {"replicas": 101}
     });
     f.apply(&applied, "fieldmanager_z", false).unwrap();
-    assert!(!original["metadata"]["managedFields"].as_array().unwrap().is_empty());
+    assert!(
+        !original["metadata"]["managedFields"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
 }

@@ -1,5 +1,6 @@
 //! The integration tests of crdkit-apply, one binary.
 
 mod common;
-mod smd_merge;
 mod fieldmanager;
+mod managedfields;
+mod smd_merge;
