@@ -1,6 +1,8 @@
 //! The integration tests of crdkit-apply, one binary.
 
 mod common;
+mod crd_apply;
 mod fieldmanager;
 mod managedfields;
+mod request;
 mod smd_merge;
