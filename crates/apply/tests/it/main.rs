@@ -3,6 +3,7 @@
 mod common;
 mod crd_apply;
 mod fieldmanager;
+mod fieldpath;
 mod managedfields;
 mod request;
 mod smd_merge;
