@@ -253,7 +253,7 @@ OPS = {"Apply": "apply", "ForceApply": "force_apply", "Update": "update",
 
 
 def op(lit):
-    kind = OPS[lit.ty]
+    kind = OPS[lit.ty.removeprefix("fixture.")]
     out = {"op": kind}
     if kind == "change_schema":
         p = lit.get("Parser")
@@ -329,7 +329,7 @@ def main():
             am = re.search(r"\b" + converter + r"\s*:=\s*&?(\w+)\{", body)
             if am:
                 converter = am.group(1)
-        tm = re.search(r"map\[string\]TestCase\{", body)
+        tm = re.search(r"map\[string\](?:fixture\.)?TestCase\{", body)
         if not tm:
             continue
         sub = tokenize(body[tm.start():])

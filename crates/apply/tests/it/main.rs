@@ -7,3 +7,4 @@ mod fieldpath;
 mod managedfields;
 mod request;
 mod smd_merge;
+mod smd_misc;

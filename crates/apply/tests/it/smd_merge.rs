@@ -617,6 +617,7 @@ const FILES: &[(&str, usize)] = &[
     ("extract_apply", 15),
     ("ignore", 11),
     ("schema_change", 8),
+    ("field_level_overrides", 4),
 ];
 
 #[test]
