@@ -21,6 +21,7 @@ pub mod conflict;
 mod convert;
 pub mod entries;
 mod last_applied;
+pub mod scale;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -742,3 +742,60 @@ fn kubectl_last_applied_annotation_follows_server_side_apply() {
         "{\"apiVersion\":\"stable.example.com/v1\",\"kind\":\"CronTab\",\"metadata\":{\"name\":\"my-new-cron-object\",\"namespace\":\"default\"},\"spec\":{\"image\":\"b\"}}\n"
     );
 }
+
+#[test]
+fn kubectl_scale_through_the_scale_subresource() {
+    use crdkit_apply::manager::scale::{ScaleHandler, crd_replicas_paths, scale_field_manager};
+    let crd = crontab_crd();
+    let fm = FieldManager::for_crd(&crd, "v1");
+    let live = fm
+        .apply(
+            None,
+            &crontab(json!({"image": "i", "replicas": 1})),
+            "kubectl",
+            false,
+            None,
+            T0,
+        )
+        .unwrap();
+    let handler = ScaleHandler::new(
+        object_managed_fields(&live).unwrap(),
+        "stable.example.com/v1",
+        crd_replicas_paths(&crd),
+    );
+    let scale_entries: Vec<Value> = handler
+        .to_subresource()
+        .unwrap()
+        .iter()
+        .map(crdkit_apply::manager::ManagedFieldsEntry::to_value)
+        .collect();
+    let scale = json!({
+        "apiVersion": "autoscaling/v1", "kind": "Scale",
+        "metadata": {"name": "my-new-cron-object", "namespace": "default", "uid": "u1", "managedFields": scale_entries},
+        "spec": {"replicas": 1},
+        "status": {"replicas": 1}
+    });
+    let mut scaled = scale.clone();
+    scaled["spec"]["replicas"] = json!(5);
+    scaled["metadata"]
+        .as_object_mut()
+        .unwrap()
+        .remove("managedFields");
+    let out = scale_field_manager().update(Some(&scale), &scaled, "kubectl", Some("scale"), T1);
+    let parent = handler
+        .to_parent(&object_managed_fields(&out).unwrap())
+        .unwrap();
+    let parent: Vec<Value> = parent
+        .iter()
+        .map(crdkit_apply::manager::ManagedFieldsEntry::to_value)
+        .collect();
+    assert_eq!(
+        parent,
+        vec![
+            json!({"manager": "kubectl", "operation": "Apply", "apiVersion": "stable.example.com/v1",
+                   "time": T0, "fieldsType": "FieldsV1", "fieldsV1": {"f:spec": {"f:image": {}}}}),
+            json!({"manager": "kubectl", "operation": "Update", "apiVersion": "stable.example.com/v1",
+                   "fieldsType": "FieldsV1", "fieldsV1": {"f:spec": {"f:replicas": {}}}, "subresource": "scale"}),
+        ]
+    );
+}

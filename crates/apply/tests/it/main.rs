@@ -6,5 +6,6 @@ mod fieldmanager;
 mod fieldpath;
 mod managedfields;
 mod request;
+mod scale;
 mod smd_merge;
 mod smd_misc;
