@@ -8,7 +8,7 @@
 
 use serde_json::{Map, Value};
 
-use super::Run;
+use super::chain::Run;
 use crate::fieldpath::Set;
 
 /// `kubectl.kubernetes.io/last-applied-configuration`.
