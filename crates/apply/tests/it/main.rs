@@ -9,3 +9,4 @@ mod request;
 mod scale;
 mod smd_merge;
 mod smd_misc;
+mod smd_typed;
