@@ -54,3 +54,57 @@ fn to_field_set() {
     }
     assert_eq!((passed, skipped), (28, 1));
 }
+
+#[test]
+fn schema_validation() {
+    // TestSchemaValidation
+    let schemas = read_yaml_file("smd/typed_toset.yaml");
+    let d = read_yaml_file("smd/typed_validate.yaml");
+    let mut n = 0;
+    for c in d["cases"].as_array().unwrap() {
+        let name = c["name"].as_str().unwrap();
+        let schema = plain_schema(&schemas["schemas"][name]["schema"]);
+        let check = |key: &str, allow_duplicates: bool| -> Vec<(String, bool)> {
+            c.get(key)
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .map(|o| {
+                            let text = o.as_str().unwrap().to_owned();
+                            let v: Value = serde_json::from_str(&text).unwrap();
+                            let r = TypedValue::new(
+                                v,
+                                schema.clone(),
+                                ValidationOptions { allow_duplicates },
+                            );
+                            if let Err(e) = &r {
+                                // Errors say what is wrong, not that the schema is broken.
+                                assert!(
+                                    !e.to_string().contains("invalid atom"),
+                                    "{name}: {text}: {e}"
+                                );
+                            }
+                            (text, r.is_ok())
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        for (o, ok) in check("valid", false) {
+            assert!(ok, "{name}: should be valid: {o}");
+            n += 1;
+        }
+        for (o, ok) in check("invalid", false) {
+            assert!(!ok, "{name}: should be invalid: {o}");
+            n += 1;
+        }
+        for (o, ok) in check("duplicates", false) {
+            assert!(!ok, "{name}: duplicates should be invalid: {o}");
+            n += 1;
+        }
+        for (o, ok) in check("duplicates", true) {
+            assert!(ok, "{name}: duplicates allowed: {o}");
+        }
+    }
+    assert_eq!(n, 81);
+}
