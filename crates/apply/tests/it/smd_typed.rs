@@ -1,11 +1,26 @@
 //! structured-merge-diff's typed tests transcribed in `tests/data/smd/typed_*.yaml`:
-//! `typed/toset_test.go` (the field sets of objects).
+//! `typed/toset_test.go` (field sets), `validate_test.go` (valid and invalid objects),
+//! `merge_test.go` (merges) and `symdiff_test.go` (comparisons), with the schemas of
+//! `typed_schemas.yaml`.
+
+use std::sync::Arc;
 
 use serde_json::Value;
 
+use crdkit_apply::schema::Schema;
 use crdkit_apply::typed::{TypedValue, ValidationOptions};
 
 use super::common::{plain_schema, read_yaml_file, set};
+
+fn schema(name: &str) -> Arc<Schema> {
+    let all = read_yaml_file("smd/typed_schemas.yaml");
+    let def = &all["schemas"][name];
+    assert!(!def.is_null(), "no schema {name}");
+    if def["deduced"] == Value::Bool(true) {
+        return Arc::new(Schema::deduced());
+    }
+    plain_schema(&def["schema"])
+}
 
 fn paths(v: &Value) -> Vec<Vec<String>> {
     v.as_array()
@@ -21,28 +36,39 @@ fn paths(v: &Value) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The first JSON value of a test object (Go's YAML reader stops after the first flow node,
+/// and some test objects have a stray `}` after it).
+fn object(v: &Value) -> Value {
+    let text = v.as_str().unwrap();
+    serde_json::Deserializer::from_str(text)
+        .into_iter::<Value>()
+        .next()
+        .unwrap_or_else(|| panic!("no value in {text}"))
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+fn typed(s: &Arc<Schema>, v: &Value, allow_duplicates: bool) -> TypedValue {
+    TypedValue::new(object(v), s.clone(), ValidationOptions { allow_duplicates })
+        .unwrap_or_else(|e| panic!("{v}: {e}"))
+}
+
+fn skipped(d: &Value, key: &str) -> bool {
+    d["skip"].get(key).is_some()
+}
+
 #[test]
 fn to_field_set() {
     let d = read_yaml_file("smd/typed_toset.yaml");
-    let (mut passed, mut skipped) = (0, 0);
+    let (mut passed, mut skip) = (0, 0);
     for c in d["cases"].as_array().unwrap() {
         let name = c["name"].as_str().unwrap();
-        let schema = plain_schema(&d["schemas"][name]["schema"]);
+        let s = schema(name);
         for (i, pair) in c["pairs"].as_array().unwrap().iter().enumerate() {
-            if d["skip"].get(format!("{name}/{i}")).is_some() {
-                skipped += 1;
+            if skipped(&d, &format!("{name}/{i}")) {
+                skip += 1;
                 continue;
             }
-            let obj: Value = serde_json::from_str(pair["object"].as_str().unwrap()).unwrap();
-            let tv = TypedValue::new(
-                obj,
-                schema.clone(),
-                ValidationOptions {
-                    allow_duplicates: true,
-                },
-            )
-            .unwrap_or_else(|e| panic!("{name}/{i}: {e}"));
-            let got = tv.to_field_set().unwrap();
+            let got = typed(&s, &pair["object"], true).to_field_set().unwrap();
             assert_eq!(
                 got,
                 set(&paths(&pair["set"])),
@@ -52,39 +78,35 @@ fn to_field_set() {
             passed += 1;
         }
     }
-    assert_eq!((passed, skipped), (28, 1));
+    assert_eq!((passed, skip), (28, 1));
 }
 
 #[test]
 fn schema_validation() {
-    // TestSchemaValidation
-    let schemas = read_yaml_file("smd/typed_toset.yaml");
     let d = read_yaml_file("smd/typed_validate.yaml");
     let mut n = 0;
     for c in d["cases"].as_array().unwrap() {
         let name = c["name"].as_str().unwrap();
-        let schema = plain_schema(&schemas["schemas"][name]["schema"]);
+        let s = schema(name);
         let check = |key: &str, allow_duplicates: bool| -> Vec<(String, bool)> {
             c.get(key)
                 .and_then(Value::as_array)
                 .map(|a| {
                     a.iter()
                         .map(|o| {
-                            let text = o.as_str().unwrap().to_owned();
-                            let v: Value = serde_json::from_str(&text).unwrap();
                             let r = TypedValue::new(
-                                v,
-                                schema.clone(),
+                                object(o),
+                                s.clone(),
                                 ValidationOptions { allow_duplicates },
                             );
                             if let Err(e) = &r {
                                 // Errors say what is wrong, not that the schema is broken.
                                 assert!(
                                     !e.to_string().contains("invalid atom"),
-                                    "{name}: {text}: {e}"
+                                    "{name}: {o}: {e}"
                                 );
                             }
-                            (text, r.is_ok())
+                            (o.to_string(), r.is_ok())
                         })
                         .collect()
                 })
@@ -107,4 +129,68 @@ fn schema_validation() {
         }
     }
     assert_eq!(n, 81);
+}
+
+#[test]
+fn merge() {
+    let d = read_yaml_file("smd/typed_merge.yaml");
+    let mut n = 0;
+    for c in d["cases"].as_array().unwrap() {
+        let name = c["name"].as_str().unwrap();
+        let s = schema(name);
+        for (i, t) in c["triplets"].as_array().unwrap().iter().enumerate() {
+            let lhs = typed(&s, &t["lhs"], true);
+            let rhs = typed(&s, &t["rhs"], false);
+            let out = typed(&s, &t["out"], true);
+            let got = lhs
+                .merge(&rhs)
+                .unwrap_or_else(|e| panic!("{name}/{i}: {e}"));
+            assert!(
+                crdkit_apply::value::equals(got.value(), out.value()),
+                "{name}/{i}: expected {} got {}",
+                out.value(),
+                got.value()
+            );
+            n += 1;
+        }
+    }
+    assert_eq!(n, 64);
+}
+
+#[test]
+fn symdiff() {
+    let d = read_yaml_file("smd/typed_symdiff.yaml");
+    let (mut n, mut skip) = (0, 0);
+    for c in d["cases"].as_array().unwrap() {
+        let name = c["name"].as_str().unwrap();
+        if skipped(&d, name) {
+            skip += c["quints"].as_array().unwrap().len();
+            continue;
+        }
+        let s = schema(name);
+        for (i, q) in c["quints"].as_array().unwrap().iter().enumerate() {
+            if skipped(&d, &format!("{name}/{i}")) {
+                skip += 1;
+                continue;
+            }
+            let lhs = typed(&s, &q["lhs"], true);
+            let rhs = typed(&s, &q["rhs"], true);
+            let got = lhs.compare(&rhs).unwrap();
+            let label = format!("{name}/{i}: {} -> {}", q["lhs"], q["rhs"]);
+            assert_eq!(got.added, set(&paths(&q["added"])), "added {label}");
+            assert_eq!(
+                got.modified,
+                set(&paths(&q["modified"])),
+                "modified {label}"
+            );
+            assert_eq!(got.removed, set(&paths(&q["removed"])), "removed {label}");
+            // The reverse comparison swaps added and removed.
+            let rev = rhs.compare(&lhs).unwrap();
+            assert_eq!(rev.modified, got.modified, "reverse {label}");
+            assert_eq!(rev.removed, got.added, "reverse {label}");
+            assert_eq!(rev.added, got.removed, "reverse {label}");
+            n += 1;
+        }
+    }
+    assert_eq!((n, skip), (67, 17));
 }
