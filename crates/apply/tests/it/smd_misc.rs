@@ -285,3 +285,27 @@ fn version_doesnt_match_typename() {
         assert_eq!(managers, want);
     }
 }
+
+#[test]
+fn value_order() {
+    // TestValueLess (value/less_test.go), in tests/data/smd/value_less.yaml.
+    use crdkit_apply::value::{compare, equals};
+    use std::cmp::Ordering;
+    let d = super::common::read_yaml_file("smd/value_less.yaml");
+    let cases = d["cases"].as_array().unwrap();
+    for c in cases {
+        let parse = |k: &str| -> Value { serde_json::from_str(c[k].as_str().unwrap()).unwrap() };
+        let (a, b) = (parse("a"), parse("b"));
+        let name = c["name"].as_str().unwrap();
+        if c["eq"].as_bool() == Some(true) {
+            assert!(equals(&a, &b) && equals(&b, &a), "{name}");
+            assert_eq!(compare(&a, &b), Ordering::Equal, "{name}");
+            assert_eq!(compare(&b, &a), Ordering::Equal, "{name}");
+        } else {
+            assert!(!equals(&a, &b) && !equals(&b, &a), "{name}");
+            assert_eq!(compare(&a, &b), Ordering::Less, "{name}");
+            assert_eq!(compare(&b, &a), Ordering::Greater, "{name}");
+        }
+    }
+    assert_eq!(cases.len(), 44);
+}
