@@ -194,3 +194,53 @@ fn symdiff() {
     }
     assert_eq!((n, skip), (67, 17));
 }
+
+#[test]
+fn deduced_type() {
+    // typed/deduced_test.go: TestValidateDeducedType, TestMergeDeduced, TestToSetDeduced,
+    // TestSymdiffDeduced.
+    let d = read_yaml_file("smd/typed_deduced.yaml");
+    let s = Arc::new(Schema::deduced());
+    for o in d["validate"].as_array().unwrap() {
+        typed(&s, o, false);
+    }
+    for (i, t) in d["merge"].as_array().unwrap().iter().enumerate() {
+        let got = typed(&s, &t["lhs"], true)
+            .merge(&typed(&s, &t["rhs"], false))
+            .unwrap();
+        let out = typed(&s, &t["out"], true);
+        assert!(
+            crdkit_apply::value::equals(got.value(), out.value()),
+            "merge {i}: expected {} got {}",
+            out.value(),
+            got.value()
+        );
+    }
+    for (i, p) in d["toset"].as_array().unwrap().iter().enumerate() {
+        let got = typed(&s, &p["object"], true).to_field_set().unwrap();
+        assert_eq!(got, set(&paths(&p["set"])), "toset {i}: {}", p["object"]);
+    }
+    for (i, q) in d["symdiff"].as_array().unwrap().iter().enumerate() {
+        let (lhs, rhs) = (typed(&s, &q["lhs"], true), typed(&s, &q["rhs"], true));
+        let got = lhs.compare(&rhs).unwrap();
+        let label = format!("symdiff {i}: {} -> {}", q["lhs"], q["rhs"]);
+        assert_eq!(got.added, set(&paths(&q["added"])), "added {label}");
+        assert_eq!(
+            got.modified,
+            set(&paths(&q["modified"])),
+            "modified {label}"
+        );
+        assert_eq!(got.removed, set(&paths(&q["removed"])), "removed {label}");
+        let rev = rhs.compare(&lhs).unwrap();
+        assert_eq!(
+            (rev.modified, rev.removed, rev.added),
+            (got.modified, got.added, got.removed),
+            "reverse {label}"
+        );
+    }
+    let n = |k: &str| d[k].as_array().unwrap().len();
+    assert_eq!(
+        (n("validate"), n("merge"), n("toset"), n("symdiff")),
+        (3, 32, 21, 31)
+    );
+}
