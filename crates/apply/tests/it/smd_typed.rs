@@ -244,3 +244,43 @@ fn deduced_type() {
         (3, 32, 21, 31)
     );
 }
+
+#[test]
+fn remove_and_extract() {
+    // TestRemove (typed/remove_test.go)
+    let d = read_yaml_file("smd/typed_remove.yaml");
+    let mut n = 0;
+    // Outputs are YAML (`{"listOfMaps"}` is a flow mapping whose key has a null value).
+    let parse = |v: &Value| -> Value { super::common::yaml(v.as_str().unwrap()) };
+    for c in d["cases"].as_array().unwrap() {
+        let name = c["name"].as_str().unwrap();
+        let s = schema(name);
+        for (i, q) in c["quadruplets"].as_array().unwrap().iter().enumerate() {
+            if skipped(&d, &format!("{name}/{i}")) {
+                continue;
+            }
+            let tv = typed(&s, &q["object"], false);
+            let items = set(&paths(&q["set"]));
+            for (key, extract) in [("remove", false), ("extract", true)] {
+                if q[key] == "unparseable" {
+                    continue;
+                }
+                let want = parse(&q[key]);
+                let got = if extract {
+                    tv.extract_items(&items)
+                } else {
+                    tv.remove_items(&items)
+                };
+                assert!(
+                    crdkit_apply::value::equals(got.value(), &want),
+                    "{name}/{i} {key}: {} minus {}: expected {want} got {}",
+                    q["object"],
+                    items,
+                    got.value()
+                );
+                n += 1;
+            }
+        }
+    }
+    assert_eq!(n, 95);
+}
