@@ -284,3 +284,22 @@ fn remove_and_extract() {
     }
     assert_eq!(n, 95);
 }
+
+#[test]
+fn reconcile_field_sets_with_schema() {
+    // TestReconcileFieldSetWithSchema
+    let d = read_yaml_file("smd/typed_reconcile.yaml");
+    let cases = d["cases"].as_array().unwrap();
+    for c in cases {
+        let name = c["name"].as_str().unwrap();
+        let s = plain_schema(&d["schemas"][c["schema"].as_str().unwrap()]);
+        let live = TypedValue::new(c["live"].clone(), s, ValidationOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let fixed =
+            crdkit_apply::typed::reconcile_field_set_with_schema(&set(&paths(&c["old"])), &live)
+                .unwrap();
+        let want = (!c["fixed"].is_null()).then(|| set(&paths(&c["fixed"])));
+        assert_eq!(fixed, want, "{name}");
+    }
+    assert_eq!(cases.len(), 7);
+}
