@@ -1,4 +1,5 @@
-//! structured-merge-diff's typed tests transcribed in `tests/data/smd/typed_*.yaml`:
+//! structured-merge-diff's typed tests transcribed in `tests/data/smd/typed_*.yaml` and
+//! `fieldpath_named_fields.yaml`:
 //! `typed/toset_test.go` (field sets), `validate_test.go` (valid and invalid objects),
 //! `merge_test.go` (merges) and `symdiff_test.go` (comparisons), with the schemas of
 //! `typed_schemas.yaml`.
@@ -302,4 +303,32 @@ fn reconcile_field_sets_with_schema() {
         assert_eq!(fixed, want, "{name}");
     }
     assert_eq!(cases.len(), 7);
+}
+
+#[test]
+fn ensure_named_fields_are_members() {
+    // TestEnsureNamedFieldsAreMembers (fieldpath/set_test.go)
+    let d = read_yaml_file("smd/fieldpath_named_fields.yaml");
+    let cases = d["cases"].as_array().unwrap();
+    for c in cases {
+        let s = plain_schema(&d["schemas"][c["schema"].as_str().unwrap()]["schema"]);
+        let tv = typed(&s, &c["value"], false);
+        let before = tv.to_field_set().unwrap();
+        assert_eq!(before, set(&paths(&c["before"])), "{}", c["value"]);
+        // The set is completed under the new schema when there is one.
+        let tv = match c.get("new_schema") {
+            Some(n) => TypedValue::new_unchecked(
+                tv.value().clone(),
+                plain_schema(&d["schemas"][n.as_str().unwrap()]["schema"]),
+            ),
+            None => tv,
+        };
+        assert_eq!(
+            tv.ensure_named_fields_are_members(&before),
+            set(&paths(&c["after"])),
+            "{}",
+            c["value"]
+        );
+    }
+    assert_eq!(cases.len(), 5);
 }
