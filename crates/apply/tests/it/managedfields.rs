@@ -736,3 +736,56 @@ fn skip_non_applied() {
     assert_eq!(f.managed_fields().len(), 3);
     assert!(entries::object_managed_fields(&f.live).is_some());
 }
+
+fn last_applied(f: &TestFieldManager) -> Option<String> {
+    f.live["metadata"]["annotations"]["kubectl.kubernetes.io/last-applied-configuration"]
+        .as_str()
+        .map(str::to_owned)
+}
+
+#[test]
+fn last_applied_updater() {
+    // TestLastAppliedUpdater: only kubectl's applies rewrite the annotation.
+    let mut f = configmap();
+    let mut obj = cm(json!({"app": "my-app", "image": "my-image"}));
+    obj["metadata"]["annotations"] =
+        json!({"kubectl.kubernetes.io/last-applied-configuration": "nonempty"});
+    f.apply(&obj, "NOT-KUBECTL", false).unwrap();
+    assert_eq!(last_applied(&f).as_deref(), Some("nonempty"));
+    f.apply(&obj, "kubectl", false).unwrap();
+    let la = last_applied(&f).unwrap();
+    assert!(
+        la != "nonempty" && la.contains("my-app") && la.contains("my-image"),
+        "{la}"
+    );
+}
+
+#[test]
+fn large_last_applied() {
+    // TestLargeLastApplied: an annotation that would exceed 256 KiB of annotations is dropped.
+    let base = || {
+        let mut o = cm(json!({"k": "v"}));
+        o["metadata"]["annotations"] =
+            json!({"kubectl.kubernetes.io/last-applied-configuration": "nonempty"});
+        o
+    };
+    for (n, in_annotations) in [(9999, false), (2000, true)] {
+        let mut f = configmap();
+        f.apply(&base(), "kubectl", false).unwrap();
+        let la = last_applied(&f).unwrap();
+        assert!(!la.is_empty() && la != "nonempty");
+        let mut big = base();
+        for i in 0..n {
+            let key = format!(
+                "this-key-is-very-long-so-as-to-create-a-very-large-serialized-fieldset-{i}"
+            );
+            big["data"][&key] = json!("A");
+            if in_annotations {
+                big["metadata"]["annotations"][&key] = json!("A");
+            }
+        }
+        f.apply(&big, "kubectl", false).unwrap();
+        assert!(last_applied(&f).is_none(), "n={n}");
+        assert!(f.live["metadata"]["annotations"].is_object());
+    }
+}
