@@ -799,3 +799,146 @@ fn kubectl_scale_through_the_scale_subresource() {
         ]
     );
 }
+
+/// A small deterministic generator for the randomized checks below.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        usize::try_from((self.0 >> 33) % n as u64).unwrap_or(0)
+    }
+
+    fn pick<'a>(&mut self, items: &'a [Value]) -> &'a Value {
+        &items[self.next(items.len())]
+    }
+}
+
+/// A random spec: some of the CronTab's fields, now and then a value of the wrong type.
+fn random_spec(r: &mut Lcg) -> Value {
+    let scalars = [
+        json!("a"),
+        json!("b"),
+        json!(1),
+        json!(2),
+        json!(true),
+        json!(null),
+    ];
+    let mut spec = serde_json::Map::new();
+    let names = ["a", "b", "c"];
+    if r.next(2) == 0 {
+        spec.insert(
+            "image".into(),
+            if r.next(8) == 0 {
+                json!(5)
+            } else {
+                json!(names[r.next(3)])
+            },
+        );
+    }
+    if r.next(2) == 0 {
+        spec.insert("replicas".into(), json!(r.next(4)));
+    }
+    if r.next(2) == 0 {
+        // Lists and maps are never empty: an empty container applied after the applier owned
+        // items of it is pruned (to nothing, or null) and put back by the next apply, in
+        // structured-merge-diff too, which the idempotence check below would take for a failure.
+        let ports: Vec<Value> = (0..=r.next(2))
+            .map(|i| json!({"name": names[i], "port": r.next(3)}))
+            .collect();
+        spec.insert("ports".into(), json!(ports));
+    }
+    if r.next(2) == 0 {
+        let tags: Vec<Value> = (0..=r.next(2)).map(|i| json!(names[i])).collect();
+        spec.insert("tags".into(), json!(tags));
+    }
+    if r.next(2) == 0 {
+        let env: serde_json::Map<String, Value> = (0..=r.next(2))
+            .map(|i| (names[i].to_owned(), json!(names[r.next(3)])))
+            .collect();
+        spec.insert("env".into(), Value::Object(env));
+    }
+    if r.next(3) == 0 {
+        spec.insert("args".into(), json!([names[r.next(3)]]));
+    }
+    if r.next(3) == 0 {
+        spec.insert(
+            "config".into(),
+            json!({names[r.next(3)]: r.pick(&scalars).clone()}),
+        );
+    }
+    if r.next(4) == 0 {
+        spec.insert("port".into(), r.pick(&scalars).clone());
+    }
+    Value::Object(spec)
+}
+
+#[test]
+fn randomized_applies_are_idempotent_and_own_their_config() {
+    let fm = fm();
+    let schema_fm = &fm;
+    let mut r = Lcg(7);
+    let managers = ["alpha", "beta", "gamma"];
+    let mut live: Option<Value> = None;
+    let (mut applied, mut conflicts, mut invalid) = (0, 0, 0);
+    for step in 0..300 {
+        let manager = managers[r.next(3)];
+        let config = crontab(random_spec(&mut r));
+        let force = r.next(2) == 0;
+        let now = crdkit_apimachinery::goparse::format_rfc3339(1_700_000_000 + step);
+        match schema_fm.apply(live.as_ref(), &config, manager, force, None, &now) {
+            Ok(out) => {
+                applied += 1;
+                // The applier owns what it applied (the config's fields).
+                let entry = entries(&out)
+                    .into_iter()
+                    .find(|e| e["manager"] == manager && e["operation"] == "Apply");
+                // An empty granular list sets nothing (structured-merge-diff owns no field for
+                // it), unlike an empty map.
+                let owned: Vec<&String> = config["spec"]
+                    .as_object()
+                    .into_iter()
+                    .flatten()
+                    .filter(|(k, v)| !(v.as_array().is_some_and(Vec::is_empty) && *k != "args"))
+                    .map(|(k, _)| k)
+                    .collect();
+                if !owned.is_empty() {
+                    let e = entry.expect("applier entry");
+                    for k in owned {
+                        assert!(
+                            e["fieldsV1"]["f:spec"].get(format!("f:{k}")).is_some(),
+                            "step {step}: {manager} does not own .spec.{k}: {e}"
+                        );
+                    }
+                }
+                // Applying the same again changes nothing.
+                let later = crdkit_apimachinery::goparse::format_rfc3339(1_800_000_000 + step);
+                let again = schema_fm
+                    .apply(Some(&out), &config, manager, false, None, &later)
+                    .unwrap_or_else(|e| panic!("step {step}: re-apply failed: {e}"));
+                assert_eq!(again, out, "step {step}: re-apply is not a no-op");
+                live = Some(out);
+            }
+            Err(ApplyError::Conflicts(c)) => {
+                assert!(!force, "step {step}: forced apply conflicted");
+                assert!(!c.0.is_empty());
+                conflicts += 1;
+            }
+            Err(ApplyError::Internal(m)) => {
+                assert!(
+                    m.starts_with("failed to create typed patch object"),
+                    "step {step}: {m}"
+                );
+                invalid += 1;
+            }
+            Err(e) => panic!("step {step}: {e}"),
+        }
+    }
+    assert!(
+        applied > 100 && conflicts > 10 && invalid > 5,
+        "{applied} {conflicts} {invalid}"
+    );
+}
