@@ -15,7 +15,7 @@
 //! 6. `buildmanagerinfo.go`: managers identified by name, operation, API version, subresource;
 //! 7. `managedfieldsupdater.go`: entry times, and updates merged into the manager's entry;
 //! 8. `stripmeta.go`: apiVersion, kind and the server-owned metadata fields owned by nobody;
-//! 9. `structuredmerge.go`: typing by the schema, then [`Updater`](crate::merge::Updater).
+//! 9. `structuredmerge.go`: typing by the schema, then [`crate::merge::Updater`].
 
 mod chain;
 pub mod conflict;

@@ -1,7 +1,7 @@
 //! Values paired with their type: validation, the fields a value sets, merge, comparison, removal.
 //!
 //! Mirrors structured-merge-diff `typed/typed.go`, `typed/helpers.go`, `typed/validate.go` and
-//! `typed/tofieldset.go`; merging is in [`merge`](self::merge), comparison in `compare`, removal
+//! `typed/tofieldset.go`; merging is in `merge`, comparison in `compare`, removal
 //! and extraction in `remove`, the reconciliation of field sets with a changed schema in
 //! `reconcile`.
 

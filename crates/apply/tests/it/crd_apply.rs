@@ -942,3 +942,10 @@ fn randomized_applies_are_idempotent_and_own_their_config() {
         "{applied} {conflicts} {invalid}"
     );
 }
+
+#[test]
+fn field_managers_are_shareable_across_threads() {
+    fn assert_send_sync<T: Send + Sync + Clone>() {}
+    assert_send_sync::<FieldManager>();
+    assert_send_sync::<ApplyError>();
+}
