@@ -159,38 +159,6 @@ impl fmt::Display for Path {
     }
 }
 
-/// Builds a [`Path`] from field names: `path!["spec", "replicas"]`.
-#[macro_export]
-macro_rules! path {
-    ($($e:expr),* $(,)?) => {
-        $crate::fieldpath::Path(vec![$($crate::fieldpath::IntoPathElement::into_path_element($e)),*])
-    };
-}
-
-/// What [`path!`] accepts: field names, indices and ready path elements.
-pub trait IntoPathElement {
-    /// The path element this stands for.
-    fn into_path_element(self) -> PathElement;
-}
-
-impl IntoPathElement for &str {
-    fn into_path_element(self) -> PathElement {
-        PathElement::Field(self.to_owned())
-    }
-}
-
-impl IntoPathElement for i64 {
-    fn into_path_element(self) -> PathElement {
-        PathElement::Index(self)
-    }
-}
-
-impl IntoPathElement for PathElement {
-    fn into_path_element(self) -> PathElement {
-        self
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
