@@ -4,7 +4,7 @@
 //! schema (`CompileOptions::self_schema`). The same four rules are timed for Google's C++
 //! implementation by `cel_expr_python.py`.
 //!
-//! `cargo bench -p crdkit-runtime --bench cel_eval`
+//! `cargo bench -p crdkit-apiextensions --bench cel_eval`
 
 use std::sync::Arc;
 

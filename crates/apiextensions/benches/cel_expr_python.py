@@ -4,7 +4,7 @@ binding (PyPI `cel-expr-python`), for comparison with crdkit's evaluator.
 Not used by tests. Run it in a virtual environment:
 
     python3 -m venv /tmp/celpy && /tmp/celpy/bin/pip install cel-expr-python
-    /tmp/celpy/bin/python runtime/benches/cel_expr_python.py
+    /tmp/celpy/bin/python crates/apiextensions/benches/cel_expr_python.py
 
 Each rule is compiled once (type-checked, `self` declared as a map) and evaluated many times
 with one activation built up front, so the C++ side only evaluates. The Python call itself

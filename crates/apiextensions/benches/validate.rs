@@ -1,7 +1,7 @@
 //! Prune + default + validate against parsing; OpenAPI validation against the `jsonschema` crate;
 //! typed validation against `serde_json::to_vec`.
 //!
-//! `cargo bench -p crdkit-runtime --bench validate`; ratios are printed from the same run. On a
+//! `cargo bench -p crdkit-apiextensions --bench validate`; ratios are printed from the same run. On a
 //! shared machine, each ratio line takes the fastest of several interleaved rounds of every
 //! quantity it compares (interference only ever slows a round down).
 

@@ -2,6 +2,10 @@
 //!
 //! A user's own binary is three lines: `fn main() -> ExitCode { crdkit::cli::main(&[CronTab::crd()?]) }`.
 //! Exit codes: 0 success (valid, accepted), 1 invalid or rejected, 2 usage or input errors.
+//!
+//! Depends on `crdkit-apiextensions` (the engine), `crdkit-schema` and `crdkit-apimachinery`, and on
+//! the YAML reader (`serde-saphyr`) and argument parser (`lexopt`), which no library user needs:
+//! the facade includes this crate only with its `cli` feature.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -1,5 +1,13 @@
 //! The CRD schema in its two forms: the wire form [`JsonSchemaProps`] and the checked
 //! [`Structural`] model.
+//!
+//! Also here: the CustomResourceDefinition types ([`crd`]), read from YAML or JSON (v1, and
+//! v1beta1 converted as the API server does), a deterministic YAML writer ([`yaml`]), and the
+//! bridge to CEL: [`Structural`] implements `crdkit_cel_check::schema::Schema`, so CEL declares
+//! types from and reads JSON through the CRD model without knowing it.
+//!
+//! Depends on `crdkit-apimachinery` and `crdkit-cel-check` (for the bridge) only; it is part of
+//! the derive's build, so nothing heavier belongs here.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

@@ -9,6 +9,14 @@
 //!
 //! [`build()`] turns a shape into the [`crdkit_schema::Structural`] model at run time, where enums
 //! are laid out and flattened fields merged.
+//!
+//! Also here: [`resource`] (what `#[derive(CustomResource)]` declares about a resource and the CRD
+//! it builds, `merge_crds`), the shape of `metadata` ([`meta`]), and the const CEL checker
+//! ([`cel`]).
+//!
+//! Depends on `crdkit-schema`, `crdkit-cel-check` and `crdkit-apimachinery`; the `k8s-openapi`
+//! and `schemars` features add impls for those crates' types (with them, the program's copy of
+//! this crate differs from the macro's: each such feature costs a second compilation of it).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -157,7 +157,7 @@ const fn check(site: Site, node: NodeRef, r: &RuleSrc) -> Result<RuleInfo, (Part
     let head = Msg::of("invalid rule on `").s(site.name).s("`: ");
     if r.ast.table_len as usize != OVERLOADS.len() {
         return Err((Part::Rule, head.s(
-            "crdkit-macros and crdkit-runtime are different versions: use the same version of both",
+            "crdkit-macros and crdkit-shape are different versions: use the same version of both",
         )));
     }
     if !schema::visible(node) {

@@ -1,0 +1,295 @@
+//! The `FieldsV1` form of a [`Set`]: `{"f:spec":{".":{},"f:replicas":{}}}`.
+//!
+//! Mirrors structured-merge-diff `fieldpath/serialize.go` and `fieldpath/serialize-pe.go`. Each
+//! path element is a key (`f:name`, `k:{"name":"a"}`, `v:"a"`, `i:0`); its object holds the
+//! elements below it, and `"."` when the element itself is also a member. Keys are written in
+//! structured-merge-diff's order (fields, keys, values, indices), the values inside `k:` and `v:`
+//! as its JSON writer (json-iterator, standard-library mode) writes them: `<`, `>`, `&` escaped
+//! in strings, map keys sorted.
+
+use std::fmt::{self, Write as _};
+
+use serde_json::{Map, Value};
+
+use super::{PathElement, Set};
+
+/// Why a `FieldsV1` document or a path element could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldsError(pub String);
+
+impl fmt::Display for FieldsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for FieldsError {}
+
+/// A string as json-iterator's `WriteString` writes it: `"` and `\` escaped, `\n`, `\r`, `\t`,
+/// other control characters as `\u00XX`; with `html`, also `<`, `>`, `&`, U+2028 and U+2029.
+fn write_json_string(out: &mut String, s: &str, html: bool) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u00{:02x}", c as u32);
+            }
+            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' if html => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// A value as json-iterator's `WriteVal` of its unstructured form writes it.
+fn write_json_value(out: &mut String, v: &Value) {
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        // Numbers print as Go's encoding/json prints int64 and float64.
+        Value::Number(_) => out.push_str(&crdkit_apimachinery::field::go_json(v)),
+        Value::String(s) => write_json_string(out, s, true),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_json_value(out, item);
+            }
+            out.push(']');
+        }
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (i, k) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_json_string(out, k, true);
+                out.push(':');
+                write_json_value(out, &m[k]);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// `SerializePathElement`: `f:name`, `k:{"name":"a"}`, `v:"a"`, `i:0`.
+#[must_use]
+pub fn serialize_path_element(pe: &PathElement) -> String {
+    let mut out = String::new();
+    match pe {
+        // Field names are written raw.
+        PathElement::Field(name) => {
+            out.push_str("f:");
+            out.push_str(name);
+        }
+        PathElement::Key(fields) => {
+            out.push_str("k:{");
+            for (i, (name, v)) in fields.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                // Key names go through WriteObjectField, which does not escape HTML.
+                write_json_string(&mut out, name, false);
+                out.push(':');
+                write_json_value(&mut out, v);
+            }
+            out.push('}');
+        }
+        PathElement::Value(v) => {
+            out.push_str("v:");
+            write_json_value(&mut out, v);
+        }
+        PathElement::Index(i) => {
+            let _ = write!(out, "i:{i}");
+        }
+    }
+    out
+}
+
+/// What [`deserialize_path_element`] returns for a kind of element it does not know (`r:..`):
+/// `FieldsV1` readers skip such keys, as a later version may define them.
+pub const UNKNOWN_PATH_ELEMENT_TYPE: &str = "unknown path element type";
+
+/// One JSON value filling `s` (whitespace around it allowed).
+fn parse_json(s: &str) -> Result<Value, FieldsError> {
+    serde_json::from_str(s).map_err(|e| FieldsError(e.to_string()))
+}
+
+/// `DeserializePathElement`.
+///
+/// # Errors
+/// A key shorter than two bytes, without a colon after its kind, with malformed JSON or index, or
+/// of an unknown kind ([`UNKNOWN_PATH_ELEMENT_TYPE`]).
+pub fn deserialize_path_element(s: &str) -> Result<PathElement, FieldsError> {
+    let b = s.as_bytes();
+    if b.len() < 2 {
+        return Err(FieldsError("key must be 2 characters long:".to_owned()));
+    }
+    if b[1] != b':' {
+        return Err(FieldsError(format!("missing colon: {s}")));
+    }
+    let rest = &s[2..];
+    match b[0] {
+        b'f' => Ok(PathElement::Field(rest.to_owned())),
+        b'v' => Ok(PathElement::Value(parse_json(rest)?)),
+        b'k' => match parse_json(rest)? {
+            Value::Object(m) => Ok(PathElement::key(m.into_iter().collect())),
+            other => Err(FieldsError(format!(
+                "ReadObjectCB: expect {{ or n, but found {}",
+                other.to_string().chars().next().unwrap_or(' ')
+            ))),
+        },
+        b'i' => rest
+            .parse::<i64>()
+            .map(PathElement::Index)
+            .map_err(|_| FieldsError(format!("strconv.Atoi: parsing \"{rest}\": invalid syntax"))),
+        _ => Err(FieldsError(UNKNOWN_PATH_ELEMENT_TYPE.to_owned())),
+    }
+}
+
+impl Set {
+    /// The `FieldsV1` JSON text, byte for byte as the API server writes it.
+    #[must_use]
+    pub fn to_json_string(&self) -> String {
+        let mut out = String::from("{");
+        self.emit(false, &mut out);
+        out.push('}');
+        out
+    }
+
+    fn emit(&self, include_self: bool, out: &mut String) {
+        let mut first = true;
+        let mut sep = |out: &mut String| {
+            if !std::mem::take(&mut first) {
+                out.push(',');
+            }
+        };
+        if include_self && !(self.members.is_empty() && self.children.is_empty()) {
+            sep(out);
+            out.push_str("\".\":{}");
+        }
+        // Members and children merged in element order; an element that is both is written once.
+        let all: std::collections::BTreeSet<&PathElement> =
+            self.members.iter().chain(self.children.keys()).collect();
+        for pe in all {
+            let member = self.members.contains(pe);
+            let child = self.children.get(pe);
+            sep(out);
+            write_json_string(out, &serialize_path_element(pe), false);
+            out.push(':');
+            match child {
+                None => out.push_str("{}"),
+                Some(c) => {
+                    out.push('{');
+                    c.emit(member, out);
+                    out.push('}');
+                }
+            }
+        }
+    }
+
+    /// The `FieldsV1` object as a JSON value (its keys in this crate's map order; see
+    /// [`Set::to_json_string`] for the API server's bytes).
+    #[must_use]
+    pub fn to_value(&self) -> Value {
+        Value::Object(self.to_map(false))
+    }
+
+    fn to_map(&self, include_self: bool) -> Map<String, Value> {
+        let mut out = Map::new();
+        if include_self && !(self.members.is_empty() && self.children.is_empty()) {
+            out.insert(".".to_owned(), Value::Object(Map::new()));
+        }
+        for pe in &self.members {
+            if !self.children.contains_key(pe) {
+                out.insert(serialize_path_element(pe), Value::Object(Map::new()));
+            }
+        }
+        for (pe, child) in &self.children {
+            let member = self.members.contains(pe);
+            out.insert(
+                serialize_path_element(pe),
+                Value::Object(child.to_map(member)),
+            );
+        }
+        out
+    }
+
+    /// Reads a `FieldsV1` document (`FromJSON`). Keys of unknown kinds are skipped with what is
+    /// below them.
+    ///
+    /// # Errors
+    /// Text that is not one JSON object, a key that is not a path element, a value that is not an
+    /// object.
+    pub fn from_json_str(s: &str) -> Result<Set, FieldsError> {
+        let v: Value = serde_json::from_str(s).map_err(|e| FieldsError(e.to_string()))?;
+        Set::from_value(&v)
+    }
+
+    /// Reads a `FieldsV1` object given as a JSON value.
+    ///
+    /// # Errors
+    /// As [`Set::from_json_str`].
+    pub fn from_value(v: &Value) -> Result<Set, FieldsError> {
+        match v {
+            // `null` reads as the empty set, as json-iterator reads a null map.
+            Value::Null => Ok(Set::new()),
+            Value::Object(_) => Ok(read_node(v)?.0.unwrap_or_default()),
+            other => Err(FieldsError(format!(
+                "ReadMapCB: expect {{ or n, but found {}",
+                other.to_string().chars().next().unwrap_or(' ')
+            ))),
+        }
+    }
+}
+
+/// `readIterV1`: the set below a node, and whether the node is itself a member (it holds `"."` or
+/// nothing known).
+fn read_node(v: &Value) -> Result<(Option<Set>, bool), FieldsError> {
+    let Value::Object(m) = v else {
+        return Err(FieldsError(format!(
+            "ReadMapCB: expect {{ or n, but found {}",
+            v.to_string().chars().next().unwrap_or(' ')
+        )));
+    };
+    let mut children: Option<Set> = None;
+    let mut is_member = false;
+    for (key, child) in m {
+        if key == "." {
+            is_member = true;
+            continue;
+        }
+        let pe = match deserialize_path_element(key) {
+            Ok(pe) => pe,
+            Err(e) if e.0 == UNKNOWN_PATH_ELEMENT_TYPE => continue,
+            Err(e) => {
+                return Err(FieldsError(format!("parsing key as path element: {}", e.0)));
+            }
+        };
+        let (grandchildren, child_is_member) = read_node(child)?;
+        if child_is_member {
+            children
+                .get_or_insert_with(Set::new)
+                .members
+                .insert(pe.clone());
+        }
+        if let Some(g) = grandchildren {
+            *children.get_or_insert_with(Set::new).descend(&pe) = g;
+        }
+    }
+    if children.is_none() {
+        is_member = true;
+    }
+    Ok((children, is_member))
+}

@@ -1,0 +1,381 @@
+//! The chain of managers one request goes through: tracked updates, applies, the
+//! `before-first-apply` manager, kubectl's last-applied take-over, capped update managers.
+//!
+//! Mirrors apimachinery `pkg/util/managedfields/internal`: `skipnonapplied.go`,
+//! `capmanagers.go`, `buildmanagerinfo.go`, `managedfieldsupdater.go`, `stripmeta.go`,
+//! `structuredmerge.go` and `lastappliedmanager.go` (see the [`super`] module for the order).
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use super::entries::{self, APPLY, Managed, UPDATE, identifier, object_managed_fields};
+use super::{
+    ANCIENT_CHANGES, BEFORE_FIRST_APPLY, CURRENT_OPERATION, FieldManager, GroupVersionKind,
+    last_applied,
+};
+use crate::error::ApplyError;
+use crate::fieldpath::{Path, PathElement, Set};
+use crate::merge::{UpdateError, VersionedSet};
+use crate::typed::{TypedValue, ValidationOptions};
+
+/// One request through the chain of managers.
+pub(super) struct Run<'a> {
+    pub(super) fm: &'a FieldManager,
+    pub(super) subresource: Option<&'a str>,
+    pub(super) now: &'a str,
+}
+
+/// The fields nobody owns (`stripMetaManager`).
+fn strip_set() -> Set {
+    let mut s = Set::new();
+    for p in [
+        &["apiVersion"][..],
+        &["kind"],
+        &["metadata"],
+        &["metadata", "name"],
+        &["metadata", "namespace"],
+        &["metadata", "creationTimestamp"],
+        &["metadata", "selfLink"],
+        &["metadata", "uid"],
+        &["metadata", "clusterName"],
+        &["metadata", "generation"],
+        &["metadata", "managedFields"],
+        &["metadata", "resourceVersion"],
+    ] {
+        s.insert(&Path(
+            p.iter()
+                .map(|f| PathElement::Field((*f).to_owned()))
+                .collect(),
+        ));
+    }
+    s
+}
+
+fn strip(managed: &mut Managed, manager: &str) {
+    if let Some(vs) = managed.fields.get_mut(manager) {
+        vs.set = vs.set.difference(&strip_set());
+        if vs.set.is_empty() {
+            managed.fields.remove(manager);
+        }
+    }
+}
+
+/// `objectGVKNN`: `namespace/name; group/version, Kind=kind`.
+fn object_gvknn(obj: &Value) -> String {
+    let s = |p: &str| {
+        obj.pointer(p)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    format!(
+        "{}/{}; {}",
+        s("/metadata/namespace"),
+        s("/metadata/name"),
+        GroupVersionKind::of(obj)
+    )
+}
+
+impl Run<'_> {
+    pub(super) fn gv(&self) -> String {
+        self.fm.gvk.group_version().to_string()
+    }
+
+    fn id(&self, manager: &str, operation: &str) -> String {
+        let manager = if manager.is_empty() {
+            "unknown"
+        } else {
+            manager
+        };
+        let api_version = if operation == UPDATE {
+            self.gv()
+        } else {
+            String::new()
+        };
+        identifier(
+            manager,
+            operation,
+            &api_version,
+            self.subresource.unwrap_or(""),
+        )
+    }
+
+    /// `toVersioned` and `ObjectToTyped`.
+    pub(super) fn typed(&self, obj: &Value, allow_duplicates: bool) -> Result<TypedValue, String> {
+        let schema = self
+            .fm
+            .converter
+            .schema(&self.fm.gvk.version)
+            .ok_or_else(|| format!("no corresponding type for {}", self.fm.gvk))?;
+        let mut v = obj.clone();
+        if let Some(m) = v.as_object_mut() {
+            m.insert("apiVersion".to_owned(), json!(self.gv()));
+        }
+        if GroupVersionKind::of(&v).kind != self.fm.gvk.kind {
+            return Err(format!(
+                "no corresponding type for {}",
+                GroupVersionKind::of(&v)
+            ));
+        }
+        TypedValue::new(v, schema, ValidationOptions { allow_duplicates })
+            .map_err(|e| e.to_string())
+    }
+
+    /// `capManagersManager.Update`.
+    pub(super) fn cap_update(
+        &self,
+        live: &Value,
+        new: Value,
+        managed: Managed,
+        manager: &str,
+    ) -> Result<(Value, Managed), ApplyError> {
+        let id = self.id(manager, UPDATE);
+        let (object, mut managed) = self.tracked_update(live, new, managed, &id)?;
+        cap_update_managers(&mut managed, self.fm.max_update_managers);
+        Ok((object, managed))
+    }
+
+    /// `managedFieldsUpdater.Update` over `stripMetaManager` and `structuredMergeManager`.
+    fn tracked_update(
+        &self,
+        live: &Value,
+        new: Value,
+        managed: Managed,
+        id: &str,
+    ) -> Result<(Value, Managed), ApplyError> {
+        let new_typed = self.typed(&new, true).map_err(|e| {
+            ApplyError::Internal(format!(
+                "failed to convert new object ({}) to smd typed: {e}",
+                object_gvknn(&new)
+            ))
+        })?;
+        let live_typed = self.typed(live, true).map_err(|e| {
+            ApplyError::Internal(format!(
+                "failed to convert live object ({}) to smd typed: {e}",
+                object_gvknn(live)
+            ))
+        })?;
+        let fields = self
+            .fm
+            .updater(self.subresource)
+            .update(
+                &live_typed,
+                &new_typed,
+                &self.gv(),
+                managed.fields,
+                CURRENT_OPERATION,
+            )
+            .map_err(|e| {
+                ApplyError::Internal(format!(
+                    "failed to update ManagedFields ({}): {e}",
+                    object_gvknn(&new)
+                ))
+            })?;
+        let mut managed = Managed {
+            fields,
+            times: managed.times,
+        };
+        strip(&mut managed, CURRENT_OPERATION);
+        // What the write changed joins the manager's entry, which gets the time.
+        if let Some(vs) = managed.fields.remove(CURRENT_OPERATION) {
+            let merged = match managed.fields.get(id) {
+                Some(previous) => {
+                    VersionedSet::new(vs.set.union(&previous.set), vs.api_version, vs.applied)
+                }
+                None => vs,
+            };
+            managed.fields.insert(id.to_owned(), merged);
+            managed
+                .times
+                .insert(id.to_owned(), Some(self.now.to_owned()));
+        }
+        Ok((new, managed))
+    }
+
+    /// `lastAppliedManager.Apply`: a conflicting `kubectl` apply is forced when every conflict
+    /// is a field the `last-applied-configuration` annotation says kubectl set.
+    pub(super) fn last_applied_apply(
+        &self,
+        live: &Value,
+        config: &Value,
+        managed: Managed,
+        manager: &str,
+        force: bool,
+    ) -> Result<(Value, Managed), ApplyError> {
+        let first = self.skip_non_applied_apply(live, config, managed.clone(), manager, force);
+        if manager != "kubectl" {
+            return first;
+        }
+        let Err(ApplyError::Conflicts(conflicts)) = first else {
+            return first;
+        };
+        let Ok(allowed) = last_applied::allowed_conflicts(self, live) else {
+            return Err(ApplyError::Conflicts(conflicts));
+        };
+        if !conflicts.to_set().difference(&allowed).is_empty() {
+            let rest = conflicts
+                .0
+                .into_iter()
+                .filter(|c| !allowed.has(&c.path))
+                .collect();
+            return Err(ApplyError::Conflicts(crate::merge::Conflicts(rest)));
+        }
+        self.skip_non_applied_apply(live, config, managed, manager, true)
+    }
+
+    /// `skipNonAppliedManager.Apply`: an object without managers first gets `before-first-apply`
+    /// for what it holds.
+    fn skip_non_applied_apply(
+        &self,
+        live: &Value,
+        config: &Value,
+        mut managed: Managed,
+        manager: &str,
+        force: bool,
+    ) -> Result<(Value, Managed), ApplyError> {
+        let mut live = live.clone();
+        if managed.fields.is_empty() {
+            let gvk = GroupVersionKind::of(config);
+            let empty = json!({"apiVersion": gvk.group_version().to_string(), "kind": gvk.kind});
+            let (l, m) = self
+                .cap_update(&empty, live, managed, BEFORE_FIRST_APPLY)
+                .map_err(|e| match e {
+                    ApplyError::Internal(m) => ApplyError::Internal(format!(
+                        "failed to create manager for existing fields: {m}"
+                    )),
+                    other => other,
+                })?;
+            live = l;
+            managed = m;
+        }
+        self.tracked_apply(&live, config, managed, &self.id(manager, APPLY), force)
+    }
+
+    /// `managedFieldsUpdater.Apply` over `stripMetaManager` and `structuredMergeManager`.
+    fn tracked_apply(
+        &self,
+        live: &Value,
+        config: &Value,
+        managed: Managed,
+        id: &str,
+        force: bool,
+    ) -> Result<(Value, Managed), ApplyError> {
+        let patch_gv = GroupVersionKind::of(config).group_version();
+        if patch_gv != self.fm.gvk.group_version() {
+            return Err(ApplyError::BadRequest(format!(
+                "Incorrect version specified in apply patch. Specified patch version: {patch_gv}, expected: {}",
+                self.fm.gvk.group_version()
+            )));
+        }
+        if object_managed_fields(config).is_some() {
+            return Err(ApplyError::BadRequest(
+                "metadata.managedFields must be nil".to_owned(),
+            ));
+        }
+        let patch_typed = self.typed(config, false).map_err(|e| {
+            ApplyError::Internal(format!(
+                "failed to create typed patch object ({}): {e}",
+                object_gvknn(config)
+            ))
+        })?;
+        let live_typed = self.typed(live, true).map_err(|e| {
+            ApplyError::Internal(format!(
+                "failed to create typed live object ({}): {e}",
+                object_gvknn(live)
+            ))
+        })?;
+        let (new, fields) = self
+            .fm
+            .updater(self.subresource)
+            .apply(
+                &live_typed,
+                &patch_typed,
+                &self.gv(),
+                managed.fields,
+                id,
+                force,
+            )
+            .map_err(|e| match e {
+                UpdateError::Conflicts(c) => ApplyError::Conflicts(c),
+                UpdateError::Failed(m) => ApplyError::Internal(m),
+            })?;
+        let mut managed = Managed {
+            fields,
+            times: managed.times,
+        };
+        strip(&mut managed, id);
+        let object = match new {
+            Some(new) => {
+                let v = new.into_value();
+                if !v.is_object() {
+                    return Err(ApplyError::Internal(format!(
+                        "failed to convert new typed object ({}) to object: failed to convert value to unstructured for type {}",
+                        object_gvknn(config),
+                        crate::value::go_type(&v)
+                    )));
+                }
+                managed
+                    .times
+                    .insert(id.to_owned(), Some(self.now.to_owned()));
+                v
+            }
+            // Nothing changed: the live object, and no new time.
+            None => {
+                let mut v = live.clone();
+                entries::set_object_managed_fields(&mut v, None);
+                v
+            }
+        };
+        Ok((object, managed))
+    }
+}
+
+/// `capUpdateManagers`: beyond `max` update managers, the oldest are merged into an
+/// `ancient-changes` entry per API version.
+pub(super) fn cap_update_managers(managed: &mut Managed, max: usize) {
+    let mut updaters: Vec<String> = managed
+        .fields
+        .iter()
+        .filter(|(_, vs)| !vs.applied)
+        .map(|(m, _)| m.clone())
+        .collect();
+    if updaters.len() <= max {
+        return;
+    }
+    let secs = |m: &String| entries::seconds(managed.times.get(m).and_then(Option::as_ref));
+    updaters.sort_by(|a, b| secs(a).cmp(&secs(b)).then_with(|| a.cmp(b)));
+    let mut first_of_version: BTreeMap<String, String> = BTreeMap::new();
+    let mut length = updaters.len();
+    for manager in &updaters {
+        if length <= max {
+            break;
+        }
+        let Some(vs) = managed.fields.get(manager).cloned() else {
+            continue;
+        };
+        let time = managed.times.get(manager).cloned().flatten();
+        let version = vs.api_version.clone();
+        let bucket = identifier(ANCIENT_CHANGES, UPDATE, &version, "");
+        if let Some(first) = first_of_version.get(&version) {
+            if !managed.fields.contains_key(&bucket)
+                && let Some(s) = managed.fields.remove(first)
+            {
+                managed.fields.insert(bucket.clone(), s);
+            }
+            let union = managed
+                .fields
+                .get(&bucket)
+                .map_or_else(|| vs.set.clone(), |b| vs.set.union(&b.set));
+            managed.fields.insert(
+                bucket.clone(),
+                VersionedSet::new(union, version, vs.applied),
+            );
+            managed.fields.remove(manager);
+            length -= 1;
+            managed.times.insert(bucket, time);
+        } else {
+            first_of_version.insert(version, manager.clone());
+        }
+    }
+}

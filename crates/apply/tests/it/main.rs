@@ -1,0 +1,12 @@
+//! The integration tests of crdkit-apply, one binary.
+
+mod common;
+mod crd_apply;
+mod fieldmanager;
+mod fieldpath;
+mod managedfields;
+mod request;
+mod scale;
+mod smd_merge;
+mod smd_misc;
+mod smd_typed;
