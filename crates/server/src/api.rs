@@ -82,8 +82,6 @@ pub struct Api {
     pub(crate) cleanups: Mutex<HashSet<String>>,
     /// The OpenAPI documents of the registry generation they were built for.
     pub(crate) openapi: Mutex<Option<(u64, OpenApiDocs)>>,
-    /// Server-side apply's merge, when the server has one (see [`crate::handlers::ApplyPatch`]).
-    pub apply: Option<Arc<dyn crate::handlers::ApplyPatch>>,
 }
 
 impl Api {
@@ -96,19 +94,6 @@ impl Api {
         storage: Arc<dyn Storage>,
         config: ApiConfig,
         shutdown: CancellationToken,
-    ) -> ApiResult<Arc<Api>> {
-        Self::start_with_apply(storage, config, shutdown, None).await
-    }
-
-    /// [`Api::start`] with server-side apply's merge.
-    ///
-    /// # Errors
-    /// The storage failing.
-    pub async fn start_with_apply(
-        storage: Arc<dyn Storage>,
-        config: ApiConfig,
-        shutdown: CancellationToken,
-        apply: Option<Arc<dyn crate::handlers::ApplyPatch>>,
     ) -> ApiResult<Arc<Api>> {
         let cache = WatchCache::start(
             Arc::clone(&storage),
@@ -133,7 +118,6 @@ impl Api {
             tasks: TaskTracker::new(),
             cleanups: Mutex::new(HashSet::new()),
             openapi: Mutex::new(None),
-            apply,
         });
         let revision = api.load_crds().await?;
         {

@@ -21,5 +21,4 @@ pub mod store;
 pub mod tls;
 
 pub use api::ApiConfig;
-pub use handlers::ApplyPatch;
 pub use server::{ApiServer, ServerConfig, StartError, TlsConfig, serve, write_kubeconfig};

@@ -75,8 +75,6 @@ pub struct ServerConfig {
     pub kubeconfig: Option<PathBuf>,
     /// API settings.
     pub api: ApiConfig,
-    /// Server-side apply's merge (issue 13); without it apply patches are answered 415.
-    pub apply: Option<Arc<dyn crate::handlers::ApplyPatch>>,
 }
 
 impl Default for ServerConfig {
@@ -89,7 +87,6 @@ impl Default for ServerConfig {
             storage: None,
             kubeconfig: None,
             api: ApiConfig::default(),
-            apply: None,
         }
     }
 }
@@ -130,7 +127,6 @@ impl ApiServer {
             storage,
             kubeconfig,
             api,
-            apply,
         } = config;
         if !addr.ip().is_loopback() {
             if !allow_remote {
@@ -158,7 +154,7 @@ impl ApiServer {
             }
         };
         let storage: Arc<dyn Storage> = storage.unwrap_or_else(|| Arc::new(MemoryStorage::new()));
-        let api = Api::start_with_apply(storage, api, shutdown.clone(), apply)
+        let api = Api::start(storage, api, shutdown.clone())
             .await
             .map_err(|e| StartError::Storage(e.message))?;
         let host = if local.ip().is_unspecified() {

@@ -1,94 +1,81 @@
-//! The seam for server-side apply (`application/apply-patch+yaml`), issue 13's.
+//! Server-side apply (`application/apply-patch+yaml`) through crdkit-apply's field manager.
 //!
-//! The handler does what apiserver `pkg/endpoints/handlers/patch.go` does around the merge
-//! itself: the body decoded as YAML or JSON, `fieldManager` required, `force` read, the object
-//! created when it does not exist (apply creates), otherwise the update loop with the current
-//! object (validation, strict fields, compare-and-swap, watch events all shared with the other
-//! verbs). The merge — structured-merge-diff's field ownership, conflicts and `managedFields` —
-//! is an [`ApplyPatch`] given to the server; without one, an apply patch is answered 415, as by
-//! an API server with server-side apply disabled.
+//! Mirrors apiserver `pkg/endpoints/handlers/patch.go` (`applyPatcher`): the body decoded as YAML
+//! or JSON, `fieldManager` required, `force` read, the object created when it does not exist
+//! (apply creates, `checkPatchedObject`), otherwise the update loop run with the current
+//! object, whose merge — ownership, conflicts, `managedFields` — is the field manager's
+//! (`FieldManager.Apply`); validation, strict fields, compare-and-swap and watch events are
+//! shared with the other verbs.
 
 use bytes::Bytes;
+use serde_json::Value;
 
 use super::Ctx;
 use super::write::{Target, update_object};
-use crate::http::decode;
+use crate::engine::{check_patched_object, decode_apply_patch, validate_field_manager};
+use crate::http::decode::Decoded;
 use crate::http::response::Resp;
 use crate::http::status::{ApiError, ApiResult};
 use crate::object;
-use serde_json::Value;
 
-/// Server-side apply's merge: the object after `manager` applies `config` to `live` (`None`:
-/// the object does not exist yet). Errors are the Status to answer (409 for conflicts with
-/// other managers unless `force`).
-pub trait ApplyPatch: Send + Sync {
-    /// Merges `config` into `live`.
-    ///
-    /// # Errors
-    /// The Status to answer.
-    fn apply(
-        &self,
-        live: Option<&Value>,
-        config: &Value,
-        manager: &str,
-        force: bool,
-    ) -> ApiResult<Value>;
-}
-
-/// Handles an apply patch with the server's [`ApplyPatch`], or answers 415.
 pub(super) async fn apply(ctx: &mut Ctx, raw: &Bytes) -> ApiResult<Resp> {
-    let Some(merger) = ctx.api.apply.clone() else {
-        return Err(ApiError::unsupported_media_type(&[
-            "application/json-patch+json",
-            "application/merge-patch+json",
-        ]));
-    };
     let manager = ctx.query.get("fieldManager").unwrap_or("").to_owned();
-    if manager.is_empty() {
-        return Err(ApiError::bad_request(
-            "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch",
-        ));
-    }
+    validate_field_manager(&manager, true, "PatchOptions").map_err(|e| ApiError::from_apply(&e))?;
     let force = ctx.query.bool("force")?;
-    let config = decode::yaml(raw)?;
-    if !config.value.is_object() {
-        return Err(ApiError::bad_request(
-            "the apply configuration is not an object",
-        ));
-    }
+    let config = decode_apply_patch(raw).map_err(|e| ApiError::from_apply(&e))?;
     let name = ctx.path.name.clone().unwrap_or_default();
-    let target = if ctx.path.subresource.as_deref() == Some("status") {
-        Target::Status
-    } else {
-        Target::Main
+    let (target, subresource) = match ctx.path.subresource.as_deref() {
+        None => (Target::Main, None),
+        Some("status") => (Target::Status, Some("status")),
+        Some(_) => {
+            return Err(ApiError::unsupported_media_type(&[
+                "application/json-patch+json",
+                "application/merge-patch+json",
+            ]));
+        }
     };
+    let fm = ctx.strategy.field_manager();
     let info = ctx.strategy.info().clone();
+    let now = crate::clock::format(crate::clock::now());
     let key = info.key(ctx.path.namespace.as_deref(), &name);
     let exists = ctx.api.objects.get(&key, &info.gr(), &name).await.is_ok();
     if !exists && target == Target::Main {
-        let mut created = merger.apply(None, &config.value, &manager, force)?;
-        match object::name(&created) {
-            "" => object::set_meta(&mut created, "name", Some(Value::String(name))),
-            n if n != name => {
-                return Err(ApiError::bad_request(format!(
-                    "the name of the object ({n}) does not match the name on the URL ({name})"
-                )));
-            }
-            _ => {}
-        }
-        return super::create::create(
+        let mut created = fm
+            .apply(None, &config, &manager, force, None, &now)
+            .map_err(|e| ApiError::from_apply(&e))?;
+        let ns = info
+            .namespaced
+            .then(|| ctx.path.namespace.clone().unwrap_or_default());
+        check_patched_object(
+            &mut created,
+            &name,
+            ns.as_deref(),
+            true,
+            &info.gr().to_string(),
+        )
+        .map_err(|e| ApiError::from_apply(&e))?;
+        return super::create::create_as(
             ctx,
-            decode::Decoded {
+            Decoded {
                 value: created,
-                duplicates: config.duplicates,
+                duplicates: Vec::new(),
             },
+            None,
         )
         .await;
     }
-    let updated = update_object(ctx, target, &config.duplicates, true, |live| {
-        let mut new = merger.apply(Some(live), &config.value, &manager, force)?;
-        if object::resource_version(&config.value).is_empty() {
+    let updated = update_object(ctx, target, &[], true, None, |live| {
+        let mut new = fm
+            .apply(Some(live), &config, &manager, force, subresource, &now)
+            .map_err(|e| ApiError::from_apply(&e))?;
+        if object::resource_version(&config).is_empty() {
             object::set_meta(&mut new, "resourceVersion", None);
+        } else {
+            object::set_meta(
+                &mut new,
+                "resourceVersion",
+                Some(Value::String(object::resource_version(&config).to_owned())),
+            );
         }
         Ok(new)
     })

@@ -20,6 +20,17 @@ use crate::http::status::{ApiError, ApiResult};
 use crate::object;
 
 pub(super) async fn create(ctx: &mut Ctx, body: Decoded) -> ApiResult<Resp> {
+    let manager = super::write::manager(ctx, "CreateOptions")?;
+    create_as(ctx, body, Some(&manager)).await
+}
+
+/// Creates the object; `manager` records the write in `metadata.managedFields` (`None` for an
+/// apply that creates, whose field manager has done it).
+pub(super) async fn create_as(
+    ctx: &mut Ctx,
+    body: Decoded,
+    manager: Option<&str>,
+) -> ApiResult<Resp> {
     let strategy = Arc::clone(&ctx.strategy);
     let info = strategy.info().clone();
     if ctx.path.subresource.is_some() {
@@ -47,7 +58,14 @@ pub(super) async fn create(ctx: &mut Ctx, body: Decoded) -> ApiResult<Resp> {
             object::set_meta(&mut obj, "name", Some(json!(generate_name(&prefix))));
         }
         let name = object::name(&obj).to_owned();
-        let mut candidate = obj.clone();
+        let mut candidate = match manager {
+            Some(m) => {
+                strategy
+                    .field_manager()
+                    .update(None, &obj, m, None, &crate::clock::format(now))
+            }
+            None => obj.clone(),
+        };
         let admitted = strategy.create(&mut candidate)?;
         strict_fields(ctx, fv, &body.duplicates, &admitted.unknown_fields)?;
         invalid(&*strategy, &name, &admitted)?;

@@ -33,8 +33,6 @@ use crate::http::route::{self, ResourcePath, Route};
 use crate::http::status::{ApiError, ApiResult};
 use crate::registry::Strategy;
 
-pub use apply::ApplyPatch;
-
 /// A resource request being handled.
 pub(crate) struct Ctx {
     pub api: Arc<Api>,

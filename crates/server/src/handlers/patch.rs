@@ -81,19 +81,27 @@ pub(super) async fn patch(ctx: &mut Ctx, raw: &Bytes) -> ApiResult<Resp> {
             } else {
                 Target::Main
             };
-            let updated = update_object(ctx, target, &decoded.duplicates, true, |old| {
-                let mut new = apply(old)?;
-                if !new.is_object() {
-                    return Err(ApiError::bad_request(
-                        "the patched object is not a JSON object",
-                    ));
-                }
-                if !names_rv(&new, old) {
-                    // Patched from the current object: retried on conflict.
-                    object::set_meta(&mut new, "resourceVersion", None);
-                }
-                Ok(new)
-            })
+            let manager = super::write::manager(ctx, "PatchOptions")?;
+            let updated = update_object(
+                ctx,
+                target,
+                &decoded.duplicates,
+                true,
+                Some(&manager),
+                |old| {
+                    let mut new = apply(old)?;
+                    if !new.is_object() {
+                        return Err(ApiError::bad_request(
+                            "the patched object is not a JSON object",
+                        ));
+                    }
+                    if !names_rv(&new, old) {
+                        // Patched from the current object: retried on conflict.
+                        object::set_meta(&mut new, "resourceVersion", None);
+                    }
+                    Ok(new)
+                },
+            )
             .await?;
             Ok(ctx.respond(200, &updated.object))
         }

@@ -32,9 +32,15 @@ pub(super) async fn update(ctx: &mut Ctx, body: Decoded) -> ApiResult<Resp> {
         Some(_) => return Err(ApiError::no_such_resource()),
     };
     let unconditional = unconditional(ctx);
-    let updated = update_object(ctx, target, &body.duplicates, unconditional, |_old| {
-        Ok(value.clone())
-    })
+    let manager = super::write::manager(ctx, "UpdateOptions")?;
+    let updated = update_object(
+        ctx,
+        target,
+        &body.duplicates,
+        unconditional,
+        Some(&manager),
+        |_old| Ok(value.clone()),
+    )
     .await?;
     Ok(ctx.respond(200, &updated.object))
 }
@@ -51,7 +57,13 @@ pub(super) async fn scale_update(
     };
     let name = ctx.path.name.clone().unwrap_or_default();
     let is_patch = scale_body.is_null();
-    let updated = update_object(ctx, Target::Main, &[], true, |old| {
+    let options = if is_patch {
+        "PatchOptions"
+    } else {
+        "UpdateOptions"
+    };
+    let manager = super::write::manager(ctx, options)?;
+    let updated = update_object(ctx, Target::Main, &[], true, Some(&manager), |old| {
         let current = scale::scale_of(old, &spec);
         let new_scale = if is_patch {
             let mut s = current.clone();

@@ -12,7 +12,10 @@
 use serde_json::{Map, Value, json};
 
 use super::Ctx;
-use crate::engine::{Admitted, BadValue, FieldError, FieldPath, label_key};
+use crate::engine::{
+    Admitted, BadValue, FieldError, FieldPath, ignore_managed_fields_timestamps, label_key,
+    manager_or_user_agent, validate_field_manager,
+};
 use crate::http::status::{ApiError, ApiResult, GroupResource};
 use crate::object;
 use crate::registry::Strategy;
@@ -314,6 +317,19 @@ pub(crate) fn spec_changed(new: &Value, old: &Value) -> bool {
     strip(new) != strip(old)
 }
 
+/// The manager of a write that is not an apply: `fieldManager` (validated as `kind`'s option,
+/// `CreateOptions`, `UpdateOptions` or `PatchOptions`), else the user agent's product name.
+pub(crate) fn manager(ctx: &Ctx, kind: &str) -> ApiResult<String> {
+    let given = ctx.query.get("fieldManager").unwrap_or("");
+    validate_field_manager(given, false, kind).map_err(|e| ApiError::from_apply(&e))?;
+    let agent = ctx
+        .headers
+        .get(http::header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    Ok(manager_or_user_agent(given, agent))
+}
+
 /// Which part of an object an update may change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Target {
@@ -331,11 +347,15 @@ pub(crate) struct Updated {
 /// `GuaranteedUpdate`: reads the object, builds the new one with `build`, prepares, validates
 /// and writes it with compare-and-swap. A lost race is retried when the new object names no
 /// resourceVersion (patches of the current object, unconditional updates).
+///
+/// `manager` records the write in `metadata.managedFields` (an `Update` by that manager);
+/// `None` for applies, whose field manager has done it.
 pub(crate) async fn update_object(
     ctx: &mut Ctx,
     target: Target,
     duplicates: &[String],
     allow_unconditional: bool,
+    manager: Option<&str>,
     mut build: impl FnMut(&Value) -> ApiResult<Value>,
 ) -> ApiResult<Updated> {
     let strategy = std::sync::Arc::clone(&ctx.strategy);
@@ -379,6 +399,13 @@ pub(crate) async fn update_object(
                 )],
             ));
         }
+        if let Some(manager) = manager {
+            let subresource = (target == Target::Status).then_some("status");
+            let now = crate::clock::format(crate::clock::now());
+            new = strategy
+                .field_manager()
+                .update(Some(&old), &new, manager, subresource, &now);
+        }
         let mut errors = system_fields_for_update(&mut new, &old);
         let mut admitted = match target {
             Target::Main => strategy.update(&mut new, &old)?,
@@ -404,6 +431,8 @@ pub(crate) async fn update_object(
             "resourceVersion",
             Some(json!(current.revision.to_string())),
         );
+        let new = ignore_managed_fields_timestamps(new, &old);
+        let mut new = new;
         if encode(&new) == encode(&old) {
             return Ok(Updated { object: old });
         }

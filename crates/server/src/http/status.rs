@@ -368,6 +368,46 @@ impl ApiError {
         }
     }
 
+    /// A server-side apply failure, as its `Status` says (409 conflicts with their
+    /// `FieldManagerConflict` causes, 400, 422 of the options, 500).
+    #[must_use]
+    pub fn from_apply(e: &crate::engine::ApplyError) -> ApiError {
+        let s = e.status();
+        let details = s.get("details").map(|d| {
+            let str_of = |k: &str| d.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+            Box::new(Details {
+                name: str_of("name"),
+                group: str_of("group"),
+                kind: str_of("kind"),
+                causes: d
+                    .get("causes")
+                    .and_then(Value::as_array)
+                    .map(|cs| {
+                        cs.iter()
+                            .map(|c| {
+                                let f = |k: &str| {
+                                    c.get(k).and_then(Value::as_str).unwrap_or("").to_owned()
+                                };
+                                Cause {
+                                    reason: f("reason"),
+                                    message: f("message"),
+                                    field: f("field"),
+                                }
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                ..Details::default()
+            })
+        });
+        ApiError {
+            code: e.code(),
+            reason: e.reason(),
+            message: s["message"].as_str().unwrap_or("").to_owned(),
+            details,
+        }
+    }
+
     /// The `Status` object.
     #[must_use]
     pub fn to_status(&self) -> Value {
@@ -377,7 +417,9 @@ impl ApiError {
         m.insert("metadata".to_owned(), Value::Object(serde_json::Map::new()));
         m.insert("status".to_owned(), "Failure".into());
         m.insert("message".to_owned(), self.message.clone().into());
-        m.insert("reason".to_owned(), self.reason.into());
+        if !self.reason.is_empty() {
+            m.insert("reason".to_owned(), self.reason.into());
+        }
         if let Some(d) = &self.details {
             m.insert(
                 "details".to_owned(),

@@ -20,7 +20,8 @@ use super::table::{CREATION_DESCRIPTION, Table, column, name_column};
 use super::{Registry, ResourceInfo, Strategy};
 use crate::clock;
 use crate::engine::{
-    Admitted, BadValue, CustomResourceDefinition, FieldError, FieldPath, check_crd_full,
+    Admitted, BadValue, CustomResourceDefinition, FieldError, FieldManager, FieldPath,
+    check_crd_full,
 };
 use crate::http::status::{ApiError, ApiResult};
 
@@ -31,6 +32,7 @@ pub const CLEANUP_FINALIZER: &str = "customresourcecleanup.apiextensions.k8s.io"
 pub struct CrdStrategy {
     info: ResourceInfo,
     registry: Arc<RwLock<Registry>>,
+    field_manager: Arc<FieldManager>,
 }
 
 impl CrdStrategy {
@@ -51,6 +53,15 @@ impl CrdStrategy {
                 prefix: "/registry/apiextensions.k8s.io/customresourcedefinitions/".to_owned(),
             },
             registry,
+            // Schemaless (deduced), with status reset as the CRD's status subresource does.
+            field_manager: Arc::new(
+                FieldManager::new(
+                    None,
+                    CustomResourceDefinition::API_VERSION,
+                    CustomResourceDefinition::KIND,
+                )
+                .with_status_subresource(),
+            ),
         }
     }
 
@@ -483,6 +494,10 @@ impl Strategy for CrdStrategy {
 
     fn always_marks(&self) -> bool {
         true
+    }
+
+    fn field_manager(&self) -> Arc<FieldManager> {
+        Arc::clone(&self.field_manager)
     }
 }
 

@@ -16,13 +16,14 @@ use serde_json::Value;
 
 use super::table::{PrinterColumns, Table};
 use super::{ResourceInfo, Strategy, Subresources, version};
-use crate::engine::{Admission, Admitted, CustomResourceDefinition};
+use crate::engine::{Admission, Admitted, CustomResourceDefinition, FieldManager};
 use crate::http::status::{ApiError, ApiResult};
 use crate::jsonpath::go_number;
 
 /// One served version, compiled.
 struct VersionEntry {
     admission: Result<Admission, String>,
+    field_manager: Arc<FieldManager>,
     columns: PrinterColumns,
     selectable: Vec<String>,
     subresources: Subresources,
@@ -84,6 +85,7 @@ impl CrdEntry {
                 v.name.clone(),
                 VersionEntry {
                     admission: Admission::new(&crd, &v.name).map_err(|e| e.to_string()),
+                    field_manager: Arc::new(FieldManager::for_crd(&crd, &v.name)),
                     columns: PrinterColumns::new(&v.additional_printer_columns),
                     selectable: v
                         .selectable_fields
@@ -350,6 +352,13 @@ impl Strategy for CustomResourceStrategy {
             .and_then(|v| v.warning.clone())
             .into_iter()
             .collect()
+    }
+
+    fn field_manager(&self) -> Arc<FieldManager> {
+        self.version().map_or_else(
+            || Arc::new(FieldManager::for_crd(&self.entry.crd, &self.info.version)),
+            |v| Arc::clone(&v.field_manager),
+        )
     }
 
     fn create_refused(&self) -> Option<String> {

@@ -181,6 +181,9 @@ pub trait Strategy: Send + Sync {
         false
     }
 
+    /// The field manager of the kind (managed fields, server-side apply).
+    fn field_manager(&self) -> std::sync::Arc<crate::engine::FieldManager>;
+
     /// Whether creating objects is refused (the CRD is terminating).
     fn create_refused(&self) -> Option<String> {
         None

@@ -13,8 +13,8 @@ use super::table::{CREATION_DESCRIPTION, Table, column, name_column};
 use super::{ResourceInfo, Strategy, Subresources};
 use crate::clock;
 use crate::engine::{
-    Admitted, CompiledSchema, FieldError, FieldPath, JsonSchemaProps, ResourceInfo as EngineInfo,
-    Structural, dns1123_label,
+    Admitted, CompiledSchema, FieldError, FieldManager, FieldPath, JsonSchemaProps,
+    ResourceInfo as EngineInfo, Structural, dns1123_label,
 };
 use crate::http::status::{ApiError, ApiResult};
 
@@ -25,6 +25,7 @@ pub const NAME_LABEL: &str = "kubernetes.io/metadata.name";
 pub struct NamespaceStrategy {
     info: ResourceInfo,
     schema: CompiledSchema,
+    field_manager: std::sync::Arc<FieldManager>,
 }
 
 impl Default for NamespaceStrategy {
@@ -67,6 +68,9 @@ impl NamespaceStrategy {
                 kind: "Namespace".to_owned(),
                 namespaced: Some(false),
             }),
+            field_manager: std::sync::Arc::new(
+                FieldManager::new(None, "v1", "Namespace").with_status_subresource(),
+            ),
         }
     }
 
@@ -256,6 +260,10 @@ impl Strategy for NamespaceStrategy {
 
     fn always_marks(&self) -> bool {
         true
+    }
+
+    fn field_manager(&self) -> std::sync::Arc<FieldManager> {
+        std::sync::Arc::clone(&self.field_manager)
     }
 }
 

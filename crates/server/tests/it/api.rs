@@ -553,16 +553,13 @@ async fn patches_merge_json_and_unsupported() {
         .expect(409)
         .json();
     assert_eq!(e["reason"], "Conflict");
-    // Strategic merge and apply patches of custom resources: 415.
+    // Strategic merge patches of custom resources: 415.
     let e = h
         .patch(&path, "application/strategic-merge-patch+json", &json!({}))
         .await
         .expect(415)
         .json();
     assert_eq!(e["reason"], "UnsupportedMediaType");
-    h.patch(&path, "application/apply-patch+yaml", &json!({}))
-        .await
-        .expect(415);
     // Malformed patches.
     assert_eq!(
         h.send(
@@ -1166,33 +1163,9 @@ async fn leases_and_events_for_controllers() {
     );
 }
 
-/// A stand-in for server-side apply's merge (issue 13 brings the real one): a JSON merge of the
-/// configuration, to check the seam's wiring.
-struct MergeApply;
-
-impl crdkit_server::ApplyPatch for MergeApply {
-    fn apply(
-        &self,
-        live: Option<&Value>,
-        config: &Value,
-        _manager: &str,
-        _force: bool,
-    ) -> Result<Value, crdkit_server::http::status::ApiError> {
-        Ok(crdkit_server::patch::merge_patch(
-            live.cloned().unwrap_or(json!({})),
-            config,
-        ))
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn apply_patches_go_through_the_seam() {
-    let s = crdkit_server::ApiServer::start_with(crdkit_server::ServerConfig {
-        apply: Some(std::sync::Arc::new(MergeApply)),
-        ..crdkit_server::ServerConfig::default()
-    })
-    .await
-    .unwrap();
+async fn server_side_apply_and_managed_fields() {
+    let s = server().await;
     let h = Http::of(&s);
     let crd_path = format!("{CRDS}/crontabs.stable.example.com");
     let apply = |path: String, body: Value| async move {
@@ -1204,61 +1177,135 @@ async fn apply_patches_go_through_the_seam() {
         )
         .await
     };
-    // kube-rs installs CRDs this way: apply creates.
+    // kube-rs installs CRDs this way (`?&force=true&fieldManager=…`): apply creates.
     let r = apply(
-        format!("{crd_path}?fieldManager=probe&force=true"),
+        format!("{crd_path}?&force=true&fieldManager=crdkit-probe"),
         manifest_json("resourcedefinition.yaml"),
     )
     .await
     .expect(201)
     .json();
     assert_eq!(r["status"]["storedVersions"], json!(["v1"]));
-    let r = apply(
-        format!("{CT}/a?fieldManager=probe"),
-        crontab("a", json!({"image": "x"})),
-    )
-    .await
-    .expect(201)
-    .json();
-    assert_eq!(r["spec"]["image"], "x");
-    let r = apply(
-        format!("{CT}/a?fieldManager=probe"),
-        crontab("a", json!({"replicas": 2})),
+    assert_eq!(r["metadata"]["managedFields"][0]["manager"], "crdkit-probe");
+    assert_eq!(r["metadata"]["managedFields"][0]["operation"], "Apply");
+    // Re-applying the same configuration writes nothing.
+    let again = apply(
+        format!("{crd_path}?force=true&fieldManager=crdkit-probe"),
+        manifest_json("resourcedefinition.yaml"),
     )
     .await
     .expect(200)
     .json();
-    assert_eq!(r["spec"], json!({"image": "x", "replicas": 2}));
-    assert_eq!(r["metadata"]["generation"], 2);
     assert_eq!(
-        apply(format!("{CT}/a"), crontab("a", json!({})))
+        again["metadata"]["resourceVersion"],
+        r["metadata"]["resourceVersion"]
+    );
+    // Custom resources: create, update, ownership.
+    let r = apply(
+        format!("{CT}/a?fieldManager=kubectl"),
+        crontab("a", json!({"image": "x", "replicas": 1})),
+    )
+    .await
+    .expect(201)
+    .json();
+    assert_eq!(r["spec"], json!({"image": "x", "replicas": 1}));
+    let r = apply(
+        format!("{CT}/a?fieldManager=kubectl"),
+        crontab("a", json!({"image": "y"})),
+    )
+    .await
+    .expect(200)
+    .json();
+    assert_eq!(
+        r["spec"],
+        json!({"image": "y"}),
+        "fields the applier stopped sending are removed"
+    );
+    assert_eq!(r["metadata"]["generation"], 2);
+    let e = apply(
+        format!("{CT}/a?fieldManager=controller"),
+        crontab("a", json!({"image": "z"})),
+    )
+    .await
+    .expect(409)
+    .json();
+    assert_eq!(e["reason"], "Conflict");
+    assert_eq!(
+        e["message"],
+        r#"Apply failed with 1 conflict: conflict with "kubectl": .spec.image"#
+    );
+    assert_eq!(e["details"]["causes"][0]["reason"], "FieldManagerConflict");
+    let r = apply(
+        format!("{CT}/a?fieldManager=controller&force=true"),
+        crontab("a", json!({"image": "z"})),
+    )
+    .await
+    .expect(200)
+    .json();
+    assert_eq!(r["spec"]["image"], "z");
+    // Updates by other means are recorded as Update operations.
+    let r = h
+        .merge(
+            &format!("{CT}/a?fieldManager=kubectl-edit"),
+            &json!({"spec": {"replicas": 3}}),
+        )
+        .await
+        .expect(200)
+        .json();
+    let managers: Vec<(&str, &str)> = r["metadata"]["managedFields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["manager"].as_str().unwrap(),
+                m["operation"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert!(
+        managers.contains(&("kubectl-edit", "Update")),
+        "{managers:?}"
+    );
+    assert!(managers.contains(&("controller", "Apply")), "{managers:?}");
+    // Request errors.
+    let e = apply(format!("{CT}/a"), crontab("a", json!({})))
+        .await
+        .expect(422)
+        .json();
+    assert_eq!(
+        e["message"],
+        "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch"
+    );
+    assert_eq!(
+        apply(format!("{CT}/b?fieldManager=m"), crontab("a", json!({})))
             .await
             .status,
         400
     );
-    assert_eq!(
-        apply(
-            format!("{CT}/b?fieldManager=probe"),
-            crontab("a", json!({}))
-        )
-        .await
-        .status,
-        400
-    );
-    // Without a merge, apply patches are 415.
-    let plain = server().await;
-    let e = Http::of(&plain)
+    let bad = h
         .send(
             "PATCH",
-            &format!("{crd_path}?fieldManager=probe"),
+            &format!("{CT}/a?fieldManager=m"),
             &[("content-type", "application/apply-patch+yaml")],
-            Some(b"{}".to_vec()),
+            Some(b"[1".to_vec()),
+        )
+        .await;
+    assert_eq!(bad.status, 400);
+    // Managed fields on create, from the field manager or the user agent.
+    let r = h
+        .send(
+            "POST",
+            CT,
+            &[
+                ("content-type", "application/json"),
+                ("user-agent", "kubectl/v1.32.4 (linux/amd64)"),
+            ],
+            Some(crontab("ua", json!({})).to_string().into_bytes()),
         )
         .await
-        .expect(415)
+        .expect(201)
         .json();
-    assert_eq!(
-        e["message"],
-        "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json"
-    );
+    assert_eq!(r["metadata"]["managedFields"][0]["manager"], "kubectl");
+    assert_eq!(r["metadata"]["managedFields"][0]["operation"], "Update");
 }
