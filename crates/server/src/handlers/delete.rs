@@ -99,6 +99,17 @@ async fn delete_one(ctx: &Ctx, name: &str, o: &Options, dry: bool) -> ApiResult<
     let strategy = &ctx.strategy;
     let info = strategy.info();
     let gr = info.gr();
+    // NamespaceLifecycle: the system namespaces stay.
+    if info.group.is_empty()
+        && info.resource == "namespaces"
+        && matches!(name, "default" | "kube-system" | "kube-public")
+    {
+        return Err(ApiError::forbidden(
+            &gr,
+            name,
+            "this namespace may not be deleted",
+        ));
+    }
     let ns = ctx.path.namespace.clone();
     for _ in 0..32 {
         let key = info.key(ns.as_deref(), name);

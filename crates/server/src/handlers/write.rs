@@ -431,8 +431,8 @@ pub(crate) async fn update_object(
             "resourceVersion",
             Some(json!(current.revision.to_string())),
         );
-        let new = ignore_managed_fields_timestamps(new, &old);
-        let mut new = new;
+        // A write that changes nothing but managed fields' times stores nothing.
+        let mut new = ignore_managed_fields_timestamps(new, &old);
         if encode(&new) == encode(&old) {
             return Ok(Updated { object: old });
         }

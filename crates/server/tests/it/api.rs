@@ -1309,3 +1309,21 @@ async fn server_side_apply_and_managed_fields() {
     assert_eq!(r["metadata"]["managedFields"][0]["manager"], "kubectl");
     assert_eq!(r["metadata"]["managedFields"][0]["operation"], "Update");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn system_namespaces_stay() {
+    let s = server().await;
+    let h = Http::of(&s);
+    let e = h
+        .delete("/api/v1/namespaces/default")
+        .await
+        .expect(403)
+        .json();
+    assert_eq!(
+        e["message"],
+        "namespaces \"default\" is forbidden: this namespace may not be deleted"
+    );
+    h.delete("/api/v1/namespaces/kube-node-lease")
+        .await
+        .expect(200);
+}
