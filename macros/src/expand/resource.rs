@@ -7,10 +7,9 @@ use quote::{quote, quote_spanned};
 use crate::ast::Container;
 use crate::check::jsonpath::Step;
 use crate::check::resource::{Expect, Resource};
-use crate::ctxt::Ctxt;
 use crate::expand::shape::Gen;
 
-pub fn expand(cx: &Ctxt, cont: &Container<'_>, r: &Resource) -> TokenStream {
+pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
     let krate = cont.attrs.krate();
     let p = quote!(#krate::__private);
     let c = quote!(#krate::__private::cel);
@@ -111,7 +110,7 @@ pub fn expand(cx: &Ctxt, cont: &Container<'_>, r: &Resource) -> TokenStream {
     });
     let selectable = &r.selectable_fields;
     // Root rules: checked on the root's schema (with apiVersion, kind and metadata).
-    let mut g = Gen::new(cx, krate.clone());
+    let mut g = Gen::new(krate.clone());
     g.type_name.clone_from(kind);
     let root_node = g.push_const(
         quote!(&'static #p::Shape),

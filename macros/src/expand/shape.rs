@@ -11,7 +11,7 @@ use syn::spanned::Spanned as _;
 use crate::ast::{Container, Data, Field, Style, Variant};
 use crate::attr::json::DefaultAttr;
 use crate::attr::keywords::Keywords;
-use crate::ctxt::Ctxt;
+use crate::check::structural::skipped;
 
 /// A const-time check to emit, spanned at the tokens that asked for it.
 pub struct Check {
@@ -21,8 +21,7 @@ pub struct Check {
 }
 
 /// Collects the associated consts and checks while the shape is generated.
-pub struct Gen<'c> {
-    pub cx: &'c Ctxt,
+pub struct Gen {
     pub krate: TokenStream,
     pub consts: Vec<TokenStream>,
     pub checks: Vec<Check>,
@@ -35,10 +34,9 @@ pub struct Gen<'c> {
     next: usize,
 }
 
-impl<'c> Gen<'c> {
-    pub fn new(cx: &'c Ctxt, krate: TokenStream) -> Self {
+impl Gen {
+    pub fn new(krate: TokenStream) -> Self {
         Gen {
-            cx,
             krate,
             consts: Vec::new(),
             checks: Vec::new(),
@@ -85,29 +83,14 @@ impl<'c> Gen<'c> {
                     let fields = self.fields(fields);
                     quote!(#p::Shape::new(#p::Kind::Struct(#fields)))
                 }
+                // Checked: exactly one live field (`check::structural`).
                 Data::Struct(Style::Newtype | Style::Struct, fields) => {
-                    let live: Vec<&Field<'_>> = fields
-                        .iter()
-                        .filter(|f| !(f.serde.skip_serializing && f.serde.skip_deserializing))
-                        .collect();
-                    if live.len() == 1 {
-                        let s = self.field_shape(live[0]);
-                        quote!(*#s)
-                    } else {
-                        self.cx.error_spanned_by(
-                            cont.ident,
-                            "`#[serde(transparent)]` needs exactly one field that is not skipped",
-                        );
-                        quote!(#p::Shape::any())
-                    }
+                    let live = fields.iter().find(|f| !skipped(f)).expect("checked");
+                    let s = self.field_shape(live);
+                    quote!(*#s)
                 }
-                Data::Struct(Style::Tuple, _) => {
-                    self.cx.error_spanned_by(cont.ident, format!("tuple struct `{name}` is written as a JSON array of mixed types, which no structural schema allows; use named fields"));
-                    quote!(#p::Shape::any())
-                }
-                Data::Struct(Style::Unit, _) => {
-                    self.cx.error_spanned_by(cont.ident, format!("unit struct `{name}` is written as null, which no structural schema allows; use `struct {name} {{}}` for an empty object"));
-                    quote!(#p::Shape::any())
+                Data::Struct(Style::Tuple | Style::Unit, _) => {
+                    unreachable!("tuple and unit structs are rejected by check::structural")
                 }
                 Data::Enum(variants) => self.enumeration(cont, variants),
             }
@@ -135,7 +118,7 @@ impl<'c> Gen<'c> {
         let p = quote!(#k::__private);
         let mut out = Vec::new();
         for f in fields {
-            if f.serde.skip_serializing && f.serde.skip_deserializing {
+            if skipped(f) {
                 continue;
             }
             let shape = self.field_shape(f);
@@ -165,12 +148,6 @@ impl<'c> Gen<'c> {
     pub fn field_shape(&mut self, f: &Field<'_>) -> TokenStream {
         let k = self.krate.clone();
         let p = quote!(#k::__private);
-        if let Some(span) = f.serde.with
-            && f.attrs.with.is_none()
-            && f.attrs.schemars.is_none()
-        {
-            self.cx.error_at(span, format!("`#[serde(with)]` gives field `{}` a JSON form crdkit cannot see: name a type with that form, `#[crd(with = Type)]`", f.ident));
-        }
         let ty = f.attrs.with.as_ref().unwrap_or(f.ty);
         let base = if f.attrs.schemars.as_ref().is_some_and(|s| s.value) {
             quote_spanned!(ty.span()=> #p::Shape::new(#p::Kind::Dynamic(#p::schemars_schema::<#ty>)))
@@ -299,18 +276,7 @@ impl<'c> Gen<'c> {
         }
         if let Some(d) = &kw.default {
             let value = match d {
-                DefaultAttr::Literal(lit, lit_span) => {
-                    if let (Some(pat), serde_json::Value::String(s)) = (&kw.pattern, lit.to_value())
-                        && crdkit_regexp::Regexp::new(&pat.value).is_ok_and(|re| !re.is_match(&s))
-                    {
-                        self.cx.error_at(
-                            *lit_span,
-                            format!(
-                                "invalid `default` for `{what}`: \"{s}\" should match '{}'",
-                                pat.value
-                            ),
-                        );
-                    }
+                DefaultAttr::Literal(lit, _) => {
                     let j = lit.to_tokens(&k);
                     let c = self.push_const(quote!(#p::Json), j);
                     quote!(#p::DefaultValue::Value(#c))
@@ -409,28 +375,13 @@ impl<'c> Gen<'c> {
                 quote!(#p::Repr::Adjacent { tag: #tag, content: #content })
             }
             (Some(tag), None, false) => quote!(#p::Repr::Internal { tag: #tag }),
-            (None, Some(_), false) => {
-                self.cx.error_spanned_by(
-                    cont.ident,
-                    "`#[serde(content = ..)]` needs `#[serde(tag = ..)]`",
-                );
-                quote!(#p::Repr::External)
-            }
-            (None, None, false) => quote!(#p::Repr::External),
+            // `content` without `tag` is rejected by `check::structural`.
+            (None, _, false) => quote!(#p::Repr::External),
         };
         let mut out = Vec::new();
         for v in variants {
             if v.serde.skip || v.serde.other {
                 continue;
-            }
-            if let Some(span) = v.serde.untagged {
-                self.cx.error_at(span, "per-variant `#[serde(untagged)]` mixes representations; crdkit supports it on the whole enum only");
-            }
-            if let Some(span) = v.serde.with {
-                self.cx.error_at(
-                    span,
-                    "`#[serde(with)]` on a variant hides its JSON form from crdkit",
-                );
             }
             let kind = match v.style {
                 Style::Unit => quote!(#p::VariantKind::Unit),
@@ -443,8 +394,7 @@ impl<'c> Gen<'c> {
                     quote!(#p::VariantKind::Struct(#f))
                 }
                 Style::Tuple => {
-                    self.cx.error_spanned_by(v.ident, format!("tuple variant `{}` is written as a JSON array of mixed types, which no structural schema allows; use a struct variant", v.ident));
-                    quote!(#p::VariantKind::Unit)
+                    unreachable!("tuple variants are rejected by check::structural")
                 }
             };
             let name = &v.name;
