@@ -31,6 +31,31 @@ fn normalize(v: &mut Value) {
     }
 }
 
+/// The versions keyed by name: "regardless of the order in which versions are defined in a
+/// CustomResourceDefinition" (the versioning page), the API server reads `spec.versions` as a
+/// set; crdkit lists them by priority, the page in definition order. The order is pinned by
+/// `versions_are_listed_by_priority`.
+fn versions_by_name(crd: &mut Value) {
+    if let Some(Value::Array(versions)) = crd.pointer_mut("/spec/versions") {
+        versions.sort_by_key(|v| v["name"].as_str().unwrap_or_default().to_owned());
+    }
+}
+
+#[test]
+fn versions_are_listed_by_priority() {
+    for (name, crd) in crdkit_examples::all().expect("example CRDs build") {
+        let names: Vec<&str> = crd.spec.versions.iter().map(|v| v.name.as_str()).collect();
+        let mut sorted = names.clone();
+        crdkit::sort_versions(&mut sorted);
+        assert_eq!(names, sorted, "{name}");
+    }
+    let crd = crdkit_examples::versions::multi::CronTab::crd().unwrap();
+    let names: Vec<&str> = crd.spec.versions.iter().map(|v| v.name.as_str()).collect();
+    // "For the example in Specify multiple versions, the version sort order is v1, followed by
+    // v1beta1."
+    assert_eq!(names, ["v1", "v1beta1"]);
+}
+
 #[test]
 fn examples_equal_the_documentation() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/docs");
@@ -38,13 +63,15 @@ fn examples_equal_the_documentation() {
     for (name, crd) in crdkit_examples::all().expect("example CRDs build") {
         let path = dir.join(format!("{name}.crd.yaml"));
         let Ok(text) = std::fs::read_to_string(&path) else {
-            // Examples beyond the task page (several versions) have no documentation counterpart.
+            // Examples beyond the pages have no documentation counterpart.
             continue;
         };
         let mut want: Value = serde_saphyr::from_str(&text).expect("docs YAML parses");
         let mut got = crd.to_value();
         normalize(&mut want);
         normalize(&mut got);
+        versions_by_name(&mut want);
+        versions_by_name(&mut got);
         assert_eq!(
             got,
             want,
@@ -54,7 +81,138 @@ fn examples_equal_the_documentation() {
         compared += 1;
     }
     assert_eq!(
-        compared, 7,
+        compared, 9,
         "every example has its documentation counterpart"
     );
+}
+
+/// The objects of the versioning page's `ConversionReview` request ("Webhook request and
+/// response"), converted to `example.com/v1` by the webhook example's typed conversions: the
+/// page's `convertedObjects`, and back.
+#[test]
+fn the_pages_conversion_review_objects() {
+    use crdkit::{ConversionError, Versioned};
+    use crdkit_examples::versions::webhook::CronTab;
+    use serde_json::json;
+
+    let request = [
+        json!({"kind": "CronTab", "apiVersion": "example.com/v1beta1",
+               "metadata": {"creationTimestamp": "2019-09-04T14:03:02Z", "name": "local-crontab",
+                            "namespace": "default", "resourceVersion": "143",
+                            "uid": "3415a7fc-162b-4300-b5da-fd6083580d66"},
+               "hostPort": "localhost:1234"}),
+        json!({"kind": "CronTab", "apiVersion": "example.com/v1beta1",
+               "metadata": {"creationTimestamp": "2019-09-03T13:02:01Z", "name": "remote-crontab",
+                            "resourceVersion": "12893", "uid": "359a83ec-b575-460d-b553-d859cedde8a0"},
+               "hostPort": "example.com:2345"}),
+    ];
+    let response = [
+        json!({"kind": "CronTab", "apiVersion": "example.com/v1",
+               "metadata": {"creationTimestamp": "2019-09-04T14:03:02Z", "name": "local-crontab",
+                            "namespace": "default", "resourceVersion": "143",
+                            "uid": "3415a7fc-162b-4300-b5da-fd6083580d66"},
+               "host": "localhost", "port": "1234"}),
+        json!({"kind": "CronTab", "apiVersion": "example.com/v1",
+               "metadata": {"creationTimestamp": "2019-09-03T13:02:01Z", "name": "remote-crontab",
+                            "resourceVersion": "12893", "uid": "359a83ec-b575-460d-b553-d859cedde8a0"},
+               "host": "example.com", "port": "2345"}),
+    ];
+    for (object, want) in request.iter().zip(&response) {
+        let got = CronTab::convert(object.clone(), "example.com/v1").unwrap();
+        assert_eq!(&got, want);
+        assert_eq!(&CronTab::convert(got, "v1beta1").unwrap(), object);
+        // Converting to the object's own version changes nothing.
+        assert_eq!(
+            &CronTab::convert(object.clone(), "v1beta1").unwrap(),
+            object
+        );
+    }
+
+    let mut bad = request[0].clone();
+    bad["hostPort"] = json!("localhost");
+    let err = CronTab::convert(bad, "example.com/v1").unwrap_err();
+    assert_eq!(
+        err,
+        ConversionError::Failed(
+            "hostPort could not be parsed into a separate host and port".to_owned()
+        )
+    );
+    assert_eq!(
+        CronTab::convert(request[0].clone(), "example.com/v2")
+            .unwrap_err()
+            .to_string(),
+        "\"example.com/v2\" is not a version of CronTab.example.com (its versions: v1beta1, v1)"
+    );
+    let mut shirt = request[0].clone();
+    shirt["kind"] = json!("Shirt");
+    assert_eq!(
+        CronTab::convert(shirt, "v1").unwrap_err().to_string(),
+        "kind \"Shirt\" is not CronTab"
+    );
+    assert_eq!(
+        CronTab::convert(json!([1]), "v1").unwrap_err(),
+        ConversionError::NotAnObject
+    );
+    let mut other_group = request[0].clone();
+    other_group["apiVersion"] = json!("other.com/v1beta1");
+    assert!(matches!(
+        CronTab::convert(other_group, "v1").unwrap_err(),
+        ConversionError::UnknownVersion { .. }
+    ));
+    let mut not_a_string = request[0].clone();
+    not_a_string["hostPort"] = json!(5);
+    assert_eq!(
+        CronTab::convert(not_a_string, "v1")
+            .unwrap_err()
+            .to_string(),
+        "the example.com/v1beta1 object does not decode: invalid type: integer `5`, expected a string"
+    );
+}
+
+/// The typed side: objects of any version read by `apiVersion`, converted, and the `None`
+/// strategy (only `apiVersion` changes).
+#[test]
+fn typed_objects_of_any_version() {
+    use crdkit::Versioned;
+    use crdkit_examples::versions::{multi, webhook};
+    use serde_json::json;
+
+    let object = json!({"apiVersion": "example.com/v1", "kind": "CronTab",
+                        "metadata": {"name": "x", "labels": {"a": "b"}},
+                        "host": "h", "port": "80"});
+    let read: webhook::CronTab = serde_json::from_value(object.clone()).unwrap();
+    assert_eq!(read.api_version(), "example.com/v1");
+    let stored = read.into_storage().unwrap();
+    let webhook::CronTab::V1beta1(old) = &stored else {
+        panic!("not stored as v1beta1: {stored:?}");
+    };
+    assert_eq!(old.spec.host_port.as_deref(), Some("h:80"));
+    assert_eq!(
+        old.metadata
+            .labels
+            .as_ref()
+            .and_then(|l| l.get("a"))
+            .map(String::as_str),
+        Some("b")
+    );
+    assert_eq!(
+        serde_json::to_value(stored.into_version("v1").unwrap()).unwrap(),
+        object
+    );
+    let err = serde_json::from_value::<webhook::CronTab>(
+        json!({"apiVersion": "example.com/v9", "kind": "CronTab"}),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("\"example.com/v9\" is not a version of CronTab.example.com"),
+        "{err}"
+    );
+
+    // None: same schema, only apiVersion changes (and nothing is decoded).
+    let none = multi::CronTab::convert(object.clone(), "v1beta1").unwrap();
+    let mut want = object;
+    want["apiVersion"] = json!("example.com/v1beta1");
+    assert_eq!(none, want);
+    assert_eq!(multi::CronTab::DECL.storage_version().version, "v1beta1");
 }

@@ -18,6 +18,7 @@ mod ctxt;
 mod expand;
 mod fallback;
 mod serde_attr;
+mod versions;
 
 use proc_macro::TokenStream;
 use syn::parse_macro_input;
@@ -36,6 +37,15 @@ pub fn derive_schema(input: TokenStream) -> TokenStream {
 pub fn derive_custom_resource(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as syn::DeriveInput);
     expand_resource(&input).into()
+}
+
+/// Derives `crdkit::Versioned` for an enum whose variants hold the root types of one kind's
+/// versions, in conversion order, one marked `#[versions(storage)]`; `#[versions(..)]` on the
+/// enum declares the conversion (`conversion = "None"` or `webhook(..)`). See `crdkit::Versions`.
+#[proc_macro_derive(Versions, attributes(versions))]
+pub fn derive_versions(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as syn::DeriveInput);
+    versions::derive(&input).into()
 }
 
 fn expand_schema(input: &syn::DeriveInput) -> proc_macro2::TokenStream {

@@ -4,6 +4,7 @@
 //! rules that need several attributes or the whole type live in `check/`.
 
 pub mod container;
+pub mod conversion;
 pub mod field;
 pub mod json;
 pub mod keywords;
