@@ -130,7 +130,7 @@ pub mod attributes {}
 pub use crdkit_apimachinery::version::{
     compare_priority as version_priority, sort_by_priority as sort_versions,
 };
-pub use crdkit_macros::{CustomResource, Schema, Versions};
+pub use crdkit_macros::{CustomResource, Schema, Versions, versioned};
 pub use crdkit_schema::crd::CustomResourceDefinition;
 pub use crdkit_shape::Schema;
 pub use crdkit_shape::resource::{CrdError, CustomResource, MergeError, merge_crds};
@@ -206,6 +206,7 @@ pub mod __private {
     pub use crate::validation::{DecodeError, Invalid, Validate, compile as compile_resource};
     #[cfg(feature = "validation")]
     pub use crdkit_apiextensions::validate::CompiledSchema;
+    pub use crdkit_macros::Versions;
     pub use crdkit_schema::crd::CustomResourceDefinition;
     pub use crdkit_schema::{ListType, MapType};
     pub use crdkit_shape::resource::{

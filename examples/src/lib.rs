@@ -29,5 +29,6 @@ pub fn all() -> Result<Vec<(&'static str, CustomResourceDefinition)>, CrdError> 
         ("shirt", shirt::Shirt::crd()?),
         ("crontab-versions", versions::multi::CronTab::crd()?),
         ("crontab-conversion", versions::webhook::CronTab::crd()?),
+        ("crontab-versioned", versions::evolved::CronTab::crd()?),
     ])
 }

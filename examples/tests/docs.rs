@@ -1,5 +1,6 @@
 //! Each example's CRD equals, as parsed YAML, the CRD the Kubernetes documentation prints for it
-//! (transcribed in `tests/data/docs/`), with field order and descriptions aside.
+//! (transcribed in `tests/data/docs/`), with field order and descriptions aside; and the
+//! versioning page's conversions on the examples of several versions.
 
 use std::path::PathBuf;
 
@@ -215,4 +216,58 @@ fn typed_objects_of_any_version() {
     want["apiVersion"] = json!("example.com/v1beta1");
     assert_eq!(none, want);
     assert_eq!(multi::CronTab::DECL.storage_version().version, "v1beta1");
+}
+
+/// `#[crdkit::versioned]`: the generated types per version and the conversions between them
+/// (rename, added field with its default, type change through the named functions, status
+/// carried over), typed and through `Versioned::convert`.
+#[test]
+fn one_definition_several_versions() {
+    use crdkit::{ConversionError, Versioned};
+    use crdkit_examples::versions::evolved::{CronTab, CronTabStatus, v1, v1alpha1, v1beta1};
+    use serde_json::json;
+
+    let old = v1alpha1::CronTab::new(
+        "old",
+        v1alpha1::CronTabSpec {
+            schedule: "* * * * */5".into(),
+            image: "busybox".into(),
+            port: "8080".into(),
+            tag: Some("1.36".into()),
+        },
+    );
+    let beta = v1beta1::CronTab::from(old.clone());
+    assert_eq!(beta.spec.replicas, 1, "the added field's default");
+    assert_eq!(beta.spec.schedule, "* * * * */5");
+    let mut new = v1::CronTab::try_from(beta.clone()).unwrap();
+    assert_eq!(
+        (new.spec.cron_spec.as_str(), new.spec.port),
+        ("* * * * */5", 8080)
+    );
+    new.status = Some(CronTabStatus { replicas: 2 });
+    let back = v1beta1::CronTab::try_from(new.clone()).unwrap();
+    assert_eq!(back.spec.port, "8080");
+    assert_eq!(back.status.map(|s| s.replicas), Some(2));
+    assert_eq!(v1alpha1::CronTab::from(beta).spec, old.spec);
+
+    // Through JSON, as a conversion webhook calls it: v1alpha1 → v1 → v1alpha1.
+    let object = serde_json::to_value(&old).unwrap();
+    let converted = CronTab::convert(object.clone(), "example.com/v1").unwrap();
+    assert_eq!(converted["apiVersion"], "example.com/v1");
+    assert_eq!(
+        converted["spec"],
+        json!({"cronSpec": "* * * * */5", "image": "busybox", "replicas": 1, "port": 8080, "tag": "1.36"})
+    );
+    assert_eq!(CronTab::convert(converted, "v1alpha1").unwrap(), object);
+
+    let mut bad = object;
+    bad["spec"]["port"] = json!("http");
+    assert_eq!(
+        CronTab::convert(bad, "v1").unwrap_err(),
+        ConversionError::Failed("port: invalid digit found in string".to_owned())
+    );
+    let crd = CronTab::crd().unwrap();
+    let names: Vec<&str> = crd.spec.versions.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(names, ["v1", "v1beta1", "v1alpha1"]);
+    assert_eq!(CronTab::DECL.storage_version().version, "v1");
 }

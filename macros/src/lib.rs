@@ -18,6 +18,7 @@ mod ctxt;
 mod expand;
 mod fallback;
 mod serde_attr;
+mod versioned;
 mod versions;
 
 use proc_macro::TokenStream;
@@ -46,6 +47,15 @@ pub fn derive_custom_resource(input: TokenStream) -> TokenStream {
 pub fn derive_versions(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as syn::DeriveInput);
     versions::derive(&input).into()
+}
+
+/// The versions of a kind from one spec struct: a module per version with its own type and CRD
+/// version, conversions between neighbouring versions, and the versions enum. Field histories:
+/// `#[versioned(added(..), removed(..), renamed(..), changed(..), deprecated(..))]`. See
+/// `crdkit::versioned`.
+#[proc_macro_attribute]
+pub fn versioned(args: TokenStream, item: TokenStream) -> TokenStream {
+    versioned::expand(args.into(), item.into()).into()
 }
 
 fn expand_schema(input: &syn::DeriveInput) -> proc_macro2::TokenStream {

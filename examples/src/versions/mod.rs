@@ -8,5 +8,6 @@
 //! - [`evolved`]: the page's deprecation example (v1alpha1, v1beta1, v1) from one annotated
 //!   definition, `#[crdkit::versioned]`, with the port changing type in v1.
 
+pub mod evolved;
 pub mod multi;
 pub mod webhook;
