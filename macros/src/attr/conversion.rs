@@ -9,7 +9,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::meta::ParseNestedMeta;
 
-use super::{Sp, unknown};
+use super::{Sp, unknown_in};
 use crate::ctxt::Ctxt;
 use crdkit_apimachinery::field::FieldPath;
 use crdkit_apimachinery::{names, webhook};
@@ -99,8 +99,9 @@ pub fn parse_webhook(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Optio
                 review_span = Some(m.path.segments[0].ident.span());
                 w.review_versions = super::strings(&m)?;
             }
-            _ => unknown(
+            _ => unknown_in(
                 cx,
+                "versions",
                 &m,
                 "`webhook(..)`",
                 &["url", "service", "ca_bundle", "review_versions"],
@@ -143,8 +144,9 @@ fn parse_service(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<Se
                     span: lit.span(),
                 });
             }
-            _ => unknown(
+            _ => unknown_in(
                 cx,
+                "versions",
                 &m,
                 "`service(..)`",
                 &["namespace", "name", "path", "port"],

@@ -4,7 +4,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::meta::ParseNestedMeta;
 
-use crate::attr::{Sp, unknown};
+use crate::attr::{Sp, unknown_in};
 use crate::ctxt::Ctxt;
 
 /// `#[crdkit::versioned(version(..), .., webhook(..))]`
@@ -96,8 +96,9 @@ pub fn parse_args(cx: &Ctxt, args: TokenStream) -> Args {
                 let path = &meta.path;
                 conversion_once(cx, &meta, &mut out.conversion, quote!(#path = #lit));
             }
-            _ => unknown(
+            _ => unknown_in(
                 cx,
+                "versioned",
                 &meta,
                 "`#[crdkit::versioned(..)]`",
                 &["version", "webhook", "conversion"],
@@ -144,8 +145,9 @@ fn parse_version(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<Ve
                 syn::parenthesized!(content in m.input);
                 crd = Some(content.parse::<TokenStream>()?);
             }
-            _ => unknown(
+            _ => unknown_in(
                 cx,
+                "versioned",
                 &m,
                 "`version(..)`",
                 &[
@@ -185,7 +187,7 @@ pub fn parse_field(cx: &Ctxt, attrs: &[syn::Attribute]) -> Vec<Action> {
                 .map(ToString::to_string)
                 .unwrap_or_default();
             if !ACTIONS.contains(&key.as_str()) {
-                unknown(cx, &meta, "a versioned field", ACTIONS);
+                unknown_in(cx, "versioned", &meta, "a versioned field", ACTIONS);
                 return Ok(());
             }
             if let Some(a) = parse_action(cx, &key, &meta)? {
@@ -217,7 +219,7 @@ fn parse_action(cx: &Ctxt, key: &str, meta: &ParseNestedMeta<'_>) -> syn::Result
             .map(ToString::to_string)
             .unwrap_or_default();
         if !known.contains(&k.as_str()) {
-            unknown(cx, &m, &format!("`{key}(..)`"), known);
+            unknown_in(cx, "versioned", &m, &format!("`{key}(..)`"), known);
             return Ok(());
         }
         match k.as_str() {

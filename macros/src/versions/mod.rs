@@ -24,7 +24,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::quote;
 
 use crate::attr::conversion::{self, ConversionAttr};
-use crate::attr::unknown;
+use crate::attr::unknown_in;
 use crate::ctxt::Ctxt;
 
 /// The enum, read.
@@ -105,8 +105,9 @@ fn parse<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Kind<'a>> {
                         v.parse()?
                     });
                 }
-                _ => unknown(
+                _ => unknown_in(
                     cx,
+                    "versions",
                     &meta,
                     "a versions enum",
                     &["conversion", "webhook", "crate"],
@@ -135,7 +136,7 @@ fn parse<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Kind<'a>> {
                         }
                         storage = Some(meta.path.segments[0].ident.span());
                     } else {
-                        unknown(cx, &meta, "a version", &["storage"]);
+                        unknown_in(cx, "versions", &meta, "a version", &["storage"]);
                     }
                     Ok(())
                 });

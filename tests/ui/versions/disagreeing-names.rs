@@ -39,6 +39,14 @@ mod types {
             pub host: String,
         }
     }
+    pub mod v5 {
+        use serde::{Deserialize, Serialize};
+        #[derive(crdkit::CustomResource, Serialize, Deserialize, Clone, Debug)]
+        #[crd(group = "example.com", version = "v5", kind = "Crontab", namespaced)]
+        pub struct CrontabSpec {
+            pub host: String,
+        }
+    }
 }
 use types::*;
 
@@ -51,6 +59,7 @@ enum CronTab {
     V2(v2::CronTab),
     V3(v3::CronTab),
     V4(v4::CronTab),
+    V5(v5::Crontab),
 }
 
 fn main() {}

@@ -12,6 +12,8 @@
 #[allow(clippy::result_large_err)]
 pub mod check;
 mod convert;
+#[cfg(test)]
+mod tests;
 
 pub use convert::{
     AddedDefault, ConversionError, ConvertField, ConvertFrom, Converted, Step, StepError,
