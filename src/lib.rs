@@ -105,6 +105,11 @@
 //! }
 //! ```
 //!
+//! A kind with several versions is one enum over the versions' root types,
+//! `#[derive(`[`Versions`]`)]`, or one annotated spec, [`versioned`]: either gives the CRD with
+//! every version, checked against each other at compile time, and the typed conversions a
+//! conversion webhook runs ([`Versioned::convert`]).
+//!
 //! The [`attributes`] page lists every attribute with the CRD field it writes, side by side
 //! with kube-derive's and kubebuilder's spelling.
 //!

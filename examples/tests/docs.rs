@@ -215,7 +215,10 @@ fn typed_objects_of_any_version() {
     let mut want = object;
     want["apiVersion"] = json!("example.com/v1beta1");
     assert_eq!(none, want);
-    assert_eq!(multi::CronTab::DECL.storage_version().version, "v1beta1");
+    assert_eq!(
+        multi::CronTab::DECL.storage_version().unwrap().version,
+        "v1beta1"
+    );
 }
 
 /// `#[crdkit::versioned]`: the generated types per version and the conversions between them
@@ -269,5 +272,5 @@ fn one_definition_several_versions() {
     let crd = CronTab::crd().unwrap();
     let names: Vec<&str> = crd.spec.versions.iter().map(|v| v.name.as_str()).collect();
     assert_eq!(names, ["v1", "v1beta1", "v1alpha1"]);
-    assert_eq!(CronTab::DECL.storage_version().version, "v1");
+    assert_eq!(CronTab::DECL.storage_version().unwrap().version, "v1");
 }

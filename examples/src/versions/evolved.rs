@@ -2,7 +2,8 @@
 //! `v1beta1` (deprecated) and `v1` (the storage version), written once with
 //! `#[crdkit::versioned]`. Over the versions the schedule is renamed, `replicas` is added, the
 //! port becomes a number and `tag` is deprecated; the conversions between the versions are
-//! generated, the port's through the two functions named in its history.
+//! generated, the port's through the two functions named in its history. Only `v1` has a
+//! printer column and a selectable field.
 
 use serde::{Deserialize, Serialize};
 
@@ -13,7 +14,14 @@ use serde::{Deserialize, Serialize};
         deprecation_warning = "example.com/v1alpha1 CronTab is deprecated; see http://example.com/v1alpha1-v1 for instructions to migrate to example.com/v1 CronTab"
     ),
     version(name = "v1beta1", deprecated),
-    version(name = "v1", storage),
+    version(
+        name = "v1",
+        storage,
+        crd(
+            print_column(name = "Port", json_path = ".spec.port"),
+            selectable_field = ".spec.image"
+        )
+    ),
     webhook(url = "https://my-webhook.example.com:9443/my-webhook-path")
 )]
 #[derive(crdkit::CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq)]

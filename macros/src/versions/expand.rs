@@ -99,7 +99,8 @@ pub fn expand(kind: &Kind<'_>) -> TokenStream {
             /// # Errors
             /// A conversion that fails.
             #vis fn into_storage(self) -> ::core::result::Result<Self, #v::ConversionError> {
-                #v::into_version(self, <Self as #p::Versioned>::DECL.storage_version().version)
+                let storage = <Self as #p::Versioned>::DECL.storage_version().map_or("", |d| d.version);
+                #v::into_version(self, storage)
             }
         }
 

@@ -195,8 +195,10 @@ pub fn convert(
     object: Value,
     to: &str,
 ) -> Result<Value, ConversionError> {
-    let first = decl.versions[0];
     let unknown = |api_version: &str| unknown_version(decl, api_version);
+    let Some(first) = decl.versions.first() else {
+        return Err(unknown(to));
+    };
     let Value::Object(map) = &object else {
         return Err(ConversionError::NotAnObject);
     };
@@ -227,10 +229,18 @@ pub fn convert(
             let mut at = from;
             while at != target {
                 let (next, run) = if at < target {
-                    (at + 1, steps[at].0)
+                    (at + 1, steps.get(at).map(|s| s.0))
                 } else {
-                    (at - 1, steps[at - 1].1)
+                    (at - 1, steps.get(at - 1).map(|s| s.1))
                 };
+                // The derive gives one pair per neighbours; a hand-built table may not.
+                let run = run.ok_or_else(|| {
+                    ConversionError::Failed(format!(
+                        "no conversion from {} to {}",
+                        decl.versions[at].api_version(),
+                        decl.versions[next].api_version()
+                    ))
+                })?;
                 current = run(current).map_err(|e| match e {
                     StepError::Decode(message) => ConversionError::Decode {
                         api_version: decl.versions[at].api_version(),
@@ -257,11 +267,14 @@ pub fn convert(
 /// The error for an `apiVersion` (or version) that is not one of the kind's.
 #[must_use]
 pub fn unknown_version(decl: &KindDecl, api_version: &str) -> ConversionError {
-    let first = decl.versions[0];
+    let (kind, group) = decl
+        .versions
+        .first()
+        .map_or(("", ""), |v| (v.kind, v.group));
     ConversionError::UnknownVersion {
         api_version: api_version.to_owned(),
-        kind: first.kind.to_owned(),
-        group: first.group.to_owned(),
+        kind: kind.to_owned(),
+        group: group.to_owned(),
         known: decl
             .versions
             .iter()

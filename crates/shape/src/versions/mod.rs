@@ -111,10 +111,10 @@ impl Conversion {
 }
 
 impl KindDecl {
-    /// The storage version.
+    /// The storage version (`None` only for a declaration built by hand with a bad index).
     #[must_use]
-    pub fn storage_version(&self) -> &'static ResourceDecl {
-        self.versions[self.storage]
+    pub fn storage_version(&self) -> Option<&'static ResourceDecl> {
+        self.versions.get(self.storage).copied()
     }
 
     /// The index of a version, named by its name (`v1`) or its `apiVersion`
@@ -152,6 +152,12 @@ impl KindDecl {
                 }
                 Err(e) => errors.extend(e.errors),
             }
+        }
+        if self.versions.is_empty() {
+            errors.push(crate::BuildError {
+                path: String::new(),
+                message: "a kind needs at least one version".to_owned(),
+            });
         }
         match merged {
             Some(mut crd) if errors.is_empty() => {
