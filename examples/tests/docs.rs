@@ -274,3 +274,31 @@ fn one_definition_several_versions() {
     assert_eq!(names, ["v1", "v1beta1", "v1alpha1"]);
     assert_eq!(CronTab::DECL.storage_version().unwrap().version, "v1");
 }
+
+/// `#[crd(flatten)]`: objects whose spec's fields sit at the root validate, prune and default
+/// as the API server does with the page's schema.
+#[test]
+fn flattened_objects_validate_and_prune() {
+    use crdkit_examples::versions::webhook::v1;
+    use serde_json::json;
+
+    let sent = json!({"apiVersion": "example.com/v1", "kind": "CronTab", "metadata": {"name": "x"},
+                      "host": "h", "port": "80", "someRandomField": 1});
+    let received = v1::CronTab::prune_and_default(sent).unwrap();
+    assert_eq!(received.spec.host.as_deref(), Some("h"));
+    assert!(received.validate().is_ok());
+    assert_eq!(
+        serde_json::to_value(&received).unwrap(),
+        json!({"apiVersion": "example.com/v1", "kind": "CronTab", "metadata": {"name": "x"},
+               "host": "h", "port": "80"})
+    );
+    let bad = json!({"apiVersion": "example.com/v1", "kind": "CronTab", "metadata": {"name": "x"},
+                     "host": 5});
+    let admission = crdkit::admission::Admission::new(&v1::CronTab::crd().unwrap(), "v1").unwrap();
+    let mut obj = bad;
+    let result = admission.create(&mut obj);
+    assert_eq!(
+        result.errors[0].to_string(),
+        "host: Invalid value: \"integer\": host in body must be of type string: \"integer\""
+    );
+}
