@@ -12,6 +12,9 @@
 #[allow(clippy::result_large_err)]
 pub mod check;
 mod convert;
+// A const fn's difference is a message by value.
+#[allow(clippy::result_large_err)]
+mod layout;
 #[cfg(test)]
 mod tests;
 
