@@ -105,6 +105,11 @@
 //! }
 //! ```
 //!
+//! A kind with several versions is one enum over the versions' root types,
+//! `#[derive(`[`Versions`]`)]`, or one annotated spec, [`versioned`]: either gives the CRD with
+//! every version, checked against each other at compile time, and the typed conversions a
+//! conversion webhook runs ([`Versioned::convert`]).
+//!
 //! The [`attributes`] page lists every attribute with the CRD field it writes, side by side
 //! with kube-derive's and kubebuilder's spelling.
 //!
@@ -127,10 +132,14 @@
 #[doc = include_str!("../docs/attributes.md")]
 pub mod attributes {}
 
-pub use crdkit_macros::{CustomResource, Schema};
+pub use crdkit_apimachinery::version::{
+    compare_priority as version_priority, sort_by_priority as sort_versions,
+};
+pub use crdkit_macros::{CustomResource, Schema, Versions, versioned};
 pub use crdkit_schema::crd::CustomResourceDefinition;
 pub use crdkit_shape::Schema;
 pub use crdkit_shape::resource::{CrdError, CustomResource, MergeError, merge_crds};
+pub use crdkit_shape::versions::{ConversionError, Versioned};
 #[cfg(feature = "validation")]
 pub use validation::{DecodeError, Invalid, Validate};
 
@@ -156,6 +165,8 @@ pub use crdkit_apiextensions::validate;
 pub use crdkit_apimachinery::field;
 /// Kubernetes name rules (DNS labels and subdomains, label keys and values).
 pub use crdkit_apimachinery::names;
+/// The priority of versions, as kubectl and the API server's discovery order them.
+pub use crdkit_apimachinery::version;
 /// Kubernetes CEL: parser, type checker, cost estimator and evaluator ([`crdkit_cel`]).
 #[cfg(feature = "validation")]
 pub use crdkit_cel as cel;
@@ -173,6 +184,9 @@ pub use crdkit_schema::yaml;
 /// Shapes: the `const` schemas that `#[derive(Schema)]` emits, and their compile-time checks
 /// (implement [`Schema`] by hand for a foreign type with [`shape::Shape`]'s builders).
 pub use crdkit_shape as shape;
+/// Kinds with several versions: the declaration, the CRD, the checks between versions and the
+/// conversion of objects ([`Versioned`]).
+pub use crdkit_shape::versions;
 
 /// The `metadata` of objects: crdkit's own type, or k8s-openapi's with the `kube` feature.
 #[cfg(not(feature = "kube"))]
@@ -197,14 +211,16 @@ pub mod __private {
     pub use crate::validation::{DecodeError, Invalid, Validate, compile as compile_resource};
     #[cfg(feature = "validation")]
     pub use crdkit_apiextensions::validate::CompiledSchema;
+    pub use crdkit_macros::Versions;
     pub use crdkit_schema::crd::CustomResourceDefinition;
     pub use crdkit_schema::{ListType, MapType};
     pub use crdkit_shape::resource::{
         CrdError, CustomResource, PrinterColumn, ResourceDecl, Scale,
     };
+    pub use crdkit_shape::versions::Versioned;
     pub use crdkit_shape::{
         DefaultValue, Enum, Field, Json, Kind, MapKey, Msg, Repr, Rule, Rules, Schema, Shape,
-        Variant, VariantKind, cel, check,
+        Variant, VariantKind, cel, check, versions,
     };
     #[cfg(feature = "kube")]
     pub use k8s_openapi;

@@ -96,6 +96,7 @@ fn verdicts(spec: &'static Shape) -> (Result<(), String>, Vec<String>) {
         description: None,
         spec,
         spec_required: true,
+        flatten: false,
         status: None,
         status_subresource: false,
         scale: None,

@@ -1,5 +1,5 @@
 //! Example CRDs: the Kubernetes documentation's CronTab in each form the CRD task page shows,
-//! and the Shirt with selectable fields. `crdgen` prints them; tests compare them with golden
+//! the Shirt with selectable fields, and the versioning page's CronTab in several versions. `crdgen` prints them; tests compare them with golden
 //! files and with the documentation's YAML.
 
 pub mod crontab;
@@ -27,6 +27,8 @@ pub fn all() -> Result<Vec<(&'static str, CustomResourceDefinition)>, CrdError> 
         ),
         ("crontab-categories", crontab::categories::CronTab::crd()?),
         ("shirt", shirt::Shirt::crd()?),
-        ("crontab-versions", versions::crd()?),
+        ("crontab-versions", versions::multi::CronTab::crd()?),
+        ("crontab-conversion", versions::webhook::CronTab::crd()?),
+        ("crontab-versioned", versions::evolved::CronTab::crd()?),
     ])
 }

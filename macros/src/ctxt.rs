@@ -1,4 +1,6 @@
-//! Collects errors while parsing so that one build reports every problem (serde's `Ctxt`).
+//! Collects errors while parsing and checking so that one build reports every problem
+//! (serde_derive's `Ctxt`). The errors must be taken with [`Ctxt::check`]: dropping a `Ctxt`
+//! that was never checked is a bug in the derive and panics, so no error can be lost.
 
 use std::cell::RefCell;
 use std::fmt::Display;
@@ -6,8 +8,8 @@ use std::fmt::Display;
 use quote::ToTokens;
 
 /// The error sink of one derive invocation.
-#[derive(Default)]
 pub struct Ctxt {
+    /// `None` once checked.
     errors: RefCell<Option<Vec<syn::Error>>>,
 }
 
@@ -29,14 +31,16 @@ impl Ctxt {
     }
 
     pub fn syn_error(&self, err: syn::Error) {
-        if let Some(errors) = self.errors.borrow_mut().as_mut() {
-            errors.push(err);
-        }
+        self.errors
+            .borrow_mut()
+            .as_mut()
+            .expect("Ctxt used after check")
+            .push(err);
     }
 
     /// Ends collection: all errors combined into one.
     pub fn check(self) -> syn::Result<()> {
-        let errors = self.errors.borrow_mut().take().unwrap_or_default();
+        let errors = self.errors.borrow_mut().take().expect("Ctxt checked twice");
         let mut iter = errors.into_iter();
         let Some(mut first) = iter.next() else {
             return Ok(());
@@ -45,5 +49,36 @@ impl Ctxt {
             first.combine(e);
         }
         Err(first)
+    }
+}
+
+impl Drop for Ctxt {
+    fn drop(&mut self) {
+        // A derive that returns without `check` would silently drop its errors.
+        if !std::thread::panicking() && self.errors.borrow().is_some() {
+            panic!("forgot to check for errors");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Ctxt;
+
+    #[test]
+    #[should_panic(expected = "forgot to check for errors")]
+    fn unchecked_errors_panic_on_drop() {
+        let cx = Ctxt::new();
+        cx.error_at(proc_macro2::Span::call_site(), "lost");
+    }
+
+    #[test]
+    fn checked_errors_combine_in_order() {
+        let cx = Ctxt::new();
+        cx.error_at(proc_macro2::Span::call_site(), "first");
+        cx.error_at(proc_macro2::Span::call_site(), "second");
+        let err = cx.check().unwrap_err();
+        let all: Vec<String> = err.into_iter().map(|e| e.to_string()).collect();
+        assert_eq!(all, ["first", "second"]);
     }
 }

@@ -18,6 +18,8 @@ mod ctxt;
 mod expand;
 mod fallback;
 mod serde_attr;
+mod versioned;
+mod versions;
 
 use proc_macro::TokenStream;
 use syn::parse_macro_input;
@@ -38,17 +40,35 @@ pub fn derive_custom_resource(input: TokenStream) -> TokenStream {
     expand_resource(&input).into()
 }
 
+/// Derives `crdkit::Versioned` for an enum whose variants hold the root types of one kind's
+/// versions, in conversion order, one marked `#[versions(storage)]`; `#[versions(..)]` on the
+/// enum declares the conversion (`conversion = "None"` or `webhook(..)`). See `crdkit::Versions`.
+#[proc_macro_derive(Versions, attributes(versions))]
+pub fn derive_versions(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as syn::DeriveInput);
+    versions::derive(&input).into()
+}
+
+/// The versions of a kind from one spec struct: a module per version with its own type and CRD
+/// version, conversions between neighbouring versions, and the versions enum. Field histories:
+/// `#[versioned(added(..), removed(..), renamed(..), changed(..), deprecated(..))]`. See
+/// `crdkit::versioned`.
+#[proc_macro_attribute]
+pub fn versioned(args: TokenStream, item: TokenStream) -> TokenStream {
+    versioned::expand(args.into(), item.into()).into()
+}
+
 fn expand_schema(input: &syn::DeriveInput) -> proc_macro2::TokenStream {
     let cx = ctxt::Ctxt::new();
     let Some(cont) = ast::Container::from_ast(&cx, input, false) else {
         return fallback::expand(input, cx.check().err());
     };
-    check::container(&cx, &cont);
-    let krate = cont.attrs.krate();
-    let mut generator = expand::shape::Gen::new(&cx, krate);
-    let out = expand::schema_impl(&mut generator, &cont);
+    check::schema(&cx, &cont);
     match cx.check() {
-        Ok(()) => out.tokens,
+        Ok(()) => {
+            let mut generator = expand::shape::Gen::new(cont.attrs.krate());
+            expand::schema_impl(&mut generator, &cont).tokens
+        }
         Err(e) => fallback::expand(input, Some(e)),
     }
 }
@@ -58,19 +78,17 @@ fn expand_resource(input: &syn::DeriveInput) -> proc_macro2::TokenStream {
     let Some(cont) = ast::Container::from_ast(&cx, input, true) else {
         return fallback::expand(input, cx.check().err());
     };
-    check::container(&cx, &cont);
-    let resource = check::resource::check(&cx, &cont);
-    let krate = cont.attrs.krate();
-    let mut generator = expand::shape::Gen::new(&cx, krate);
-    generator.resource_spec = true;
-    let schema = expand::schema_impl(&mut generator, &cont);
-    let root = resource.map(|r| expand::resource::expand(&cx, &cont, &r));
-    match cx.check() {
-        Ok(()) => {
-            let root = root.unwrap_or_default();
-            let schema = schema.tokens;
+    let resource = check::resource(&cx, &cont);
+    match (cx.check(), resource) {
+        (Ok(()), Some(resource)) => {
+            let mut generator = expand::shape::Gen::new(cont.attrs.krate());
+            generator.resource_spec = true;
+            let schema = expand::schema_impl(&mut generator, &cont).tokens;
+            let root = expand::resource::expand(&cont, &resource);
             quote::quote!(#schema #root)
         }
-        Err(e) => fallback::expand_resource(input, &cont, e),
+        (Err(e), _) => fallback::expand_resource(input, &cont, e),
+        // `check::resource` returns `None` only after reporting an error.
+        (Ok(()), None) => unreachable!("a resource without an error reported"),
     }
 }

@@ -8,7 +8,9 @@
 //! - [`openapi`]: the OpenAPI `type` and the `x-kubernetes-list-type`/`-map-type` vocabulary;
 //! - [`goparse`]: Go's parsers the API server's formats rely on (`time.Parse` RFC 3339,
 //!   `net.ParseIP`/`ParseCIDR`, `url.Parse`, `mail.ParseAddress`);
-//! - [`regexp`]: the syntax of Go's `regexp` (RE2) with Go's error messages.
+//! - [`regexp`]: the syntax of Go's `regexp` (RE2) with Go's error messages;
+//! - [`version`]: the priority of versions (`CompareKubeAwareVersionStrings`);
+//! - [`webhook`]: the checks of webhook client configurations (URL, service reference).
 //!
 //! It depends on serde only: the proc-macro and the program link the same copy.
 #![forbid(unsafe_code)]
@@ -20,3 +22,5 @@ pub mod meta;
 pub mod names;
 pub mod openapi;
 pub mod regexp;
+pub mod version;
+pub mod webhook;

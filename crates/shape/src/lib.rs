@@ -36,6 +36,7 @@ mod msg;
 pub mod resource;
 #[cfg(feature = "schemars")]
 pub mod schemars;
+pub mod versions;
 
 pub use build::{BuildError, build};
 pub use impls::MapKey;

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crdkit_apimachinery::version::compare_priority;
 use crdkit_schema::crd::{
     CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionNames,
     CustomResourceDefinitionSpec, CustomResourceDefinitionVersion, CustomResourceSubresourceScale,
@@ -50,6 +51,10 @@ pub struct ResourceDecl {
     pub spec: &'static Shape,
     /// `spec` is in the root's `required`.
     pub spec_required: bool,
+    /// The spec's fields sit at the root of the object, beside `apiVersion`, `kind` and
+    /// `metadata` (`#[crd(flatten)]`), as in the versioning page's CronTab (`host`, `port`),
+    /// instead of under `spec`.
+    pub flatten: bool,
     /// The shape of the status type, the `status` property.
     pub status: Option<&'static Shape>,
     /// `subresources.status: {}`: `status` is written through `/status` only.
@@ -129,12 +134,23 @@ impl ResourceDecl {
     pub fn schema(&self) -> Result<Structural, CrdError> {
         let mut errors = Vec::new();
         let mut root = Structural::of_type(Type::Object);
-        root.generic.description = self.description.map(str::to_owned);
-        match shape::build::build_at(self.spec, "spec") {
-            Ok(s) => {
-                root.properties.insert("spec".to_owned(), s);
+        if self.flatten {
+            // The spec's schema is the root's: its fields, `required` and rules.
+            match shape::build::build(self.spec) {
+                Ok(s) => root = s,
+                Err(e) => errors.extend(e),
             }
-            Err(e) => errors.extend(e),
+            if let Some(d) = self.description {
+                root.generic.description = Some(d.to_owned());
+            }
+        } else {
+            root.generic.description = self.description.map(str::to_owned);
+            match shape::build::build_at(self.spec, "spec") {
+                Ok(s) => {
+                    root.properties.insert("spec".to_owned(), s);
+                }
+                Err(e) => errors.extend(e),
+            }
         }
         if let Some(status) = self.status {
             match shape::build::build_at(status, "status") {
@@ -144,7 +160,7 @@ impl ResourceDecl {
                 Err(e) => errors.extend(e),
             }
         }
-        if self.spec_required {
+        if self.spec_required && !self.flatten {
             root.value_validation.required.push("spec".to_owned());
         }
         let mut rules = Shape::new(shape::Kind::Any);
@@ -153,7 +169,7 @@ impl ResourceDecl {
             inherited: None,
         };
         if let Ok(r) = shape::build::build_at(&rules, "") {
-            root.extensions.validations = r.extensions.validations;
+            root.extensions.validations.extend(r.extensions.validations);
         }
         if errors.is_empty() {
             Ok(root)
@@ -257,7 +273,10 @@ pub enum MergeError {
 }
 
 /// Joins the single-version CRDs of one resource (one Rust type per version) into one CRD,
-/// with `storage` as the storage version; the others keep `served` and are not stored.
+/// with `storage` as the storage version; the others keep `served` and are not stored. The
+/// versions are listed by priority ([`crdkit_apimachinery::version::compare_priority`]), as
+/// kubectl orders them. The versions are not checked against each other; a
+/// `#[derive(crdkit::Versions)]` declaration checks them at compile time.
 ///
 /// # Errors
 /// When the CRDs are for different resources, repeat a version, or miss `storage`.
@@ -295,7 +314,14 @@ pub fn merge_crds(
     for v in &mut merged.spec.versions {
         v.storage = v.name == storage;
     }
+    sort_versions(&mut merged.spec.versions);
     Ok(merged)
+}
+
+/// Orders CRD versions by priority, the highest first (a stable sort: equal names keep their
+/// order).
+pub fn sort_versions(versions: &mut [CustomResourceDefinitionVersion]) {
+    versions.sort_by(|a, b| compare_priority(&b.name, &a.name));
 }
 
 /// A custom resource type: the root type `#[derive(CustomResource)]` generates.

@@ -31,6 +31,7 @@ const RESOURCE_KEYS: &[&str] = &[
     "root_validation",
     "root_description",
     "derive",
+    "flatten",
 ];
 
 /// `scale(spec_replicas = .., status_replicas = .., label_selector = ..)`
@@ -78,6 +79,8 @@ pub struct ResourceAttrs {
     pub root_rules: Vec<RuleAttr>,
     pub root_description: Option<Sp<String>>,
     pub derives: Vec<syn::Path>,
+    /// `flatten`: the spec's fields at the root of the object.
+    pub flatten: Option<Sp<bool>>,
 }
 
 /// Everything in `#[crd(..)]` on a type.
@@ -201,6 +204,7 @@ fn parse_resource_key(
         "deprecated" => once(cx, &mut r.deprecated, key, super::flag(meta)?),
         "deprecation_warning" => once(cx, &mut r.deprecation_warning, key, super::string(meta)?),
         "root_description" => once(cx, &mut r.root_description, key, super::string(meta)?),
+        "flatten" => once(cx, &mut r.flatten, key, super::flag(meta)?),
         "scale" => {
             let span = meta.path.segments[0].ident.span();
             let mut s = ScaleAttr {

@@ -4,6 +4,7 @@
 //! rules that need several attributes or the whole type live in `check/`.
 
 pub mod container;
+pub mod conversion;
 pub mod field;
 pub mod json;
 pub mod keywords;
@@ -165,8 +166,13 @@ pub fn ty(meta: &ParseNestedMeta<'_>) -> syn::Result<syn::Type> {
     }
 }
 
-/// Reports an unknown key, suggesting the closest known one.
+/// Reports an unknown key of `#[crd(..)]`, suggesting the closest known one.
 pub fn unknown(cx: &Ctxt, meta: &ParseNestedMeta<'_>, what: &str, known: &[&str]) {
+    unknown_in(cx, "crd", meta, what, known);
+}
+
+/// Reports an unknown key of the attribute `attr` (`crd`, `versions`, `versioned`).
+pub fn unknown_in(cx: &Ctxt, attr: &str, meta: &ParseNestedMeta<'_>, what: &str, known: &[&str]) {
     let key = meta
         .path
         .get_ident()
@@ -176,7 +182,7 @@ pub fn unknown(cx: &Ctxt, meta: &ParseNestedMeta<'_>, what: &str, known: &[&str]
                 .to_string()
                 .replace(' ', "")
         });
-    let mut msg = format!("unknown crd attribute `{key}` on {what}");
+    let mut msg = format!("unknown {attr} attribute `{key}` on {what}");
     if let Some(best) = closest(&key, known) {
         msg.push_str(&format!("; did you mean `{best}`?"));
     } else {

@@ -1,17 +1,35 @@
-//! Checks that need more than one attribute, in the order they run.
+//! Checks that need more than one attribute or the whole type, in the order they run.
 //!
-//! What needs other types' shapes is emitted as `const` checks (see `expand::shape`); what is
-//! here needs only this derive's tokens.
+//! Every user error of this derive's own tokens is reported here or in `attr/`, before
+//! expansion: `expand` assumes checked input. What needs other types' shapes is emitted as
+//! `const` checks (see `expand::shape`).
 
 pub mod jsonpath;
 pub mod resource;
+pub mod structural;
 
 use crate::ast::{Container, Data};
 use crate::ctxt::Ctxt;
+use resource::Resource;
+
+/// `#[derive(Schema)]`: the container's rules, then its shape.
+pub fn schema(cx: &Ctxt, cont: &Container<'_>) {
+    container(cx, cont);
+    structural::check_shape(cx, cont);
+}
+
+/// `#[derive(CustomResource)]`: as [`schema`], with the resource's names, versions and paths
+/// between them; `None` when the resource is too broken to expand.
+pub fn resource(cx: &Ctxt, cont: &Container<'_>) -> Option<Resource> {
+    container(cx, cont);
+    let resource = resource::check(cx, cont);
+    structural::check_shape(cx, cont);
+    resource
+}
 
 /// Checks on any derived container.
-pub fn container(cx: &Ctxt, cont: &Container<'_>) {
-    check_recursion(cx, cont);
+fn container(cx: &Ctxt, cont: &Container<'_>) {
+    structural::check_recursion(cx, cont);
     check_rules(cx, &cont.attrs.keywords.rules);
     for f in fields(cont) {
         check_rules(cx, &f.attrs.keywords.rules);
@@ -24,40 +42,10 @@ pub fn container(cx: &Ctxt, cont: &Container<'_>) {
     }
 }
 
-fn fields<'a>(cont: &'a Container<'a>) -> Vec<&'a crate::ast::Field<'a>> {
+pub fn fields<'a>(cont: &'a Container<'a>) -> Vec<&'a crate::ast::Field<'a>> {
     match &cont.data {
         Data::Struct(_, f) => f.iter().collect(),
         Data::Enum(v) => v.iter().flat_map(|v| v.fields.iter()).collect(),
-    }
-}
-
-/// A field of the type's own type (directly, or in a box or list) makes an infinite schema:
-/// structural schemas have no `$ref`. rustc would report a const cycle; say why instead.
-fn check_recursion(cx: &Ctxt, cont: &Container<'_>) {
-    let name = cont.ident.to_string();
-    for f in fields(cont) {
-        if mentions(f.ty, &name) && f.attrs.with.is_none() && f.attrs.schemars.is_none() {
-            cx.error_spanned_by(
-                f.ty,
-                format!("`{name}` contains itself through field `{}`: structural schemas cannot be recursive (they have no `$ref`); give the field `#[crd(with = serde_json::Value)]` to accept any JSON there", f.ident),
-            );
-        }
-    }
-}
-
-fn mentions(ty: &syn::Type, name: &str) -> bool {
-    match ty {
-        syn::Type::Path(p) => p.path.segments.iter().any(|s| {
-            s.ident == name && p.path.segments.len() == 1
-                || matches!(&s.arguments, syn::PathArguments::AngleBracketed(a) if a.args.iter().any(|g| matches!(g, syn::GenericArgument::Type(t) if mentions(t, name))))
-        }),
-        syn::Type::Reference(r) => mentions(&r.elem, name),
-        syn::Type::Array(a) => mentions(&a.elem, name),
-        syn::Type::Slice(s) => mentions(&s.elem, name),
-        syn::Type::Paren(p) => mentions(&p.elem, name),
-        syn::Type::Group(g) => mentions(&g.elem, name),
-        syn::Type::Tuple(t) => t.elems.iter().any(|t| mentions(t, name)),
-        _ => false,
     }
 }
 

@@ -57,6 +57,7 @@ pub struct Resource {
     pub root_description: Option<String>,
     pub derives: Vec<syn::Path>,
     pub spec_required: bool,
+    pub flatten: bool,
     pub paths: Vec<PathCheck>,
 }
 
@@ -171,6 +172,10 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>) -> Option<Resource> {
         cx.error_at(root_span, format!("the root type `{root_name}` would have the name of the spec type; name the spec `{root_name}Spec`, or the root with `#[crd(root = \"..\")]`"));
     }
     super::check_rules(cx, &r.root_rules);
+    let flatten = r.flatten.as_ref().is_some_and(|f| f.value);
+    if flatten {
+        check_flattened_names(cx, cont, r.status.is_some());
+    }
 
     let mut paths = Vec::new();
     let scale = r.scale.as_ref().and_then(|s| {
@@ -316,6 +321,7 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>) -> Option<Resource> {
         root_description: r.root_description.as_ref().map(|d| d.value.clone()),
         derives: r.derives.clone(),
         spec_required: !cont.serde.default,
+        flatten,
         paths,
     })
 }
@@ -344,5 +350,28 @@ fn scale_path(
             }
         }
         Err(e) => cx.error_at(p.span, format!("invalid {what} \"{}\": {e}", p.value)),
+    }
+}
+
+/// `#[crd(flatten)]` puts the spec's fields beside `apiVersion`, `kind`, `metadata` (and
+/// `status`): a field of one of those names would be written twice.
+///
+/// `#[crd(flatten)] struct CronTabSpec { kind: String }`
+fn check_flattened_names(cx: &Ctxt, cont: &Container<'_>, status: bool) {
+    let reserved: &[&str] = if status {
+        &["apiVersion", "kind", "metadata", "status"]
+    } else {
+        &["apiVersion", "kind", "metadata"]
+    };
+    for f in super::fields(cont) {
+        if reserved.contains(&f.name.as_str()) && !super::structural::skipped(f) {
+            cx.error_spanned_by(
+                &f.original.ident,
+                format!(
+                    "with `#[crd(flatten)]` the spec's fields sit at the root of the object, where `{}` is the object's own; rename the field",
+                    f.name
+                ),
+            );
+        }
     }
 }

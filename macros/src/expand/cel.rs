@@ -192,7 +192,7 @@ fn kind_tokens(a: &TokenStream, k: &LKind) -> TokenStream {
     }
 }
 
-impl Gen<'_> {
+impl Gen {
     /// The `Rule` of a rule attribute on the node whose shape (without rules) is `node`, with
     /// its compile-time check. `site` names the type and field; `items_of` is the list shape
     /// when the rule sits on its items.

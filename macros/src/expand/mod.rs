@@ -1,6 +1,8 @@
-//! Model → tokens. Never reports a user error except through the `Ctxt` it is given.
+//! Model → tokens. Never reports a user error: the input was checked (`check/`), and what
+//! needs other types' shapes becomes `const` checks that rustc evaluates.
 
 pub mod cel;
+mod keywords;
 pub mod resource;
 pub mod shape;
 
@@ -16,7 +18,7 @@ pub struct SchemaImpl {
 }
 
 /// Expands the `Schema` impl of a container.
-pub fn schema_impl(generator: &mut Gen<'_>, cont: &Container<'_>) -> SchemaImpl {
+pub fn schema_impl(generator: &mut Gen, cont: &Container<'_>) -> SchemaImpl {
     let shape = generator.container(cont);
     let krate = &generator.krate;
     let ident = cont.ident;

@@ -7,10 +7,9 @@ use quote::{quote, quote_spanned};
 use crate::ast::Container;
 use crate::check::jsonpath::Step;
 use crate::check::resource::{Expect, Resource};
-use crate::ctxt::Ctxt;
 use crate::expand::shape::Gen;
 
-pub fn expand(cx: &Ctxt, cont: &Container<'_>, r: &Resource) -> TokenStream {
+pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
     let krate = cont.attrs.krate();
     let p = quote!(#krate::__private);
     let c = quote!(#krate::__private::cel);
@@ -28,12 +27,13 @@ pub fn expand(cx: &Ctxt, cont: &Container<'_>, r: &Resource) -> TokenStream {
     );
     let short_names = &r.short_names;
     let categories = &r.categories;
-    let (namespaced, served, storage, deprecated, spec_required) = (
+    let (namespaced, served, storage, deprecated, spec_required, flatten) = (
         r.namespaced,
         r.served,
         r.storage,
         r.deprecated,
-        r.spec_required,
+        r.spec_required && !r.flatten,
+        r.flatten,
     );
     let opt_str = |o: &Option<String>| match o {
         Some(s) => quote!(Some(#s)),
@@ -76,7 +76,9 @@ pub fn expand(cx: &Ctxt, cont: &Container<'_>, r: &Resource) -> TokenStream {
         }
         None => quote!(),
     };
-    let spec_de_default = if spec_required {
+    let spec_de_default = if flatten {
+        quote!(#[serde(flatten)])
+    } else if spec_required {
         quote!()
     } else {
         quote!(#[serde(default)])
@@ -111,7 +113,7 @@ pub fn expand(cx: &Ctxt, cont: &Container<'_>, r: &Resource) -> TokenStream {
     });
     let selectable = &r.selectable_fields;
     // Root rules: checked on the root's schema (with apiVersion, kind and metadata).
-    let mut g = Gen::new(cx, krate.clone());
+    let mut g = Gen::new(krate.clone());
     g.type_name.clone_from(kind);
     let root_node = g.push_const(
         quote!(&'static #p::Shape),
@@ -156,12 +158,46 @@ pub fn expand(cx: &Ctxt, cont: &Container<'_>, r: &Resource) -> TokenStream {
         }
     });
     let serde_path = format!("{}::__private::serde", krate.to_string().replace(' ', ""));
+    let n_fields = 4 + status_count;
+    let serialize_body = if flatten {
+        // serde writes the spec's fields in place of `spec`, through a map.
+        let (status_field, status_value) = match &r.status {
+            Some(ty) => (
+                quote!(#[serde(skip_serializing_if = "Option::is_none")] status: ::core::option::Option<&'a #ty>,),
+                quote!(status: self.status.as_ref(),),
+            ),
+            None => (quote!(), quote!()),
+        };
+        quote! {
+            #[derive(#p::serde::Serialize)]
+            #[serde(crate = #serde_path)]
+            struct Helper<'a> {
+                #[serde(rename = "apiVersion")]
+                api_version: &'a str,
+                kind: &'a str,
+                metadata: &'a #p::ObjectMeta,
+                #[serde(flatten)]
+                spec: &'a #spec,
+                #status_field
+            }
+            #p::serde::Serialize::serialize(&Helper { api_version: #api_version, kind: #kind, metadata: &self.metadata, spec: &self.spec, #status_value }, serializer)
+        }
+    } else {
+        quote! {
+            let mut st = #p::serde::Serializer::serialize_struct(serializer, #kind, #n_fields)?;
+            #p::serde::ser::SerializeStruct::serialize_field(&mut st, "apiVersion", #api_version)?;
+            #p::serde::ser::SerializeStruct::serialize_field(&mut st, "kind", #kind)?;
+            #p::serde::ser::SerializeStruct::serialize_field(&mut st, "metadata", &self.metadata)?;
+            #p::serde::ser::SerializeStruct::serialize_field(&mut st, "spec", &self.spec)?;
+            #status_ser
+            #p::serde::ser::SerializeStruct::end(st)
+        }
+    };
     let scope = if namespaced {
         quote!(Namespaced)
     } else {
         quote!(Cluster)
     };
-    let n_fields = 4 + status_count;
     let has_status = if r.status.is_some() {
         quote!(status)
     } else {
@@ -225,6 +261,7 @@ pub fn expand(cx: &Ctxt, cont: &Container<'_>, r: &Resource) -> TokenStream {
                 description: #root_description,
                 spec: &<#spec as #p::Schema>::SHAPE,
                 spec_required: #spec_required,
+                flatten: #flatten,
                 status: #status_shape,
                 status_subresource: #status_count == 1,
                 scale: #scale,
@@ -240,7 +277,7 @@ pub fn expand(cx: &Ctxt, cont: &Container<'_>, r: &Resource) -> TokenStream {
                     #p::Field { name: "apiVersion", ident: "apiVersion", shape: &<::std::string::String as #p::Schema>::SHAPE, required: false, flatten: false },
                     #p::Field { name: "kind", ident: "kind", shape: &<::std::string::String as #p::Schema>::SHAPE, required: false, flatten: false },
                     #p::Field { name: "metadata", ident: "metadata", shape: &<#p::ObjectMeta as #p::Schema>::SHAPE, required: false, flatten: false },
-                    #p::Field { name: "spec", ident: "spec", shape: &<#spec as #p::Schema>::SHAPE, required: #spec_required, flatten: false },
+                    #p::Field { name: "spec", ident: "spec", shape: &<#spec as #p::Schema>::SHAPE, required: #spec_required, flatten: #flatten },
                     #status_field_shape
                 ]));
                 s.name = #kind;
@@ -251,13 +288,7 @@ pub fn expand(cx: &Ctxt, cont: &Container<'_>, r: &Resource) -> TokenStream {
 
         impl #p::serde::Serialize for #root {
             fn serialize<S: #p::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
-                let mut st = #p::serde::Serializer::serialize_struct(serializer, #kind, #n_fields)?;
-                #p::serde::ser::SerializeStruct::serialize_field(&mut st, "apiVersion", #api_version)?;
-                #p::serde::ser::SerializeStruct::serialize_field(&mut st, "kind", #kind)?;
-                #p::serde::ser::SerializeStruct::serialize_field(&mut st, "metadata", &self.metadata)?;
-                #p::serde::ser::SerializeStruct::serialize_field(&mut st, "spec", &self.spec)?;
-                #status_ser
-                #p::serde::ser::SerializeStruct::end(st)
+                #serialize_body
             }
         }
 

@@ -9,9 +9,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
 use crate::ast::{Container, Data, Field, Style, Variant};
-use crate::attr::json::DefaultAttr;
-use crate::attr::keywords::Keywords;
-use crate::ctxt::Ctxt;
+use crate::check::structural::skipped;
 
 /// A const-time check to emit, spanned at the tokens that asked for it.
 pub struct Check {
@@ -21,8 +19,7 @@ pub struct Check {
 }
 
 /// Collects the associated consts and checks while the shape is generated.
-pub struct Gen<'c> {
-    pub cx: &'c Ctxt,
+pub struct Gen {
     pub krate: TokenStream,
     pub consts: Vec<TokenStream>,
     pub checks: Vec<Check>,
@@ -35,10 +32,9 @@ pub struct Gen<'c> {
     next: usize,
 }
 
-impl<'c> Gen<'c> {
-    pub fn new(cx: &'c Ctxt, krate: TokenStream) -> Self {
+impl Gen {
+    pub fn new(krate: TokenStream) -> Self {
         Gen {
-            cx,
             krate,
             consts: Vec::new(),
             checks: Vec::new(),
@@ -85,29 +81,14 @@ impl<'c> Gen<'c> {
                     let fields = self.fields(fields);
                     quote!(#p::Shape::new(#p::Kind::Struct(#fields)))
                 }
+                // Checked: exactly one live field (`check::structural`).
                 Data::Struct(Style::Newtype | Style::Struct, fields) => {
-                    let live: Vec<&Field<'_>> = fields
-                        .iter()
-                        .filter(|f| !(f.serde.skip_serializing && f.serde.skip_deserializing))
-                        .collect();
-                    if live.len() == 1 {
-                        let s = self.field_shape(live[0]);
-                        quote!(*#s)
-                    } else {
-                        self.cx.error_spanned_by(
-                            cont.ident,
-                            "`#[serde(transparent)]` needs exactly one field that is not skipped",
-                        );
-                        quote!(#p::Shape::any())
-                    }
+                    let live = fields.iter().find(|f| !skipped(f)).expect("checked");
+                    let s = self.field_shape(live);
+                    quote!(*#s)
                 }
-                Data::Struct(Style::Tuple, _) => {
-                    self.cx.error_spanned_by(cont.ident, format!("tuple struct `{name}` is written as a JSON array of mixed types, which no structural schema allows; use named fields"));
-                    quote!(#p::Shape::any())
-                }
-                Data::Struct(Style::Unit, _) => {
-                    self.cx.error_spanned_by(cont.ident, format!("unit struct `{name}` is written as null, which no structural schema allows; use `struct {name} {{}}` for an empty object"));
-                    quote!(#p::Shape::any())
+                Data::Struct(Style::Tuple | Style::Unit, _) => {
+                    unreachable!("tuple and unit structs are rejected by check::structural")
                 }
                 Data::Enum(variants) => self.enumeration(cont, variants),
             }
@@ -135,7 +116,7 @@ impl<'c> Gen<'c> {
         let p = quote!(#k::__private);
         let mut out = Vec::new();
         for f in fields {
-            if f.serde.skip_serializing && f.serde.skip_deserializing {
+            if skipped(f) {
                 continue;
             }
             let shape = self.field_shape(f);
@@ -165,12 +146,6 @@ impl<'c> Gen<'c> {
     pub fn field_shape(&mut self, f: &Field<'_>) -> TokenStream {
         let k = self.krate.clone();
         let p = quote!(#k::__private);
-        if let Some(span) = f.serde.with
-            && f.attrs.with.is_none()
-            && f.attrs.schemars.is_none()
-        {
-            self.cx.error_at(span, format!("`#[serde(with)]` gives field `{}` a JSON form crdkit cannot see: name a type with that form, `#[crd(with = Type)]`", f.ident));
-        }
         let ty = f.attrs.with.as_ref().unwrap_or(f.ty);
         let base = if f.attrs.schemars.as_ref().is_some_and(|s| s.value) {
             quote_spanned!(ty.span()=> #p::Shape::new(#p::Kind::Dynamic(#p::schemars_schema::<#ty>)))
@@ -199,207 +174,6 @@ impl<'c> Gen<'c> {
         shape
     }
 
-    /// Applies keywords to the shape expression `base`, returning a `&'static Shape` expression.
-    /// `site` names the node in rule messages; `items_of` is the list when these are the
-    /// keywords of its items.
-    #[allow(clippy::too_many_arguments, clippy::too_many_lines)]
-    fn keywords(
-        &mut self,
-        base: TokenStream,
-        kw: &Keywords,
-        doc: Option<&str>,
-        nullable: Option<bool>,
-        what: &str,
-        span: Span,
-        site: &str,
-        items_of: Option<TokenStream>,
-    ) -> TokenStream {
-        let k = self.krate.clone();
-        let p = quote!(#k::__private);
-        let mut sets = Vec::new();
-        let description = kw.description.as_ref().map(|d| d.value.as_str()).or(doc);
-        if let Some(d) = description {
-            sets.push(quote!(s.description = Some(#d);));
-        }
-        if let Some(t) = &kw.title {
-            let t = &t.value;
-            sets.push(quote!(s.title = Some(#t);));
-        }
-        if let Some(f) = &kw.format {
-            let f = &f.value;
-            sets.push(quote!(s.format = Some(#f);));
-        }
-        for (slot, v) in [
-            ("minimum", &kw.minimum),
-            ("maximum", &kw.maximum),
-            ("multiple_of", &kw.multiple_of),
-        ] {
-            if let Some(v) = v {
-                let slot = format_ident!("{slot}");
-                let n = v.value;
-                sets.push(quote!(s.#slot = Some(#n);));
-            }
-        }
-        for (slot, v) in [
-            ("exclusive_minimum", &kw.exclusive_minimum),
-            ("exclusive_maximum", &kw.exclusive_maximum),
-            ("preserve_unknown_fields", &kw.preserve_unknown_fields),
-            ("embedded_resource", &kw.embedded_resource),
-        ] {
-            if let Some(v) = v {
-                let slot = format_ident!("{slot}");
-                let b = v.value;
-                sets.push(quote!(s.#slot = #b;));
-            }
-        }
-        for (slot, v) in [
-            ("min_length", &kw.min_length),
-            ("max_length", &kw.max_length),
-            ("min_items", &kw.min_items),
-            ("max_items", &kw.max_items),
-            ("min_properties", &kw.min_properties),
-            ("max_properties", &kw.max_properties),
-        ] {
-            if let Some(v) = v {
-                let slot = format_ident!("{slot}");
-                let n = v.value;
-                sets.push(quote!(s.#slot = Some(#n);));
-            }
-        }
-        if let Some(pat) = &kw.pattern {
-            let pat = &pat.value;
-            sets.push(quote!(s.pattern = Some(#pat);));
-        }
-        if let Some(values) = &kw.enum_values {
-            let items = values.value.iter().map(|v| v.to_tokens(&k));
-            let c = self.push_const(quote!(&'static [#p::Json]), quote!(&[#(#items),*]));
-            sets.push(quote!(s.enum_values = #c;));
-        }
-        if let Some(n) = kw.nullable.as_ref().map(|n| n.value).or(nullable) {
-            sets.push(quote!(s.nullable = #n;));
-        }
-        if kw.int_or_string.as_ref().is_some_and(|i| i.value) {
-            sets.push(quote!(s.kind = #p::Kind::IntOrString;));
-            // `serde_json::Value` preserves unknown fields; int-or-string must not.
-            if kw.preserve_unknown_fields.is_none() {
-                sets.push(quote!(s.preserve_unknown_fields = false;));
-            }
-        }
-        if let Some(t) = &kw.list_type {
-            let v = format_ident!("{}", capitalize(&t.value));
-            sets.push(quote!(s.list_type = Some(#p::ListType::#v);));
-        }
-        if let Some(keys) = &kw.list_map_keys {
-            let keys = &keys.value;
-            sets.push(quote!(s.list_map_keys = &[#(#keys),*];));
-        }
-        if let Some(t) = &kw.map_type {
-            let v = format_ident!("{}", capitalize(&t.value));
-            sets.push(quote!(s.map_type = Some(#p::MapType::#v);));
-        }
-        if let Some(d) = &kw.default {
-            let value = match d {
-                DefaultAttr::Literal(lit, lit_span) => {
-                    if let (Some(pat), serde_json::Value::String(s)) = (&kw.pattern, lit.to_value())
-                        && crdkit_regexp::Regexp::new(&pat.value).is_ok_and(|re| !re.is_match(&s))
-                    {
-                        self.cx.error_at(
-                            *lit_span,
-                            format!(
-                                "invalid `default` for `{what}`: \"{s}\" should match '{}'",
-                                pat.value
-                            ),
-                        );
-                    }
-                    let j = lit.to_tokens(&k);
-                    let c = self.push_const(quote!(#p::Json), j);
-                    quote!(#p::DefaultValue::Value(#c))
-                }
-                DefaultAttr::Fn(path) => {
-                    let c = self.push_const(
-                        quote!(fn() -> ::core::result::Result<#p::serde_json::Value, ::std::string::String>),
-                        quote_spanned!(path.span()=> || #p::default_value(#path())),
-                    );
-                    quote!(#p::DefaultValue::Fn(#c))
-                }
-                DefaultAttr::TypeDefault(span) => {
-                    let ty = base_type_of(&base);
-                    let c = self.push_const(
-                        quote!(fn() -> ::core::result::Result<#p::serde_json::Value, ::std::string::String>),
-                        quote_spanned!(*span=> || #p::default_value(<#ty as ::core::default::Default>::default())),
-                    );
-                    quote!(#p::DefaultValue::Fn(#c))
-                }
-            };
-            sets.push(quote!(s.default = Some(#value);));
-        }
-        // The list type the items' rules see (transition rules need `list_type = "map"`).
-        let list_for_items = kw.items.as_ref().map(|_| {
-            let set = kw.list_type.as_ref().map(|t| {
-                let v = format_ident!("{}", capitalize(&t.value));
-                quote!(s.list_type = Some(#p::ListType::#v);)
-            });
-            self.push_const(
-                quote!(&'static #p::Shape),
-                quote!(&{ let mut s: #p::Shape = #base; #set s }),
-            )
-        });
-        for (inner, accessor, label) in [
-            (&kw.items, quote!(items), "items"),
-            (&kw.values, quote!(values), "values"),
-        ] {
-            if let Some(inner) = inner {
-                let inner_base = quote!(*(#base).#accessor());
-                let inner_what = format!("{what}[*]");
-                let inner_site = format!("{site}[*]");
-                let parent = if label == "items" {
-                    list_for_items.clone()
-                } else {
-                    None
-                };
-                let shape = self.keywords(
-                    inner_base,
-                    inner,
-                    None,
-                    None,
-                    &inner_what,
-                    span,
-                    &inner_site,
-                    parent,
-                );
-                let what_s = what.to_owned();
-                self.check(
-                    span,
-                    quote!(#p::check::check_inner(&#base, #label, #what_s)),
-                );
-                self.check(span, quote!(#p::check::check_keywords(#shape, #inner_what)));
-                sets.push(quote!(s = s.with_inner(#shape);));
-            }
-        }
-        let node = if sets.is_empty() {
-            self.push_const(quote!(&'static #p::Shape), quote!(&#base))
-        } else {
-            self.push_const(
-                quote!(&'static #p::Shape),
-                quote!(&{ let mut s: #p::Shape = #base; #(#sets)* s }),
-            )
-        };
-        if kw.rules.is_empty() {
-            return node;
-        }
-        let rules: Vec<TokenStream> = kw
-            .rules
-            .iter()
-            .map(|r| self.rule(r, &node, site, items_of.as_ref(), false))
-            .collect();
-        let own = self.push_const(quote!(&'static [#p::Rule]), quote!(&[#(#rules),*]));
-        let inherited = self.push_const(quote!(&'static #p::Rules), quote!(&(#base).rules));
-        self.push_const(
-            quote!(&'static #p::Shape),
-            quote!(&{ let mut s: #p::Shape = *#node; s.rules = #p::Rules { own: #own, inherited: Some(#inherited) }; s }),
-        )
-    }
-
     fn enumeration(&mut self, cont: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
         let k = self.krate.clone();
         let p = quote!(#k::__private);
@@ -409,28 +183,13 @@ impl<'c> Gen<'c> {
                 quote!(#p::Repr::Adjacent { tag: #tag, content: #content })
             }
             (Some(tag), None, false) => quote!(#p::Repr::Internal { tag: #tag }),
-            (None, Some(_), false) => {
-                self.cx.error_spanned_by(
-                    cont.ident,
-                    "`#[serde(content = ..)]` needs `#[serde(tag = ..)]`",
-                );
-                quote!(#p::Repr::External)
-            }
-            (None, None, false) => quote!(#p::Repr::External),
+            // `content` without `tag` is rejected by `check::structural`.
+            (None, _, false) => quote!(#p::Repr::External),
         };
         let mut out = Vec::new();
         for v in variants {
             if v.serde.skip || v.serde.other {
                 continue;
-            }
-            if let Some(span) = v.serde.untagged {
-                self.cx.error_at(span, "per-variant `#[serde(untagged)]` mixes representations; crdkit supports it on the whole enum only");
-            }
-            if let Some(span) = v.serde.with {
-                self.cx.error_at(
-                    span,
-                    "`#[serde(with)]` on a variant hides its JSON form from crdkit",
-                );
             }
             let kind = match v.style {
                 Style::Unit => quote!(#p::VariantKind::Unit),
@@ -443,8 +202,7 @@ impl<'c> Gen<'c> {
                     quote!(#p::VariantKind::Struct(#f))
                 }
                 Style::Tuple => {
-                    self.cx.error_spanned_by(v.ident, format!("tuple variant `{}` is written as a JSON array of mixed types, which no structural schema allows; use a struct variant", v.ident));
-                    quote!(#p::VariantKind::Unit)
+                    unreachable!("tuple variants are rejected by check::structural")
                 }
             };
             let name = &v.name;
@@ -466,29 +224,10 @@ fn cont_attrs<'a>(cont: &'a Container<'_>) -> &'a [syn::Attribute] {
     cont.original_attrs
 }
 
-fn capitalize(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
-        .unwrap_or_default()
-}
-
 /// The span of the first `#[crd(..)]` attribute, to point checks at.
 pub fn attr_span(attrs: &[syn::Attribute]) -> Option<Span> {
     attrs
         .iter()
         .find(|a| a.path().is_ident("crd"))
         .map(|a| a.meta.span())
-}
-
-/// `<T as Schema>::SHAPE` → `T`, for `default` without a value.
-fn base_type_of(base: &TokenStream) -> TokenStream {
-    let s: syn::Result<syn::ExprPath> = syn::parse2(base.clone());
-    match s.ok().and_then(|e| e.qself) {
-        Some(q) => {
-            let t = q.ty;
-            quote!(#t)
-        }
-        None => quote!(_),
-    }
 }

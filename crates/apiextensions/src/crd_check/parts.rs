@@ -4,8 +4,9 @@
 //! `pkg/apis/apiextensions/validation/validation.go` (`validateCustomResourceDefinitionVersion`,
 //! `ValidateCustomResourceDefinitionNames`, `ValidateCustomResourceDefinitionSubresources`,
 //! `ValidateCustomResourceColumnDefinition`, `ValidateCustomResourceSelectableFields`,
-//! `validateCustomResourceConversion`) and the webhook checks of apiserver
-//! `pkg/util/webhook/validation.go`. `caBundle` is not parsed (Go allows an invalid one on create).
+//! `validateCustomResourceConversion`); the webhook checks of apiserver
+//! `pkg/util/webhook/validation.go` are `crdkit_apimachinery::webhook`, which the derive runs
+//! too. `caBundle` is not parsed (Go allows an invalid one on create).
 
 use std::collections::BTreeSet;
 
@@ -13,6 +14,7 @@ use super::internal::VersionView;
 use super::{CheckOptions, MAX_SELECTABLE_FIELDS, openapi};
 use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath};
 use crdkit_apimachinery::names;
+use crdkit_apimachinery::webhook::{validate_webhook_service, validate_webhook_url};
 use crdkit_schema::check::new_structural_error;
 use crdkit_schema::crd::{
     CustomResourceColumnDefinition, CustomResourceDefinitionNames, CustomResourceDefinitionSpec,
@@ -340,11 +342,16 @@ pub(super) fn conversion(spec: &CustomResourceDefinitionSpec, path: &FieldPath) 
                 "required when strategy is set to Webhook",
             )),
             Some(cc) => match (&cc.url, &cc.service) {
-                (Some(url), None) => errs.extend(webhook_url(&cc_path.child("url"), url)),
-                (None, Some(svc)) => errs.extend(webhook_service(
+                (Some(url), None) => {
+                    errs.extend(validate_webhook_url(&cc_path.child("url"), url, true));
+                }
+                // Go passes the name as the namespace and the namespace as the name
+                // (`ValidateWebhookService(.., cc.Service.Name, cc.Service.Namespace, ..)`), so
+                // a missing namespace is reported at `service.name`.
+                (None, Some(svc)) => errs.extend(validate_webhook_service(
                     &cc_path.child("service"),
-                    &svc.namespace,
                     &svc.name,
+                    &svc.namespace,
                     svc.path.as_deref(),
                     svc.port.unwrap_or(443),
                 )),
@@ -399,117 +406,6 @@ fn review_versions_errors(versions: &[String], path: &FieldPath) -> Vec<FieldErr
             BadValue::Json(serde_json::Value::from(versions.to_vec())),
             "must include at least one of v1, v1beta1",
         ));
-    }
-    errs
-}
-
-// ValidateWebhookURL with forceHttps, over a simple split of the URL into its parts.
-fn webhook_url(path: &FieldPath, url: &str) -> Vec<FieldError> {
-    const FORM: &str = "; desired format: https://host[/path]";
-    let mut errs = Vec::new();
-    let (rest, fragment) = url.split_once('#').unwrap_or((url, ""));
-    let (rest, query) = rest.split_once('?').unwrap_or((rest, ""));
-    let (scheme, rest) = match rest.split_once(':') {
-        Some((s, r)) if !s.is_empty() && !s.contains('/') => (s, r),
-        _ => ("", rest),
-    };
-    let authority = rest
-        .strip_prefix("//")
-        .map_or("", |a| a.split('/').next().unwrap_or(""));
-    let (user, host) = authority
-        .rsplit_once('@')
-        .map_or((None, authority), |(u, h)| (Some(u), h));
-    if scheme != "https" {
-        errs.push(FieldError::invalid(
-            path,
-            scheme.to_lowercase(),
-            format!("'https' is the only allowed URL scheme{FORM}"),
-        ));
-    }
-    if host.is_empty() {
-        errs.push(FieldError::invalid(
-            path,
-            host,
-            format!("host must be specified{FORM}"),
-        ));
-    }
-    if let Some(u) = user {
-        errs.push(FieldError::invalid(
-            path,
-            u,
-            "user information is not permitted in the URL",
-        ));
-    }
-    if !fragment.is_empty() {
-        errs.push(FieldError::invalid(
-            path,
-            fragment,
-            "fragments are not permitted in the URL",
-        ));
-    }
-    if !query.is_empty() {
-        errs.push(FieldError::invalid(
-            path,
-            query,
-            "query parameters are not permitted in the URL",
-        ));
-    }
-    errs
-}
-
-// ValidateWebhookService
-fn webhook_service(
-    path: &FieldPath,
-    namespace: &str,
-    name: &str,
-    url_path: Option<&str>,
-    port: i32,
-) -> Vec<FieldError> {
-    let mut errs = Vec::new();
-    if name.is_empty() {
-        errs.push(FieldError::required(&path.child("name"), ""));
-    }
-    if namespace.is_empty() {
-        errs.push(FieldError::required(&path.child("namespace"), ""));
-    }
-    if !(1..=65535).contains(&port) {
-        errs.push(FieldError::invalid(
-            &path.child("port"),
-            port,
-            "port is not valid: must be between 1 and 65535, inclusive",
-        ));
-    }
-    let Some(p) = url_path else { return errs };
-    if p == "/" || p.is_empty() {
-        return errs;
-    }
-    let at = path.child("path");
-    if p == "//" {
-        errs.push(FieldError::invalid(&at, p, "segment[0] may not be empty"));
-        return errs;
-    }
-    if !p.starts_with('/') {
-        errs.push(FieldError::invalid(&at, p, "must start with a '/'"));
-    }
-    // Go drops the first byte whatever it is.
-    let mut check = p.get(1..).unwrap_or("");
-    check = check.strip_suffix('/').unwrap_or(check);
-    for (i, step) in check.split('/').enumerate() {
-        if step.is_empty() {
-            errs.push(FieldError::invalid(
-                &at,
-                p,
-                format!("segment[{i}] may not be empty"),
-            ));
-            continue;
-        }
-        for failure in names::dns1123_subdomain(step) {
-            errs.push(FieldError::invalid(
-                &at,
-                p,
-                format!("segment[{i}]: {failure}"),
-            ));
-        }
     }
     errs
 }

@@ -6,6 +6,7 @@ mod mail;
 mod net;
 mod time;
 mod uri;
+pub mod url;
 
 pub use self::mail::parse_mail_address;
 pub use self::net::{parse_cidr_sloppy, parse_ip, parse_mac};

@@ -1142,3 +1142,92 @@ fn deep_schemas_do_not_overflow() {
         "{errs:?}"
     );
 }
+
+/// The webhook client configuration as `validateCustomResourceConversion` checks it, messages in
+/// full: Go's URL parse errors, what the versioning page forbids (scheme, user information,
+/// query, fragment), and Go's swapped service name and namespace.
+#[test]
+fn webhook_client_config_messages() {
+    let conv = |client: Value| {
+        crd(json!({"conversion": {"strategy": "Webhook", "webhook": {
+            "conversionReviewVersions": ["v1"], "clientConfig": client}}}))
+    };
+    let texts = |name: &str, input: Value, want: &[(ErrorType, &str)]| -> Vec<String> {
+        crd_case(name, input, want)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    };
+    let url = "spec.conversion.webhookClientConfig.url";
+    assert_eq!(
+        texts(
+            "user, query and fragment",
+            conv(json!({"url": "https://user:password@my-webhook.example.com:9443/p?a=1#f"})),
+            &[(Invalid, url), (Invalid, url), (Invalid, url)],
+        ),
+        [
+            "spec.conversion.webhookClientConfig.url: Invalid value: \"user:password\": user information is not permitted in the URL",
+            "spec.conversion.webhookClientConfig.url: Invalid value: \"f\": fragments are not permitted in the URL",
+            "spec.conversion.webhookClientConfig.url: Invalid value: \"a=1\": query parameters are not permitted in the URL",
+        ]
+    );
+    assert_eq!(
+        texts(
+            "http",
+            conv(json!({"url": "http://my-webhook.example.com/p"})),
+            &[(Invalid, url)]
+        ),
+        [
+            "spec.conversion.webhookClientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL scheme; desired format: https://host[/path]"
+        ]
+    );
+    assert_eq!(
+        texts(
+            "unparsable",
+            conv(json!({"url": "https://h:port/"})),
+            &[(Required, url)]
+        ),
+        [
+            "spec.conversion.webhookClientConfig.url: Required value: url must be a valid URL: parse \"https://h:port/\": invalid port \":port\" after host; desired format: https://host[/path]"
+        ]
+    );
+    let svc = "spec.conversion.webhookClientConfig.service";
+    assert_eq!(
+        texts(
+            "no namespace",
+            conv(
+                json!({"service": {"name": "example-conversion-webhook-server", "path": "/crdconvert"}})
+            ),
+            &[(Required, &format!("{svc}.name"))],
+        ),
+        [
+            "spec.conversion.webhookClientConfig.service.name: Required value: service name is required"
+        ]
+    );
+    assert_eq!(
+        texts(
+            "bad path and port",
+            conv(
+                json!({"service": {"namespace": "default", "name": "s", "path": "crd//convert", "port": 70000}})
+            ),
+            &[
+                (Invalid, &format!("{svc}.port")),
+                (Invalid, &format!("{svc}.path")),
+                (Invalid, &format!("{svc}.path")),
+            ],
+        ),
+        [
+            "spec.conversion.webhookClientConfig.service.port: Invalid value: 70000: port is not valid: must be between 1 and 65535, inclusive",
+            "spec.conversion.webhookClientConfig.service.path: Invalid value: \"crd//convert\": must start with a '/'",
+            "spec.conversion.webhookClientConfig.service.path: Invalid value: \"crd//convert\": segment[1] may not be empty",
+        ]
+    );
+    texts(
+        "the page's service",
+        conv(
+            json!({"service": {"namespace": "default", "name": "example-conversion-webhook-server",
+                                "path": "/crdconvert"}, "caBundle": "Ci0tLS0tQk"}),
+        ),
+        &[],
+    );
+}

@@ -1,0 +1,6 @@
+use serde::{Deserialize, Serialize};
+
+#[derive(crdkit::Schema, Serialize, Deserialize)]
+struct Empty;
+
+fn main() {}
