@@ -77,7 +77,7 @@ pub(super) async fn create_as(
             return Ok(ctx.respond(201, &candidate));
         }
         let mut stored = candidate.clone();
-        strategy.encode_for_storage(&mut stored);
+        crate::registry::conversion::to_storage(&*strategy, &mut stored).await?;
         let key = info.key(ctx.path.namespace.as_deref(), &name);
         match ctx
             .api

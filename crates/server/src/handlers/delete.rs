@@ -115,7 +115,7 @@ async fn delete_one(ctx: &Ctx, name: &str, o: &Options, dry: bool) -> ApiResult<
         let key = info.key(ns.as_deref(), name);
         let current = ctx.api.objects.get(&key, &gr, name).await?;
         let mut obj = current.value;
-        strategy.decode_stored(&mut obj);
+        crate::registry::conversion::to_request(&**strategy, &mut obj).await?;
         if let Some(uid) = &o.uid
             && uid != object::uid(&obj)
         {
@@ -160,7 +160,7 @@ async fn delete_one(ctx: &Ctx, name: &str, o: &Options, dry: bool) -> ApiResult<
                 return Ok(Outcome::Marked(obj));
             }
             let mut stored = obj.clone();
-            strategy.encode_for_storage(&mut stored);
+            crate::registry::conversion::to_storage(&**strategy, &mut stored).await?;
             match ctx
                 .api
                 .objects
@@ -189,7 +189,8 @@ async fn delete_one(ctx: &Ctx, name: &str, o: &Options, dry: bool) -> ApiResult<
             Ok(d) => {
                 after_delete(ctx, name, d.revision);
                 let mut gone = d.value;
-                strategy.decode_stored(&mut gone);
+                // The deleted object as it was stored, if it does not convert.
+                let _ = crate::registry::conversion::to_request(&**strategy, &mut gone).await;
                 return Ok(Outcome::Gone(gone));
             }
             Err(e) if e.code == 409 => {}

@@ -17,7 +17,7 @@ pub(super) async fn get(ctx: &Ctx) -> ApiResult<Resp> {
     let key = info.key(ctx.path.namespace.as_deref(), &name);
     let stored = ctx.api.objects.get(&key, &info.gr(), &name).await?;
     let mut obj = stored.value;
-    ctx.strategy.decode_stored(&mut obj);
+    crate::registry::conversion::to_request(&*ctx.strategy, &mut obj).await?;
     if ctx.path.subresource.as_deref() == Some("scale")
         && let Some(spec) = ctx.strategy.subresources().scale
     {

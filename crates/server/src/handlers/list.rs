@@ -163,7 +163,7 @@ pub(super) async fn read(
         let last_key = result.items.last().map(|kv| kv.key.clone());
         for s in stored {
             let mut obj = s.value;
-            ctx.strategy.decode_stored(&mut obj);
+            crate::registry::conversion::to_request(&*ctx.strategy, &mut obj).await?;
             if sel.matches(&*ctx.strategy, &obj) {
                 items.push(obj);
             }

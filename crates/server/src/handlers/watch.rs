@@ -78,42 +78,43 @@ impl Stream {
         json!({"kind": info.kind, "apiVersion": info.api_version(), "metadata": meta})
     }
 
+    /// A stored value in the request version.
+    async fn decode(&self, bytes: &[u8], revision: u64) -> ApiResult<Value> {
+        let mut v = store::decode(bytes, revision)?;
+        crate::registry::conversion::to_request(&*self.strategy, &mut v).await?;
+        Ok(v)
+    }
+
     /// The event to send for a stored change, after conversion and selection.
-    fn translate(&self, event: &Event) -> Option<(&'static str, Value)> {
-        let decode = |bytes: &[u8]| -> Option<Value> {
-            let mut v = store::decode(bytes, event.revision).ok()?;
-            self.strategy.decode_stored(&mut v);
-            Some(v)
+    async fn translate(&self, event: &Event) -> ApiResult<Option<(&'static str, Value)>> {
+        let (Some(new), prev) = (
+            match event.kind {
+                EventKind::Deleted => event.prev_value.as_ref(),
+                _ => event.value.as_ref(),
+            },
+            event.prev_value.as_ref(),
+        ) else {
+            return Ok(None);
         };
-        match event.kind {
-            EventKind::Added => {
-                let new = decode(event.value.as_ref()?)?;
-                self.sel
-                    .matches(&*self.strategy, &new)
-                    .then_some(("ADDED", new))
-            }
-            EventKind::Deleted => {
-                let old = decode(event.prev_value.as_ref()?)?;
-                self.sel
-                    .matches(&*self.strategy, &old)
-                    .then_some(("DELETED", old))
-            }
+        let obj = self.decode(new, event.revision).await?;
+        let matches = |o: &Value| self.sel.matches(&*self.strategy, o);
+        Ok(match event.kind {
+            EventKind::Added => matches(&obj).then_some(("ADDED", obj)),
+            EventKind::Deleted => matches(&obj).then_some(("DELETED", obj)),
             EventKind::Modified => {
-                let new = decode(event.value.as_ref()?)?;
-                let now = self.sel.matches(&*self.strategy, &new);
-                let before = event
-                    .prev_value
-                    .as_ref()
-                    .and_then(|b| decode(b))
-                    .is_some_and(|old| self.sel.matches(&*self.strategy, &old));
+                let now = matches(&obj);
+                let before = match prev {
+                    Some(b) => matches(&self.decode(b, event.prev_mod_revision).await?),
+                    None => false,
+                };
                 match (before, now) {
-                    (true, true) => Some(("MODIFIED", new)),
-                    (false, true) => Some(("ADDED", new)),
-                    (true, false) => Some(("DELETED", new)),
+                    (true, true) => Some(("MODIFIED", obj)),
+                    (false, true) => Some(("ADDED", obj)),
+                    (true, false) => Some(("DELETED", obj)),
                     (false, false) => None,
                 }
             }
-        }
+        })
     }
 }
 
@@ -221,7 +222,12 @@ pub(super) async fn watch(ctx: Ctx) -> ApiResult<Resp> {
                 };
                 for s in items {
                     let mut obj = s.value;
-                    stream.strategy.decode_stored(&mut obj);
+                    if let Err(e) =
+                        crate::registry::conversion::to_request(&*stream.strategy, &mut obj).await
+                    {
+                        let _ = stream.send("ERROR", &e.to_status()).await;
+                        return;
+                    }
                     if stream.sel.matches(&*stream.strategy, &obj)
                         && !stream.send("ADDED", &obj).await
                     {
@@ -274,10 +280,17 @@ pub(super) async fn watch(ctx: Ctx) -> ApiResult<Resp> {
                     }
                     Some(Ok(event)) => {
                         start = start.max(event.revision);
-                        if let Some((ty, obj)) = stream.translate(&event)
-                            && !stream.send(ty, &obj).await
-                        {
-                            return;
+                        match stream.translate(&event).await {
+                            Ok(Some((ty, obj))) => {
+                                if !stream.send(ty, &obj).await {
+                                    return;
+                                }
+                            }
+                            Ok(None) => {}
+                            Err(e) => {
+                                let _ = stream.send("ERROR", &e.to_status()).await;
+                                return;
+                            }
                         }
                     }
                 },

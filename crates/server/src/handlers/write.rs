@@ -369,7 +369,7 @@ pub(crate) async fn update_object(
     for _ in 0..32 {
         let current = api.objects.get(&key, &gr, &name).await?;
         let mut old = current.value;
-        strategy.decode_stored(&mut old);
+        crate::registry::conversion::to_request(&*strategy, &mut old).await?;
         let mut new = build(&old)?;
         type_meta(&mut new, &*strategy)?;
         match object::name(&new) {
@@ -459,7 +459,7 @@ pub(crate) async fn update_object(
             }
         }
         let mut stored = new.clone();
-        strategy.encode_for_storage(&mut stored);
+        crate::registry::conversion::to_storage(&*strategy, &mut stored).await?;
         match api
             .objects
             .update(&key, &stored, current.revision, &gr, &name)

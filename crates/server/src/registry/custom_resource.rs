@@ -44,6 +44,8 @@ pub struct CrdEntry {
     pub terminating: bool,
     /// The version objects are stored at.
     pub storage_version: String,
+    /// The conversion webhook (`spec.conversion.strategy: Webhook`), or why it cannot be called.
+    pub webhook: Option<Result<Arc<super::conversion::Webhook>, String>>,
     /// For a built-in kind served like a custom resource ([`super::schemaless`]): its storage
     /// prefix; `None` for CRDs.
     pub builtin_prefix: Option<String>,
@@ -104,6 +106,7 @@ impl CrdEntry {
                 },
             );
         }
+        let webhook = super::conversion::Webhook::of(&crd).map(|w| w.map(Arc::new));
         CrdEntry {
             name,
             revision,
@@ -112,6 +115,7 @@ impl CrdEntry {
             terminating,
             storage_version,
             builtin_prefix: None,
+            webhook,
             versions,
         }
     }
@@ -286,7 +290,8 @@ impl Strategy for CustomResourceStrategy {
 
     fn decode_stored(&self, obj: &mut Value) {
         // Decoded with the schema of the version it was written at (the storage version of
-        // the time), then converted to the request version and decoded with its schema.
+        // the time); without a webhook, converted by rewriting `apiVersion`, then decoded with
+        // the request version's schema.
         let written = obj
             .get("apiVersion")
             .and_then(Value::as_str)
@@ -296,12 +301,31 @@ impl Strategy for CustomResourceStrategy {
         if let Some(Ok(a)) = self.entry.versions.get(&written).map(|v| &v.admission) {
             let _ = a.schema().prune_and_default(obj);
         }
-        if written != self.info.version {
+        if written != self.info.version && self.entry.webhook.is_none() {
             self.set_api_version(obj, &self.info.version.clone());
-            if let Ok(a) = self.admission() {
-                let _ = a.schema().prune_and_default(obj);
-            }
+            self.decode_request(obj);
         }
+    }
+
+    fn decode_request(&self, obj: &mut Value) {
+        if let Ok(a) = self.admission() {
+            let _ = a.schema().prune_and_default(obj);
+        }
+    }
+
+    fn webhook(&self) -> ApiResult<Option<Arc<super::conversion::Webhook>>> {
+        match &self.entry.webhook {
+            None => Ok(None),
+            Some(Ok(w)) => Ok(Some(Arc::clone(w))),
+            Some(Err(e)) => Err(ApiError::internal(format!(
+                "conversion webhook for {}/{}, Kind={} failed: {e}",
+                self.info.group, self.info.version, self.info.kind
+            ))),
+        }
+    }
+
+    fn storage_api_version(&self) -> String {
+        format!("{}/{}", self.info.group, self.entry.storage_version)
     }
 
     fn fields(&self, obj: &Value) -> BTreeMap<String, String> {

@@ -8,6 +8,7 @@
 //! [`namespace`] (kubernetes `pkg/registry/core/namespace/strategy.go`). The handlers do the
 //! generic part (`pkg/registry/generic/registry/store.go`, `rest/create.go`, `rest/update.go`).
 
+pub mod conversion;
 pub mod crd;
 pub mod custom_resource;
 pub mod namespace;
@@ -134,8 +135,25 @@ pub trait Strategy: Send + Sync {
     /// Converts a request-version object to what is stored (the storage version).
     fn encode_for_storage(&self, _obj: &mut Value) {}
 
-    /// Converts a stored object to the request version (read-time decoding included).
+    /// Decodes a stored object with the schema it was written with and, without a conversion
+    /// webhook, converts it to the request version (see [`conversion::to_request`]).
     fn decode_stored(&self, _obj: &mut Value) {}
+
+    /// Decodes an object just converted to the request version with that version's schema.
+    fn decode_request(&self, _obj: &mut Value) {}
+
+    /// The conversion webhook, when the kind converts through one.
+    ///
+    /// # Errors
+    /// A webhook configuration the server cannot call.
+    fn webhook(&self) -> ApiResult<Option<Arc<conversion::Webhook>>> {
+        Ok(None)
+    }
+
+    /// `group/version` of the storage version.
+    fn storage_api_version(&self) -> String {
+        self.info().api_version()
+    }
 
     /// The object's selectable fields (`GetAttrs`).
     fn fields(&self, obj: &Value) -> BTreeMap<String, String> {

@@ -3,6 +3,7 @@
 
 mod api;
 mod common;
+mod conversion;
 #[cfg(feature = "etcd")]
 mod etcd;
 mod kube_client;
