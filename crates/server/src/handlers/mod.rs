@@ -10,6 +10,7 @@ mod create;
 mod delete;
 mod discovery;
 mod get;
+mod guaranteed;
 mod list;
 mod openapi;
 mod patch;

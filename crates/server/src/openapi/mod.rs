@@ -13,6 +13,8 @@
 
 mod builtin;
 mod meta;
+mod naming;
+mod params;
 mod paths;
 mod schema;
 

@@ -7,6 +7,8 @@
 use serde_json::{Map, Value, json};
 
 use super::meta;
+use super::naming::{description, operation_id};
+use super::params::{action_parameters, query};
 use crate::engine::{CustomResourceDefinition, CustomResourceDefinitionVersion};
 
 /// The names a document is built from.
@@ -327,136 +329,6 @@ fn sample_ref(names: &Names, s: Sample) -> Value {
     }
 }
 
-/// The query parameters of the action's option struct.
-fn action_parameters(action: &str) -> Vec<Value> {
-    let dry_run = query(
-        "dryRun",
-        "When present, indicates that modifications should not be persisted. Valid values: All.",
-        "string",
-    );
-    let field_manager = query(
-        "fieldManager",
-        "fieldManager is a name associated with the actor or entity that is making these changes.",
-        "string",
-    );
-    let field_validation = query(
-        "fieldValidation",
-        "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn (the default) or Strict.",
-        "string",
-    );
-    match action {
-        "get" => vec![query(
-            "resourceVersion",
-            "The resource version the result must be at least as new as.",
-            "string",
-        )],
-        "list" => list_parameters(),
-        "deletecollection" => {
-            let mut p = delete_parameters();
-            p.extend(list_parameters());
-            p
-        }
-        "post" | "put" => vec![dry_run, field_manager, field_validation],
-        "patch" => vec![
-            dry_run,
-            field_manager,
-            field_validation,
-            query(
-                "force",
-                "Force is going to \"force\" Apply requests; it must be unset for non-apply patch requests.",
-                "boolean",
-            ),
-        ],
-        "delete" => delete_parameters(),
-        _ => Vec::new(),
-    }
-}
-
-fn list_parameters() -> Vec<Value> {
-    vec![
-        query(
-            "allowWatchBookmarks",
-            "Requests watch events of type BOOKMARK.",
-            "boolean",
-        ),
-        query(
-            "continue",
-            "The continue token of a previous chunked list.",
-            "string",
-        ),
-        query(
-            "fieldSelector",
-            "A selector restricting the returned objects by their fields.",
-            "string",
-        ),
-        query(
-            "labelSelector",
-            "A selector restricting the returned objects by their labels.",
-            "string",
-        ),
-        query(
-            "limit",
-            "The maximum number of responses for a list call.",
-            "integer",
-        ),
-        query(
-            "resourceVersion",
-            "The resource version the result must be at least as new as.",
-            "string",
-        ),
-        query(
-            "resourceVersionMatch",
-            "How resourceVersion applies to list calls: Exact or NotOlderThan.",
-            "string",
-        ),
-        query(
-            "sendInitialEvents",
-            "With watch=true, begins the stream with synthetic events for the current state.",
-            "boolean",
-        ),
-        query(
-            "timeoutSeconds",
-            "Timeout for the list or watch call.",
-            "integer",
-        ),
-        query(
-            "watch",
-            "Watch for changes and return them as a stream of events.",
-            "boolean",
-        ),
-    ]
-}
-
-fn delete_parameters() -> Vec<Value> {
-    vec![
-        query(
-            "dryRun",
-            "When present, indicates that modifications should not be persisted. Valid values: All.",
-            "string",
-        ),
-        query(
-            "gracePeriodSeconds",
-            "The duration in seconds before the object should be deleted.",
-            "integer",
-        ),
-        query(
-            "orphanDependents",
-            "Deprecated: use propagationPolicy.",
-            "boolean",
-        ),
-        query(
-            "propagationPolicy",
-            "Whether and how garbage collection is performed: Orphan, Background or Foreground.",
-            "string",
-        ),
-    ]
-}
-
-fn query(name: &str, description: &str, ty: &str) -> Value {
-    json!({"name": name, "in": "query", "description": description,
-        "schema": {"type": ty, "uniqueItems": true}})
-}
-
 /// `""` for `/…/{name}` and the collection, `scale` for `/…/{name}/scale`.
 fn subresource(path: &str) -> &str {
     match path.rsplit_once("/{name}/") {
@@ -473,98 +345,10 @@ fn title(s: &str) -> String {
     }
 }
 
-/// `descriptionFor` of builder.go.
-fn description(names: &Names, sub: &str, verb: &str) -> String {
-    let kind = &names.kind;
-    let article = match verb {
-        "list" => " objects of kind ".to_owned(),
-        "read" | "replace" | "patch" => " the specified ".to_owned(),
-        "create" | "delete" => article_for(kind),
-        _ => String::new(),
-    };
-    let sub = if sub.is_empty() {
-        String::new()
-    } else {
-        format!(" {sub} of")
-    };
-    match verb {
-        "patch" => format!("partially update{sub}{article}{kind}"),
-        "deletecollection" => {
-            let sub = if sub.is_empty() { sub } else { sub + " a" };
-            format!("delete collection of{sub} {kind}")
-        }
-        _ => format!("{verb}{sub}{article}{kind}"),
-    }
-}
-
-/// `endpoints.GetArticleForNoun(noun, " ")`: " an " before a vowel, " a " otherwise.
-fn article_for(noun: &str) -> String {
-    if noun.starts_with(['A', 'E', 'I', 'O', 'U', 'a', 'e', 'i', 'o', 'u']) {
-        " an ".to_owned()
-    } else {
-        " a ".to_owned()
-    }
-}
-
-/// `GetOperationIDAndTags`: the verb, then the group (without `.k8s.io`) and version as valid
-/// identifiers, then the rest of the operation name; the tag is `group_version`.
-fn operation_id(op: &str, path: &str) -> (String, String) {
-    const VERBS: &[&str] = &[
-        "deletecollection",
-        "delete",
-        "list",
-        "read",
-        "replace",
-        "patch",
-        "create",
-        "watch",
-    ];
-    let verb = VERBS
-        .iter()
-        .find(|v| op.starts_with(**v))
-        .copied()
-        .unwrap_or("");
-    let rest = &op[verb.len()..];
-    let mut parts: Vec<&str> = path.trim_matches('/').split('/').collect();
-    if parts.first() == Some(&"api") {
-        parts.splice(0..1, ["apis", "core"]);
-    }
-    let mut prefix = verb.to_owned();
-    let mut tag = String::new();
-    if parts.len() >= 2 && parts[0] == "apis" {
-        let trimmed = parts[1].strip_suffix(".k8s.io").unwrap_or(parts[1]);
-        prefix.push_str(&valid_operation_id(trimmed, !prefix.is_empty()));
-        tag = valid_operation_id(trimmed, false);
-        if parts.len() > 2 {
-            prefix.push_str(&valid_operation_id(parts[2], !prefix.is_empty()));
-            tag = format!("{tag}_{}", valid_operation_id(parts[2], false));
-        }
-    }
-    (format!("{prefix}{rest}"), tag)
-}
-
-/// `ToValidOperationID`: letters and digits kept, the letter after any other character upper-cased.
-fn valid_operation_id(s: &str, capitalize_first: bool) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut capitalize = capitalize_first;
-    for c in s.chars() {
-        if c.is_alphanumeric() {
-            if capitalize {
-                out.extend(c.to_uppercase());
-                capitalize = false;
-            } else {
-                out.push(c);
-            }
-        } else {
-            capitalize = true;
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::openapi::naming::{description, operation_id};
 
     #[test]
     fn operation_ids_follow_the_api_server() {

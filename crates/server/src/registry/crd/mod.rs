@@ -24,6 +24,9 @@ use crate::engine::{
     check_crd_full,
 };
 use crate::http::status::{ApiError, ApiResult};
+use decode::{set_defaults, unknown_fields};
+
+mod decode;
 
 /// The finalizer that makes a deleted CRD wait for its objects to go.
 pub const CLEANUP_FINALIZER: &str = "customresourcecleanup.apiextensions.k8s.io";
@@ -219,72 +222,6 @@ impl CrdStrategy {
 
 fn condition(ty: &str, status: &str, reason: &str, message: &str, now: &str) -> Value {
     json!({"type": ty, "status": status, "lastTransitionTime": now, "reason": reason, "message": message})
-}
-
-/// `SetDefaults_CustomResourceDefinition(Spec)`.
-fn set_defaults(crd: &mut CustomResourceDefinition) {
-    let n = &mut crd.spec.names;
-    if n.singular.is_empty() {
-        n.singular = n.kind.to_lowercase();
-    }
-    if n.list_kind.is_empty() && !n.kind.is_empty() {
-        n.list_kind = format!("{}List", n.kind);
-    }
-    let conv = crd.spec.conversion.get_or_insert_with(Default::default);
-    if conv.strategy.is_empty() {
-        conv.strategy = "None".to_owned();
-    }
-    if let Some(svc) = conv
-        .webhook
-        .as_mut()
-        .and_then(|w| w.client_config.as_mut())
-        .and_then(|c| c.service.as_mut())
-        && svc.port.is_none()
-    {
-        svc.port = Some(443);
-    }
-}
-
-/// The paths of `input` that the typed round trip dropped, as the strict decoder names them
-/// (`spec.foo`). Zero values (`false`, `""`, `0`, empty lists and maps, `null`) the typed form
-/// omits are not unknown.
-fn unknown_fields(input: &Value, round: &Value, path: &str, out: &mut Vec<String>, depth: usize) {
-    if depth > 64 {
-        return;
-    }
-    match (input, round) {
-        (Value::Object(a), Value::Object(b)) => {
-            for (k, v) in a {
-                let p = if path.is_empty() {
-                    k.clone()
-                } else {
-                    format!("{path}.{k}")
-                };
-                match b.get(k) {
-                    Some(rv) => unknown_fields(v, rv, &p, out, depth + 1),
-                    None if !is_zero(v) => out.push(p),
-                    None => {}
-                }
-            }
-        }
-        (Value::Array(a), Value::Array(b)) => {
-            for (i, (v, rv)) in a.iter().zip(b).enumerate() {
-                unknown_fields(v, rv, &format!("{path}[{i}]"), out, depth + 1);
-            }
-        }
-        _ => {}
-    }
-}
-
-fn is_zero(v: &Value) -> bool {
-    match v {
-        Value::Null => true,
-        Value::Bool(b) => !b,
-        Value::Number(n) => n.as_f64() == Some(0.0),
-        Value::String(s) => s.is_empty(),
-        Value::Array(a) => a.is_empty(),
-        Value::Object(m) => m.is_empty(),
-    }
 }
 
 fn storage_version(crd: &CustomResourceDefinition) -> Option<&str> {
@@ -531,96 +468,4 @@ pub fn set_condition(obj: &mut Value, cond: Value) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn crontab() -> Value {
-        json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-            "metadata": {"name": "crontabs.stable.example.com"},
-            "spec": {"group": "stable.example.com", "scope": "Namespaced",
-                "names": {"plural": "crontabs", "kind": "CronTab", "shortNames": ["ct"]},
-                "versions": [{"name": "v1", "served": true, "storage": true,
-                    "schema": {"openAPIV3Schema": {"type": "object"}}}]}})
-    }
-
-    fn strategy() -> CrdStrategy {
-        CrdStrategy::new(Arc::new(RwLock::new(Registry::default())))
-    }
-
-    #[test]
-    fn create_defaults_names_and_establishes() {
-        let mut obj = crontab();
-        let a = strategy().create(&mut obj).unwrap();
-        assert!(a.errors.is_empty(), "{:?}", a.errors);
-        assert!(a.unknown_fields.is_empty());
-        assert_eq!(obj["spec"]["names"]["singular"], "crontab");
-        assert_eq!(obj["spec"]["names"]["listKind"], "CronTabList");
-        assert_eq!(obj["spec"]["conversion"]["strategy"], "None");
-        assert_eq!(obj["status"]["storedVersions"], json!(["v1"]));
-        assert_eq!(obj["status"]["acceptedNames"]["kind"], "CronTab");
-        assert!(condition_true(obj.get("status"), "Established"));
-        assert!(condition_true(obj.get("status"), "NamesAccepted"));
-    }
-
-    #[test]
-    fn unknown_fields_are_reported() {
-        let mut obj = crontab();
-        obj["spec"]["bogus"] = json!(1);
-        obj["spec"]["versions"][0]["nope"] = json!("x");
-        let a = strategy().create(&mut obj).unwrap();
-        assert_eq!(a.unknown_fields, ["spec.bogus", "spec.versions[0].nope"]);
-    }
-
-    #[test]
-    fn invalid_crds_fail_the_crd_checks() {
-        let mut obj = crontab();
-        obj["spec"]["versions"][0]["storage"] = json!(false);
-        let a = strategy().create(&mut obj).unwrap();
-        assert!(
-            a.errors
-                .iter()
-                .any(|e| e.detail == "must have exactly one version marked as storage version"),
-            "{:?}",
-            a.errors
-        );
-    }
-
-    #[test]
-    fn update_keeps_stored_versions_and_checks_immutable_fields() {
-        let s = strategy();
-        let mut old = crontab();
-        s.create(&mut old).unwrap();
-        let mut new = old.clone();
-        new["spec"]["versions"] = json!([
-            {"name": "v1", "served": true, "storage": false, "schema": {"openAPIV3Schema": {"type": "object"}}},
-            {"name": "v2", "served": true, "storage": true, "schema": {"openAPIV3Schema": {"type": "object"}}}]);
-        new["status"] = json!({});
-        let a = s.update(&mut new, &old).unwrap();
-        assert!(a.errors.is_empty(), "{:?}", a.errors);
-        assert_eq!(new["status"]["storedVersions"], json!(["v1", "v2"]));
-        let mut scoped = new.clone();
-        scoped["spec"]["scope"] = json!("Cluster");
-        let a = s.update(&mut scoped, &new).unwrap();
-        assert_eq!(a.errors.len(), 1, "{:?}", a.errors);
-        assert_eq!(
-            a.errors[0].to_string(),
-            "spec.scope: Invalid value: \"Cluster\": field is immutable"
-        );
-        // Dropping a stored version from spec.versions is refused.
-        let mut newer = new.clone();
-        newer["spec"]["versions"] = json!([{"name": "v2", "served": true, "storage": true, "schema": {"openAPIV3Schema": {"type": "object"}}}]);
-        let a = s.update(&mut newer, &new).unwrap();
-        assert_eq!(
-            a.errors[0].to_string(),
-            "status.storedVersions[0]: Invalid value: \"v1\": must appear in spec.versions"
-        );
-    }
-
-    #[test]
-    fn deleting_adds_the_cleanup_finalizer() {
-        let mut obj = crontab();
-        strategy().mark_deleting(&mut obj, 0);
-        assert_eq!(obj["metadata"]["finalizers"], json!([CLEANUP_FINALIZER]));
-        assert!(condition_true(obj.get("status"), "Terminating"));
-    }
-}
+mod tests;
