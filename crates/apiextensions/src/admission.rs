@@ -114,6 +114,24 @@ impl Admission {
         })
     }
 
+    /// A resource without a CRD: objects of `api_version` and `kind` admitted against `schema`
+    /// (its root) through the same pipeline, without subresources. This is how kubectl-validate
+    /// validates Kubernetes' built-in kinds against their published OpenAPI schemas.
+    #[must_use]
+    pub fn for_schema(api_version: &str, kind: &str, schema: &Structural) -> Admission {
+        let info = ResourceInfo {
+            api_version: api_version.to_owned(),
+            kind: kind.to_owned(),
+            namespaced: None,
+        };
+        Admission {
+            api_version: api_version.to_owned(),
+            kind: kind.to_owned(),
+            schema: CompiledSchema::new(schema).with_resource(info),
+            status_subresource: false,
+        }
+    }
+
     /// `group/version`.
     #[must_use]
     pub fn api_version(&self) -> &str {
