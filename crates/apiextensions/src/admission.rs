@@ -35,6 +35,8 @@ pub struct Admitted {
     /// Every error, in the API server's order; empty when the object is accepted. A decoding
     /// error stands alone (the request is rejected before validation).
     pub errors: Vec<FieldError>,
+    /// Whether `errors` is that decoding error (nothing was validated).
+    pub decoding_failed: bool,
 }
 
 impl Admitted {
@@ -171,6 +173,7 @@ impl Admission {
         Admitted {
             unknown_fields,
             errors: self.schema.validate(obj),
+            decoding_failed: false,
         }
     }
 
@@ -218,6 +221,7 @@ impl Admission {
         Admitted {
             unknown_fields,
             errors: validate(new, &old),
+            decoding_failed: false,
         }
     }
 }
@@ -275,5 +279,6 @@ fn decoding_failed(e: FieldError) -> Admitted {
     Admitted {
         unknown_fields: Vec::new(),
         errors: vec![e],
+        decoding_failed: true,
     }
 }

@@ -1,44 +1,81 @@
 //! `crdgen validate`: prune, default and validate objects offline, as the API server does on
-//! create (or, with `--old`, on update).
+//! create (or, with `--old`, on update): custom objects against their CRDs, built-in kinds
+//! against the schemas Kubernetes publishes ([`crate::builtin`]), CRDs in the input with the
+//! checks of `crdgen check`.
 
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
 
 use serde_json::Value as Json;
 
+use super::builtin::KubernetesVersion;
 use super::load::{self, Document};
-use super::report::{self, Output};
+use super::registry::{Found, Registry, is_crd};
+use super::report::{Output, Reporter};
 use super::{Failure, INVALID, OK};
-use crdkit_apiextensions::admission::{Admission, AdmissionError};
 use crdkit_schema::crd::CustomResourceDefinition;
 
-/// Runs `crdgen validate --crd CRD.yaml [--old OLD.yaml [--subresource status]] [--output text|json]
-/// OBJECT.yaml...`.
-/// Returns [`OK`] when every object is valid, else [`INVALID`].
-///
-/// # Errors
-/// [`Failure::Usage`] for bad arguments (no object file, no CRD), [`Failure::Input`] for a file
-/// that is not YAML or JSON manifests, [`Failure::Io`] when reading or writing fails.
-pub fn run(
-    args: Vec<OsString>,
-    builtin: &[CustomResourceDefinition],
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> Result<u8, Failure> {
+/// `--field-validation`: what unknown and duplicate fields do, as the API server's
+/// `fieldValidation` parameter (`kubectl --validate=strict|warn|ignore`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldValidation {
+    /// The request fails with a strict decoding error (kubectl's default).
+    Strict,
+    /// Warnings; the object is validated.
+    Warn,
+    /// Nothing is said; unknown fields are dropped, the last duplicate wins.
+    Ignore,
+}
+
+/// `--unknown-kinds`: what an object of a kind that no CRD and no built-in kind has does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnknownKinds {
+    /// Reported as invalid (exit 1), as kubectl-validate and kubeconform do by default: a kind
+    /// that is not checked must not pass silently.
+    Fail,
+    /// A warning; the run goes on.
+    Warn,
+    /// Skipped silently (kubeconform's `-ignore-missing-schemas`).
+    Ignore,
+}
+
+/// The options of a run.
+struct Options {
+    output: Output,
+    status_subresource: bool,
+    field_validation: FieldValidation,
+    unknown_kinds: UnknownKinds,
+    version: KubernetesVersion,
+    crd_files: Vec<PathBuf>,
+    old_files: Vec<PathBuf>,
+    files: Vec<PathBuf>,
+}
+
+fn parse_args(args: Vec<OsString>) -> Result<Options, Failure> {
     use lexopt::prelude::*;
     let mut parser = lexopt::Parser::from_args(args);
-    let mut output = Output::Text;
-    let mut status_subresource = false;
-    let (mut crd_files, mut old_files, mut files): (Vec<PathBuf>, Vec<PathBuf>, Vec<PathBuf>) =
-        Default::default();
+    let mut o = Options {
+        output: Output::Text,
+        status_subresource: false,
+        field_validation: FieldValidation::Strict,
+        unknown_kinds: UnknownKinds::Fail,
+        version: KubernetesVersion::newest(),
+        crd_files: Vec::new(),
+        old_files: Vec::new(),
+        files: Vec::new(),
+    };
     while let Some(arg) = parser.next()? {
         match arg {
             Long("output") | Short('o') => {
-                output = super::parse_output(parser.value()?, &[Output::Text, Output::Json])?
+                o.output = super::parse_output(
+                    parser.value()?,
+                    &[Output::Text, Output::Json, Output::Github],
+                )?;
             }
-            Long("crd") => crd_files.push(parser.value()?.into()),
-            Long("old") => old_files.push(parser.value()?.into()),
+            Long("crd") => o.crd_files.push(parser.value()?.into()),
+            Long("old") => o.old_files.push(parser.value()?.into()),
             Long("subresource") => {
                 let v = parser.value()?.string()?;
                 if v != "status" {
@@ -46,181 +83,336 @@ pub fn run(
                         "unknown subresource `{v}` (only `status` is validated)"
                     )));
                 }
-                status_subresource = true;
+                o.status_subresource = true;
             }
-            Value(f) => files.push(f.into()),
+            Long("field-validation") | Long("validate") => {
+                let v = parser.value()?.string()?;
+                o.field_validation = match v.to_ascii_lowercase().as_str() {
+                    "strict" | "true" => FieldValidation::Strict,
+                    "warn" => FieldValidation::Warn,
+                    "ignore" | "false" => FieldValidation::Ignore,
+                    _ => {
+                        return Err(Failure::Usage(format!(
+                            "unknown field validation `{v}` (Strict, Warn or Ignore)"
+                        )));
+                    }
+                };
+            }
+            Long("unknown-kinds") => {
+                let v = parser.value()?.string()?;
+                o.unknown_kinds = match v.as_str() {
+                    "fail" => UnknownKinds::Fail,
+                    "warn" => UnknownKinds::Warn,
+                    "ignore" => UnknownKinds::Ignore,
+                    _ => {
+                        return Err(Failure::Usage(format!(
+                            "unknown `--unknown-kinds {v}` (fail, warn or ignore)"
+                        )));
+                    }
+                };
+            }
+            Long("kubernetes-version") => {
+                o.version =
+                    KubernetesVersion::parse(&parser.value()?.string()?).map_err(Failure::Usage)?;
+            }
+            Value(f) => o.files.push(f.into()),
             _ => return Err(arg.unexpected().into()),
         }
     }
-    if files.is_empty() {
+    if o.files.is_empty() {
         return Err(Failure::Usage(
             "`crdgen validate` needs at least one object file".to_owned(),
         ));
     }
-    let mut crds: Vec<(String, CustomResourceDefinition)> = Vec::new();
-    if crd_files.is_empty() {
-        crds.extend(
-            builtin
-                .iter()
-                .map(|c| (String::from("<built-in>"), c.clone())),
-        );
-    }
-    for f in &crd_files {
-        for doc in load::load(f)? {
-            crds.push((doc.position(), super::check::read_crd(&doc)?));
-            warn_duplicates(err, &doc);
-        }
-    }
-    if crds.is_empty() {
-        return Err(Failure::Usage(
-            "no CustomResourceDefinition: give one with `--crd CRD.yaml`".to_owned(),
-        ));
-    }
-    if status_subresource && old_files.is_empty() {
+    if o.status_subresource && o.old_files.is_empty() {
         return Err(Failure::Usage(
             "`--subresource status` updates a stored object: give it with `--old OLD.yaml`"
                 .to_owned(),
         ));
     }
-    let mut olds = Vec::new();
-    for f in &old_files {
-        olds.extend(load::load(f)?);
-    }
-    let mut objects = Vec::new();
-    for f in &files {
-        objects.extend(load::load(f)?);
-    }
-    // The API server takes `apiVersion` and `kind` from the request's URL: with one CRD, an
-    // object without them is posted to its storage version.
-    if let [(_, crd)] = crds.as_slice() {
-        for doc in objects.iter_mut().chain(olds.iter_mut()) {
-            fill_type_meta(&mut doc.value, crd);
+    Ok(o)
+}
+
+/// What to do with one document of the input, decided before anything is printed.
+enum Step<'a> {
+    /// A CRD: checked as `crdgen check` does, and known to the objects after it.
+    Crd(&'a Document, Box<CustomResourceDefinition>),
+    /// An object, its target in the registry, and its stored version (`--old`).
+    Object(&'a Document, usize, Option<&'a Document>),
+    /// An object of a kind nobody has.
+    Unknown(&'a Document, String),
+}
+
+/// Runs `crdgen validate [--crd CRD.yaml|DIR]... [--old OLD.yaml [--subresource status]]
+/// [--field-validation Strict|Warn|Ignore] [--unknown-kinds fail|warn|ignore]
+/// [--kubernetes-version 1.35] [--output text|json|github] OBJECT.yaml|DIR...`.
+/// Returns [`OK`] when every object is valid, else [`INVALID`].
+///
+/// # Errors
+/// [`Failure::Usage`] for bad arguments, [`Failure::Input`] for a file that is not YAML or JSON
+/// manifests (or a CRD that does not decode), [`Failure::Io`] when reading or writing fails.
+pub fn run(
+    args: Vec<OsString>,
+    builtin: &[CustomResourceDefinition],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<u8, Failure> {
+    let o = parse_args(args)?;
+    let mut registry = Registry::new(o.version);
+    if o.crd_files.is_empty() {
+        for c in builtin {
+            registry.add_crd("<built-in>".to_owned(), c.clone(), true);
         }
+    }
+    for given in &o.crd_files {
+        let mut found = false;
+        for f in load::expand(std::slice::from_ref(given))? {
+            for doc in load::load(&f)? {
+                // Directories hold other things beside CRDs (a kustomization, a policy).
+                if !is_crd(&doc.value) && given.is_dir() {
+                    continue;
+                }
+                registry.add_crd(doc.position(), super::check::read_crd(&doc)?, true);
+                warn_duplicates(err, &doc);
+                found = true;
+            }
+        }
+        if !found {
+            return Err(Failure::Input(format!(
+                "{}: no CustomResourceDefinition",
+                given.display()
+            )));
+        }
+    }
+    let mut olds = Vec::new();
+    for f in load::expand(&o.old_files)? {
+        olds.extend(load::load(&f)?);
+    }
+    let mut texts: HashMap<PathBuf, String> = HashMap::new();
+    let mut objects = Vec::new();
+    for f in load::expand(&o.files)? {
+        let text = load::read_text(&f)?;
+        objects.extend(load::parse(&text, &f)?);
+        texts.insert(f, text);
     }
     if objects.is_empty() {
         return Err(Failure::Input(format!(
             "{}: no objects to validate",
-            files
+            o.files
                 .iter()
                 .map(|f| f.display().to_string())
                 .collect::<Vec<_>>()
                 .join(", ")
         )));
     }
+    // The API server takes `apiVersion` and `kind` from the request's URL: with one CRD, an
+    // object without them is posted to its storage version.
+    if let Some(crd) = registry.single_crd() {
+        for doc in objects.iter_mut().chain(olds.iter_mut()) {
+            fill_type_meta(&mut doc.value, crd);
+        }
+    }
+    let steps = plan(&o, &mut registry, &objects, &olds, err)?;
+    let mut reporter = Reporter::new(o.output, out, texts);
+    let mut code = OK;
+    for step in steps {
+        let valid = match step {
+            Step::Crd(doc, crd) => {
+                warn_duplicates(err, doc);
+                let errors = crdkit_apiextensions::crd_check::check_crd_full(&crd);
+                let name = crd.metadata.name.clone().unwrap_or_default();
+                reporter.object(doc, "CustomResourceDefinition", &name, None, &errors, false)?;
+                errors.is_empty()
+            }
+            Step::Unknown(doc, message) => match o.unknown_kinds {
+                UnknownKinds::Fail => {
+                    reporter.rejected(doc, None, &message, "unknown kind", &[])?;
+                    false
+                }
+                UnknownKinds::Warn => {
+                    let _ = writeln!(err, "Warning: {}: {message}", doc.position());
+                    reporter.warning(doc, None, "unknown kind", &message)?;
+                    true
+                }
+                UnknownKinds::Ignore => true,
+            },
+            Step::Object(doc, target, old) => {
+                admit(&o, &registry, doc, target, old, &mut reporter, err)?
+            }
+        };
+        if !valid {
+            code = INVALID;
+        }
+    }
+    Ok(code)
+}
+
+/// Matches every object to its target and stored object first: an input error (exit 2) prints
+/// nothing on the standard output.
+fn plan<'a>(
+    o: &Options,
+    registry: &mut Registry,
+    objects: &'a [Document],
+    olds: &'a [Document],
+    err: &mut dyn Write,
+) -> Result<Vec<Step<'a>>, Failure> {
     let single_pair = olds.len() == 1 && objects.len() == 1;
-    // Every object is matched to its CRD version and stored object first: an input error
-    // (exit 2) prints nothing on the standard output.
-    let mut targets: Vec<Target> = Vec::new();
-    let mut plan: Vec<(&Document, usize, Option<&Document>)> = Vec::new();
-    for doc in &objects {
-        let key = Target::key(doc);
-        // Each CRD version is compiled once, whatever the number of objects.
-        let target = match targets.iter().position(|t| t.key == key) {
-            Some(i) => i,
-            None => {
-                targets.push(Target::find(&crds, doc, err)?);
-                targets.len() - 1
+    let mut steps = Vec::new();
+    for doc in objects {
+        if is_crd(&doc.value) {
+            let crd = super::check::read_crd(doc)?;
+            registry.add_crd(doc.position(), crd.clone(), false);
+            steps.push(Step::Crd(doc, Box::new(crd)));
+            continue;
+        }
+        let target = match registry.find(doc, err)? {
+            Found::Target(i) => i,
+            Found::Unknown(message) => {
+                steps.push(Step::Unknown(doc, message));
+                continue;
             }
         };
         let old = if single_pair {
             olds.first()
         } else {
-            olds.iter().find(|o| same_object(o, doc))
+            olds.iter().find(|old| same_object(old, doc))
         };
-        if status_subresource {
+        if o.status_subresource {
+            let t = registry.target(target);
             if old.is_none() {
                 return Err(Failure::Input(format!(
                     "{}: no stored object in the --old files to update",
                     doc.position()
                 )));
             }
-            if !targets[target].admission.has_status_subresource() {
+            if !t.admission.has_status_subresource() {
                 return Err(Failure::Input(format!(
                     "{}: the {} resource has no status subresource",
                     doc.position(),
-                    targets[target].kind
+                    t.kind
                 )));
             }
         }
-        plan.push((doc, target, old));
+        steps.push(Step::Object(doc, target, old));
     }
-    let mut code = OK;
-    for (doc, target, old) in plan {
-        let target = &targets[target];
-        warn_duplicates(err, doc);
-        let mut obj = doc.value.clone();
-        let admitted = match (old, status_subresource) {
-            (Some(o), false) => target.admission.update(&mut obj, &o.value),
-            (Some(o), true) => {
-                target
-                    .admission
-                    .update_status(&mut obj, &o.value)
-                    .map_err(|_| {
-                        Failure::Input(format!(
-                            "{}: the {} resource has no status subresource",
-                            doc.position(),
-                            target.kind
-                        ))
-                    })?
-            }
-            (None, _) => target.admission.create(&mut obj),
-        };
-        for u in &admitted.unknown_fields {
-            let _ = writeln!(
-                err,
-                "Warning: {}: unknown field {}",
-                doc.position(),
-                crdkit_apimachinery::field::go_quote(u)
-            );
-        }
-        as_stored(&mut obj);
-        let mut errors = admitted.errors;
-        errors.dedup();
-        if !errors.is_empty() {
-            code = INVALID;
-        }
-        let name = doc
-            .value
-            .pointer("/metadata/name")
-            .and_then(Json::as_str)
-            .unwrap_or_default();
-        if target.kind == target.admission.kind() {
-            report::write(
-                out,
-                output,
-                &doc.position(),
-                &target.kind,
-                name,
-                Some(&obj),
-                &errors,
-            )?;
-        } else {
-            // Sent to the resource of another kind: kubectl has no mapping for such an object,
-            // so the API server's own message is printed.
-            let group = target
+    Ok(steps)
+}
+
+/// Admits one object and reports it; whether it is valid.
+fn admit(
+    o: &Options,
+    registry: &Registry,
+    doc: &Document,
+    target: usize,
+    old: Option<&Document>,
+    reporter: &mut Reporter<'_>,
+    err: &mut dyn Write,
+) -> Result<bool, Failure> {
+    let target = registry.target(target);
+    let mut obj = doc.value.clone();
+    let admitted = match (old, o.status_subresource) {
+        (Some(old), false) => target.admission.update(&mut obj, &old.value),
+        (Some(old), true) => target
+            .admission
+            .update_status(&mut obj, &old.value)
+            .map_err(|_| {
+                Failure::Input(format!(
+                    "{}: the {} resource has no status subresource",
+                    doc.position(),
+                    target.kind
+                ))
+            })?,
+        (None, _) => target.admission.create(&mut obj),
+    };
+    as_stored(&mut obj);
+    let name = doc
+        .value
+        .pointer("/metadata/name")
+        .and_then(Json::as_str)
+        .unwrap_or_default();
+    // Strict decoding (apimachinery `runtime/serializer/json` and apiextensions
+    // `customresource_handler.go` `schemaCoercingDecoder`): the decoder's duplicate fields, then
+    // the fields pruning dropped. A decoding error wins over them.
+    let strict: Vec<(String, String)> = if admitted.decoding_failed {
+        Vec::new()
+    } else {
+        doc.duplicates
+            .iter()
+            .map(|d| {
+                (
+                    d.path.clone(),
+                    format!("duplicate field {}", go_quote(&d.key)),
+                )
+            })
+            .chain(
+                admitted
+                    .unknown_fields
+                    .iter()
+                    .map(|u| (u.clone(), format!("unknown field {}", go_quote(u)))),
+            )
+            .collect()
+    };
+    match o.field_validation {
+        FieldValidation::Strict if !strict.is_empty() => {
+            // The handler turns it into a 400 (`transformDecodeError` in apiserver
+            // `endpoints/handlers/rest.go`); nothing is validated.
+            let version = target
                 .admission
                 .api_version()
                 .rsplit_once('/')
-                .map(|(g, _)| g);
-            let qualified = match group {
-                Some(g) if !g.is_empty() => format!("{}.{g}", target.kind),
-                _ => target.kind.clone(),
+                .map_or(target.admission.api_version(), |(_, v)| v);
+            let kind = target.admission.kind();
+            let message = |errors: &str| {
+                format!(
+                    "{kind} in version {} cannot be handled as a {kind}: strict decoding error: \
+                     {errors}",
+                    go_quote(version),
+                )
             };
-            report::write_status(
-                out,
-                output,
-                &doc.position(),
-                &qualified,
-                name,
-                Some(&obj),
-                &errors,
-            )?;
+            let all: Vec<&str> = strict.iter().map(|(_, s)| s.as_str()).collect();
+            // Each field on its own in annotations, at its line.
+            let each: Vec<(String, String)> = strict
+                .iter()
+                .map(|(field, s)| (field.clone(), message(s)))
+                .collect();
+            let title = format!("{kind} {} is rejected", go_quote(name));
+            reporter.rejected(doc, Some(&obj), &message(&all.join(", ")), &title, &each)?;
+            return Ok(false);
         }
+        FieldValidation::Warn => {
+            for (field, s) in &strict {
+                let _ = writeln!(err, "Warning: {}: {s}", doc.position());
+                reporter.warning(doc, Some(field), "strict decoding", s)?;
+            }
+        }
+        _ => {}
     }
-    Ok(code)
+    let mut errors = admitted.errors;
+    errors.dedup();
+    if target.kind == target.admission.kind() {
+        reporter.object(doc, &target.kind, name, Some(&obj), &errors, false)?;
+    } else {
+        // Sent to the resource of another kind: kubectl has no mapping for such an object,
+        // so the API server's own message is printed.
+        let group = target
+            .admission
+            .api_version()
+            .rsplit_once('/')
+            .map(|(g, _)| g);
+        let qualified = match group {
+            Some(g) if !g.is_empty() => format!("{}.{g}", target.kind),
+            _ => target.kind.clone(),
+        };
+        reporter.object(doc, &qualified, name, Some(&obj), &errors, true)?;
+    }
+    Ok(errors.is_empty())
 }
 
-/// `Warning: FILE:LINE: duplicate field "spec.replicas"` for each key the document gives twice
+fn go_quote(s: &str) -> String {
+    crdkit_apimachinery::field::go_quote(s)
+}
+
+/// `Warning: FILE:LINE: duplicate field "spec.replicas"` for each key a CRD document gives twice
 /// (the last value is kept; see [`load::parse`]).
 pub fn warn_duplicates(err: &mut dyn Write, doc: &Document) {
     for d in &doc.duplicates {
@@ -228,122 +420,8 @@ pub fn warn_duplicates(err: &mut dyn Write, doc: &Document) {
             err,
             "Warning: {}: duplicate field {}",
             doc.position(),
-            crdkit_apimachinery::field::go_quote(d)
+            go_quote(&d.path)
         );
-    }
-}
-
-/// The CRD version an object belongs to, compiled.
-struct Target {
-    /// `apiVersion` and `kind`.
-    key: (String, String),
-    kind: String,
-    admission: Admission,
-}
-
-impl Target {
-    fn key(doc: &Document) -> (String, String) {
-        let s = |k: &str| {
-            doc.value
-                .get(k)
-                .and_then(Json::as_str)
-                .unwrap_or_default()
-                .to_owned()
-        };
-        (s("apiVersion"), s("kind"))
-    }
-
-    fn find(
-        crds: &[(String, CustomResourceDefinition)],
-        doc: &Document,
-        err: &mut dyn Write,
-    ) -> Result<Target, Failure> {
-        let api_version = doc
-            .value
-            .get("apiVersion")
-            .and_then(Json::as_str)
-            .unwrap_or_default();
-        let kind = doc
-            .value
-            .get("kind")
-            .and_then(Json::as_str)
-            .unwrap_or_default();
-        let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
-        let wrong = |what: String| Failure::Input(format!("{}: {what}", doc.position()));
-        if kind.is_empty() || api_version.is_empty() {
-            return Err(wrong(
-                "the object has no `apiVersion` and `kind`".to_owned(),
-            ));
-        }
-        // An object of another kind in the group of exactly one CRD is taken as sent to that
-        // CRD's resource, whose validation rejects it (`kind: Invalid value`), as the API
-        // server answers a client that posts it there (test/integration/validation_test.go
-        // TestForProperValidationErrors "bad kind"). With several CRDs in the group, the
-        // resource meant is unknown.
-        let of_group = || {
-            let mut in_group = crds.iter().filter(|(_, c)| c.spec.group == group);
-            match (in_group.next(), in_group.next()) {
-                (Some(one), None) => Some(one),
-                _ => None,
-            }
-        };
-        let Some((position, crd)) = crds
-            .iter()
-            .find(|(_, c)| c.spec.group == group && c.spec.names.kind == kind)
-            .or_else(of_group)
-        else {
-            let known: Vec<String> = crds
-                .iter()
-                .map(|(_, c)| format!("{} ({})", c.spec.names.kind, c.spec.group))
-                .collect();
-            return Err(wrong(format!(
-                "an object of kind {kind} ({api_version}) matches none of the CRDs: {}",
-                known.join(", ")
-            )));
-        };
-        let resource = &crd.spec.names.kind;
-        let Some(v) = crd.spec.versions.iter().find(|v| v.name == version) else {
-            return Err(wrong(format!(
-                "the CRD at {position} has no version {version} of {resource}"
-            )));
-        };
-        if !v.served {
-            return Err(wrong(format!(
-                "version {version} of {resource} is not served"
-            )));
-        }
-        if v.schema
-            .as_ref()
-            .and_then(|s| s.open_api_v3_schema.as_ref())
-            .is_none()
-        {
-            return Err(wrong(format!(
-                "version {version} of {resource} has no schema (the CRD at {position})"
-            )));
-        }
-        // A CRD the API server would reject serves nothing; still validate against what it
-        // says (schemas in tests often skip the CRD's other requirements), and say so.
-        let problems = crdkit_apiextensions::crd_check::check_crd_full(crd);
-        if !problems.is_empty() {
-            let _ = writeln!(
-                err,
-                "Warning: {position}: the API server would reject this CRD: {}",
-                report::kubectl_invalid(
-                    "CustomResourceDefinition",
-                    crd.metadata.name.as_deref().unwrap_or_default(),
-                    &problems
-                )
-            );
-        }
-        let admission = Admission::new(crd, version).map_err(|e| match e {
-            AdmissionError::Schema(e) => Failure::Input(format!("{position}: {e}")),
-            e => wrong(e.to_string()),
-        })?;
-        Ok(Target {
-            key: Target::key(doc),
-            kind: kind.to_owned(),
-            admission,
-        })
     }
 }
 
