@@ -273,6 +273,32 @@ fn benches(c: &mut Criterion) {
                 })
             },
         ]);
+        // An update that changes one field: ratcheting correlates the unchanged subtrees with
+        // the stored object and compares them instead of validating them again.
+        let mut changed = value.clone();
+        if let Some(e) = changed.pointer_mut("/spec/entries/250/port") {
+            *e = json!(4242);
+        } else if let Some(r) = changed.pointer_mut("/spec/replicas") {
+            *r = json!(6);
+        }
+        let mut g = c.benchmark_group(format!("{name} update"));
+        g.bench_function("validate", |b| b.iter(|| schema.validate(&changed).len()));
+        g.bench_function("validate_update (one field changed)", |b| {
+            b.iter(|| schema.validate_update(&changed, value).len())
+        });
+        g.finish();
+        let [validate, update] = fastest([
+            &mut || per_call(&mut || drop(schema.validate(std::hint::black_box(&changed)))),
+            &mut || {
+                per_call(&mut || {
+                    drop(schema.validate_update(std::hint::black_box(&changed), value));
+                })
+            },
+        ]);
+        report.push(format!(
+            "{name}: validate_update (one field changed) {update:?} vs validate {validate:?} ({:.2}x)",
+            update.as_secs_f64() / validate.as_secs_f64()
+        ));
         report.push(format!(
             "{name}: {} bytes; parse {parse:?}; pipeline {pipeline:?} ({:.2}x parse); openapi {openapi:?} vs jsonschema {jsonschema:?} ({:.2}x)",
             bytes.len(),
