@@ -209,7 +209,13 @@ fn run_case(dir: &Path, case: &Value, problems: &mut Vec<String>) {
         // The Go tests' clients send no `fieldValidation`: the API server then warns about
         // unknown fields (apiserver `endpoints/handlers/rest.go` `fieldValidation`), where
         // kubectl asks for `Strict`.
-        let mut args = vec!["validate", "--field-validation", "Warn", "--crd", "crd.json"];
+        let mut args = vec![
+            "validate",
+            "--field-validation",
+            "Warn",
+            "--crd",
+            "crd.json",
+        ];
         let old = match op {
             "create" => None,
             "apply" => stored.get(&key),
