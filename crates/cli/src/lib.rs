@@ -32,7 +32,7 @@ crdgen: CustomResourceDefinitions from Rust types, checked like the Kubernetes A
 USAGE:
     crdgen [--output yaml|json]
         Print the built-in CRDs, one document each.
-    crdgen check [--output text|json] CRD.yaml...
+    crdgen check [--output text|json] CRD.yaml|DIR...
         Would the API server accept these CRDs on create?
     crdgen validate [--crd CRD.yaml|DIR]... [--old OLD.yaml [--subresource status]]
                     [--field-validation Strict|Warn|Ignore] [--unknown-kinds fail|warn|ignore]
