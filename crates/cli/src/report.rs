@@ -66,7 +66,7 @@ pub fn status_invalid(qualified_kind: &str, name: &str, errors: &[FieldError]) -
     }
 }
 
-/// [`write`], with the API server's message ([`status_invalid`]) in text instead of kubectl's.
+/// [`write()`], with the API server's message ([`status_invalid`]) in text instead of kubectl's.
 ///
 /// # Errors
 /// When writing fails.
