@@ -194,6 +194,56 @@ type Case = (
     Box<dyn Fn(&CompiledSchema) -> usize>,
 );
 
+/// `validate_update` of `value` with one field changed against `validate` of the changed value:
+/// ratcheting correlates the unchanged subtrees with the stored object and compares them
+/// instead of validating them again. The change is in the 251st of the 500 entries of the big
+/// object (or `spec.replicas`); what correlates depends on the schema: items of an atomic list
+/// do not (Go validates them all, as here), those of a `map` list do.
+fn update_ratio(
+    c: &mut Criterion,
+    name: &str,
+    schema: &CompiledSchema,
+    value: &Value,
+    report: &mut Vec<String>,
+) {
+    let mut changed = value.clone();
+    if let Some(e) = changed.pointer_mut("/spec/entries/250/port") {
+        *e = json!(4242);
+    } else if let Some(r) = changed.pointer_mut("/spec/replicas") {
+        *r = json!(6);
+    }
+    let mut g = c.benchmark_group(format!("{name} update"));
+    g.bench_function("validate", |b| b.iter(|| schema.validate(&changed).len()));
+    g.bench_function("validate_update (one field changed)", |b| {
+        b.iter(|| schema.validate_update(&changed, value).len())
+    });
+    g.finish();
+    let [validate, update, openapi, openapi_update, eq] = fastest([
+        &mut || per_call(&mut || drop(schema.validate(std::hint::black_box(&changed)))),
+        &mut || {
+            per_call(&mut || {
+                drop(schema.validate_update(std::hint::black_box(&changed), value));
+            })
+        },
+        &mut || {
+            per_call(&mut || {
+                drop(schema.validate_openapi(std::hint::black_box(&changed), &Default::default()));
+            })
+        },
+        &mut || {
+            per_call(&mut || {
+                drop(schema.validate_openapi_update(std::hint::black_box(&changed), value));
+            })
+        },
+        &mut || per_call(&mut || assert!(std::hint::black_box(value) == value)),
+    ]);
+    report.push(format!(
+        "{name}: validate_update (one field changed) {update:?} vs validate {validate:?} ({:.2}x); OpenAPI alone {openapi_update:?} vs {openapi:?} ({:.2}x); comparing the object with itself (==) {eq:?}",
+        update.as_secs_f64() / validate.as_secs_f64(),
+        openapi_update.as_secs_f64() / openapi.as_secs_f64()
+    ));
+}
+
 fn benches(c: &mut Criterion) {
     let cases: Vec<Case> = vec![
         (
@@ -273,12 +323,24 @@ fn benches(c: &mut Criterion) {
                 })
             },
         ]);
+        update_ratio(c, name, &schema, value, &mut report);
         report.push(format!(
             "{name}: {} bytes; parse {parse:?}; pipeline {pipeline:?} ({:.2}x parse); openapi {openapi:?} vs jsonschema {jsonschema:?} ({:.2}x)",
             bytes.len(),
             pipeline.as_secs_f64() / parse.as_secs_f64(),
             openapi.as_secs_f64() / jsonschema.as_secs_f64(),
         ));
+    }
+    {
+        // The big object under a schema whose entries are a map list keyed by name.
+        let mut schema_json = big_schema_json();
+        let entries = &mut schema_json["properties"]["spec"]["properties"]["entries"];
+        entries["x-kubernetes-list-type"] = json!("map");
+        entries["x-kubernetes-list-map-keys"] = json!(["name"]);
+        let schema = CompiledSchema::new(&structural(&schema_json));
+        let value = serde_json::to_value(big()).unwrap();
+        assert!(schema.validate(&value).is_empty());
+        update_ratio(c, "big (map list)", &schema, &value, &mut report);
     }
     for (name, schema_json, _, to_vec, typed) in &cases {
         let schema = CompiledSchema::new(&structural(schema_json));

@@ -35,6 +35,8 @@ pub struct Admitted {
     /// Every error, in the API server's order; empty when the object is accepted. A decoding
     /// error stands alone (the request is rejected before validation).
     pub errors: Vec<FieldError>,
+    /// Whether `errors` is that decoding error (nothing was validated).
+    pub decoding_failed: bool,
 }
 
 impl Admitted {
@@ -114,6 +116,24 @@ impl Admission {
         })
     }
 
+    /// A resource without a CRD: objects of `api_version` and `kind` admitted against `schema`
+    /// (its root) through the same pipeline, without subresources. This is how kubectl-validate
+    /// validates Kubernetes' built-in kinds against their published OpenAPI schemas.
+    #[must_use]
+    pub fn for_schema(api_version: &str, kind: &str, schema: &Structural) -> Admission {
+        let info = ResourceInfo {
+            api_version: api_version.to_owned(),
+            kind: kind.to_owned(),
+            namespaced: None,
+        };
+        Admission {
+            api_version: api_version.to_owned(),
+            kind: kind.to_owned(),
+            schema: CompiledSchema::new(schema).with_resource(info),
+            status_subresource: false,
+        }
+    }
+
     /// `group/version`.
     #[must_use]
     pub fn api_version(&self) -> &str {
@@ -153,6 +173,7 @@ impl Admission {
         Admitted {
             unknown_fields,
             errors: self.schema.validate(obj),
+            decoding_failed: false,
         }
     }
 
@@ -200,6 +221,7 @@ impl Admission {
         Admitted {
             unknown_fields,
             errors: validate(new, &old),
+            decoding_failed: false,
         }
     }
 }
@@ -257,5 +279,6 @@ fn decoding_failed(e: FieldError) -> Admitted {
     Admitted {
         unknown_fields: Vec::new(),
         errors: vec![e],
+        decoding_failed: true,
     }
 }

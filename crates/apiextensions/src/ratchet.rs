@@ -139,39 +139,57 @@ impl<'a> Correlated<'a> {
 
     fn deep_equal(&self) -> bool {
         match (self.old, self.new) {
-            (Value::Null, Value::Null) => true,
-            (Value::Null, _) | (_, Value::Null) => false,
-            (Value::Array(old), Value::Array(new)) => {
-                if old.len() != new.len() {
-                    return false;
-                }
-                for i in 0..new.len() {
-                    match self.index(i) {
-                        Some(child) => {
-                            if !child.cached_deep_equal() {
-                                return false;
-                            }
-                        }
-                        // A correlatable (map) list whose item has no old counterpart differs;
-                        // other lists are compared as a unit.
-                        None if self.map_list.get().is_some() => return false,
-                        None => return old == new,
-                    }
-                }
-                true
+            // A map list of this node compares through its correlated items, which the
+            // validation of an update asks for again.
+            (Value::Array(old), Value::Array(new))
+                if self.schema.extensions.list_type == Some(ListType::Map) =>
+            {
+                old.len() == new.len()
+                    && (0..new.len()).all(|i| self.index(i).is_some_and(|c| c.cached_deep_equal()))
             }
-            (Value::Object(old), Value::Object(new)) => {
-                if old.len() != new.len() {
-                    return false;
-                }
-                new.keys()
-                    .all(|k| self.key(k).is_some_and(|c| c.cached_deep_equal()))
-            }
-            (Value::Array(_) | Value::Object(_), _) | (_, Value::Array(_) | Value::Object(_)) => {
-                false
-            }
-            (old, new) => old == new,
+            (old, new) => equal_along(self.schema, old, new),
         }
+    }
+}
+
+/// [`Correlated::cached_deep_equal`] of a subtree, without building its correlation: objects
+/// compare key by key (a key without a schema, or missing in `old`, makes them unequal), items
+/// of map lists by their map keys, other lists and scalars as values.
+fn equal_along(schema: &Structural, old: &Value, new: &Value) -> bool {
+    match (old, new) {
+        (Value::Null, Value::Null) => true,
+        (Value::Null, _) | (_, Value::Null) => false,
+        (Value::Array(old), Value::Array(new)) => {
+            if old.len() != new.len() {
+                return false;
+            }
+            if schema.extensions.list_type != Some(ListType::Map) {
+                return old == new;
+            }
+            let keyed = MapList::new(schema, old);
+            new.iter().all(|item| {
+                match (keyed.get(item), schema.items.as_deref()) {
+                    (Some(old_item), Some(items)) => equal_along(items, old_item, item),
+                    // An item without an old counterpart (or a map list without items).
+                    _ => false,
+                }
+            })
+        }
+        (Value::Object(old), Value::Object(new)) => {
+            old.len() == new.len()
+                && new.iter().all(|(k, v)| {
+                    let child = match schema.properties.get(k) {
+                        Some(p) => Some(p),
+                        None => schema.additional_properties_schema(),
+                    };
+                    match (old.get(k), child) {
+                        (Some(o), Some(s)) => equal_along(s, o, v),
+                        _ => false,
+                    }
+                })
+        }
+        (Value::Array(_) | Value::Object(_), _) | (_, Value::Array(_) | Value::Object(_)) => false,
+        (old, new) => old == new,
     }
 }
 
@@ -209,6 +227,16 @@ impl<'a> MapList<'a> {
                 &[]
             },
             items: if is_map { items } else { &[] },
+            keyed: RefCell::new((HashMap::new(), 0)),
+        }
+    }
+
+    /// The old items of a map list with keys `keys` (none: nothing correlates).
+    #[must_use]
+    pub fn with_keys(keys: &'a [String], items: &'a [Value]) -> MapList<'a> {
+        MapList {
+            keys,
+            items: if keys.is_empty() { &[] } else { items },
             keyed: RefCell::new((HashMap::new(), 0)),
         }
     }

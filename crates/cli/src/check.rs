@@ -10,7 +10,7 @@ use super::{Failure, INVALID, OK};
 use crdkit_apiextensions::crd_check::check_crd_full;
 use crdkit_schema::crd::CustomResourceDefinition;
 
-/// Runs `crdgen check [--output text|json] CRD.yaml...`; without files, checks `builtin`.
+/// Runs `crdgen check [--output text|json] CRD.yaml|DIR...`; without files, checks `builtin`.
 /// Returns [`OK`] when every CRD would be accepted, else [`INVALID`].
 ///
 /// # Errors
@@ -43,10 +43,16 @@ pub fn run(
                 .map(|c| (String::from("<built-in>"), c.clone())),
         );
     }
-    for f in &files {
-        for doc in load::load(f)? {
-            crds.push((doc.position(), read_crd(&doc)?));
-            super::validate::warn_duplicates(err, &doc);
+    for given in &files {
+        for f in load::expand(std::slice::from_ref(given))? {
+            for doc in load::load(&f)? {
+                // Directories hold other things beside CRDs (a kustomization, a policy).
+                if given.is_dir() && !super::registry::is_crd(&doc.value) {
+                    continue;
+                }
+                crds.push((doc.position(), read_crd(&doc)?));
+                super::validate::warn_duplicates(err, &doc);
+            }
         }
     }
     if crds.is_empty() {

@@ -9,8 +9,11 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod builtin;
 pub mod check;
+pub mod lines;
 pub mod load;
+pub mod registry;
 pub mod report;
 pub mod validate;
 
@@ -33,13 +36,21 @@ crdgen: CustomResourceDefinitions from Rust types, checked like the Kubernetes A
 USAGE:
     crdgen [--output yaml|json]
         Print the built-in CRDs, one document each.
-    crdgen check [--output text|json] CRD.yaml...
+    crdgen check [--output text|json] CRD.yaml|DIR...
         Would the API server accept these CRDs on create?
-    crdgen validate --crd CRD.yaml [--old OLD.yaml [--subresource status]] [--output text|json] OBJECT.yaml...
+    crdgen validate [--crd CRD.yaml|DIR]... [--old OLD.yaml [--subresource status]]
+                    [--field-validation Strict|Warn|Ignore] [--unknown-kinds fail|warn|ignore]
+                    [--kubernetes-version 1.35] [--output text|json|github] OBJECT.yaml|DIR...
         Prune, default and validate objects as the API server does on create (or update, with --old;
-        or an update of the status subresource, which keeps all but the object's status).
+        or an update of the status subresource, which keeps all but the object's status): custom
+        objects against the CRDs given or met earlier in the input, built-in kinds against the
+        schemas Kubernetes publishes (structural checks only). CRDs in the input are checked too.
+        --field-validation: unknown and duplicate fields fail the object (Strict, the default, as
+        kubectl), warn, or are dropped. --unknown-kinds: objects of a kind nothing defines fail
+        (the default), warn, or are skipped.
 
 Files may hold several documents (YAML `---` or concatenated JSON) and `kind: List`; `-` is stdin.
+A directory stands for its .yaml, .yml and .json files, recursively.
 Exit status: 0 valid, 1 invalid or rejected, 2 usage or input errors.
 ";
 
@@ -53,6 +64,9 @@ pub enum Output {
     Json,
     /// YAML documents separated by `---` (the default when printing CRDs).
     Yaml,
+    /// GitHub workflow commands, `::error file=F,line=L,title=T::M`, one per error at the line
+    /// of its field (`validate` only).
+    Github,
 }
 
 /// The stack `crdgen` runs on: reading, pruning, defaulting and validating recurse once per level
@@ -148,6 +162,7 @@ fn parse_output(v: OsString, allowed: &[Output]) -> Result<Output, Failure> {
         "text" => Output::Text,
         "json" => Output::Json,
         "yaml" => Output::Yaml,
+        "github" => Output::Github,
         _ => return Err(Failure::Usage(format!("unknown output format `{s}`"))),
     };
     if allowed.contains(&o) {
@@ -254,7 +269,7 @@ mod tests {
     fn help_and_version() {
         let (code, out, _) = run_args(&["--help"]);
         assert_eq!(code, OK);
-        assert!(out.contains("crdgen validate --crd"));
+        assert!(out.contains("crdgen validate [--crd CRD.yaml|DIR]"));
         assert!(run_args(&["--version"]).1.starts_with("crdgen "));
     }
 }

@@ -15,9 +15,17 @@ pub struct Document {
     pub line: u64,
     /// The object (an item of a `kind: List` is its own document).
     pub value: Value,
-    /// The paths of keys given more than once in the object (`spec.replicas`); the last value
-    /// is kept. See [`parse`].
-    pub duplicates: Vec<String>,
+    /// The keys given more than once in the object; the last value is kept. See [`parse`].
+    pub duplicates: Vec<Duplicate>,
+}
+
+/// A key given twice in a mapping.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Duplicate {
+    /// Where, as the API server prints field paths (`spec.template.metadata.labels.app`).
+    pub path: String,
+    /// The key itself (`app`), as the API server's strict decoding names it.
+    pub key: String,
 }
 
 /// A file that could not be read as manifests.
@@ -73,6 +81,14 @@ pub const MAX_DEPTH: usize = 127;
 /// # Errors
 /// When the file cannot be read, is not UTF-8, or is not valid YAML/JSON.
 pub fn load(path: &Path) -> Result<Vec<Document>, LoadError> {
+    parse(&read_text(path)?, path)
+}
+
+/// The text of a file (`-` is standard input), checked for size and UTF-8.
+///
+/// # Errors
+/// When the file cannot be read, is too large, is a directory, or is not UTF-8.
+pub fn read_text(path: &Path) -> Result<String, LoadError> {
     let err = |line, column, message: String| LoadError {
         file: path.to_owned(),
         line,
@@ -110,7 +126,49 @@ pub fn load(path: &Path) -> Result<Vec<Document>, LoadError> {
             "not UTF-8 text (a binary file, or UTF-16?)".to_owned(),
         )
     })?;
-    parse(&text, path)
+    Ok(text)
+}
+
+/// The files that `paths` name: a directory stands for the `.yaml`, `.yml` and `.json` files
+/// below it, recursively, in name order (as kubectl's `-f DIR -R` and kubectl-validate read
+/// them); files (and `-`) stay as given.
+///
+/// # Errors
+/// When a path does not exist or a directory cannot be listed.
+pub fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, LoadError> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p != Path::new("-") && p.is_dir() {
+            let before = out.len();
+            walk(p, &mut out)?;
+            out[before..].sort();
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), LoadError> {
+    let err = |e: std::io::Error| LoadError {
+        file: dir.to_owned(),
+        line: 0,
+        column: 0,
+        message: io_message(&e),
+    };
+    for entry in std::fs::read_dir(dir).map_err(err)? {
+        let path = entry.map_err(err)?.path();
+        if path.is_dir() {
+            walk(&path, out)?;
+        } else if path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| matches!(e, "yaml" | "yml" | "json"))
+        {
+            out.push(path);
+        }
+    }
+    Ok(())
 }
 
 /// 1-based line and column (in characters) of byte `offset` of `text`.
@@ -208,7 +266,7 @@ fn strip_position(msg: &str) -> &str {
 /// and the limits against alias bombs stay, but a file of the largest size read holds as many
 /// documents and nodes as it likes (saphyr's defaults stop at 1,024 documents and 250,000 nodes,
 /// a `kind: List` of a few thousand objects), nested as deep as JSON.
-fn yaml_options() -> serde_saphyr::Options {
+pub(crate) fn yaml_options() -> serde_saphyr::Options {
     let mut budget = serde_saphyr::Budget::default();
     budget.max_depth = MAX_DEPTH;
     budget.flow_nesting_limit = MAX_DEPTH;
@@ -318,7 +376,7 @@ fn parse_yaml(text: &str, path: &Path) -> Result<Vec<(Document, Vec<u64>)>, Load
 /// A document as JSON, with the paths of the keys it gives twice (the last value kept).
 struct Checked {
     value: Value,
-    duplicates: Vec<String>,
+    duplicates: Vec<Duplicate>,
 }
 
 impl<'de> serde::Deserialize<'de> for Checked {
@@ -336,7 +394,7 @@ impl<'de> serde::Deserialize<'de> for Checked {
 #[derive(Default)]
 struct PathState {
     path: Vec<Segment>,
-    duplicates: Vec<String>,
+    duplicates: Vec<Duplicate>,
 }
 
 enum Segment {
@@ -522,8 +580,8 @@ impl<'de> serde::de::Visitor<'de> for ValueSeed<'_> {
             let value = value?;
             if out.insert(key.clone(), value).is_some() {
                 let path = self.0.path_to(&key);
-                if !self.0.duplicates.contains(&path) {
-                    self.0.duplicates.push(path);
+                if !self.0.duplicates.iter().any(|d| d.path == path) {
+                    self.0.duplicates.push(Duplicate { path, key });
                 }
             }
         }
@@ -646,21 +704,22 @@ fn expand_list(
     match d.value.get("items") {
         Some(Value::Array(items)) => {
             // Duplicate keys of an item are its own; the list's (`kind` twice) go to the first.
-            let mut list_duplicates: Vec<String> = d
+            let mut list_duplicates: Vec<Duplicate> = d
                 .duplicates
                 .iter()
-                .filter(|p| !p.starts_with("items["))
+                .filter(|p| !p.path.starts_with("items["))
                 .cloned()
                 .collect();
             for (i, item) in items.iter().enumerate() {
                 let prefix = format!("items[{i}].");
                 let mut duplicates = std::mem::take(&mut list_duplicates);
-                duplicates.extend(
-                    d.duplicates
-                        .iter()
-                        .filter_map(|p| p.strip_prefix(&prefix))
-                        .map(str::to_owned),
-                );
+                duplicates.extend(d.duplicates.iter().filter_map(|p| {
+                    let path = p.path.strip_prefix(&prefix)?.to_owned();
+                    Some(Duplicate {
+                        path,
+                        key: p.key.clone(),
+                    })
+                }));
                 out.push(Document {
                     file: d.file.clone(),
                     line: item_lines.get(i).copied().unwrap_or(d.line),
@@ -787,12 +846,21 @@ mod tests {
                 docs[0].value,
                 serde_json::json!({"a": 3, "b": {"c": [{"d": 2}]}})
             );
-            assert_eq!(docs[0].duplicates, ["b.c[0].d", "a"], "{text}");
+            let paths: Vec<&str> = docs[0].duplicates.iter().map(|d| d.path.as_str()).collect();
+            assert_eq!(paths, ["b.c[0].d", "a"], "{text}");
+            let keys: Vec<&str> = docs[0].duplicates.iter().map(|d| d.key.as_str()).collect();
+            assert_eq!(keys, ["d", "a"], "{text}");
         }
         let list = "kind: List\nitems:\n- {a: 1}\n- {a: 1, a: 2}\n";
         let docs = parse(list, p()).unwrap();
         assert!(docs[0].duplicates.is_empty());
-        assert_eq!(docs[1].duplicates, ["a"]);
+        assert_eq!(
+            docs[1].duplicates,
+            [Duplicate {
+                path: "a".to_owned(),
+                key: "a".to_owned()
+            }]
+        );
     }
 
     #[test]

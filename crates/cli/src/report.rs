@@ -1,12 +1,21 @@
-//! How `crdgen` prints results: kubectl's words in text, one JSON document per object in JSON.
+//! How `crdgen` prints results: kubectl's words in text, one JSON document per object in JSON,
+//! GitHub workflow commands (`::error file=..,line=..::..`) for CI.
+//!
+//! Why GitHub's annotations for CI: most Rust and Kubernetes projects run on GitHub Actions,
+//! where these lines, printed by any step, become annotations on the pull request's diff at the
+//! file and line, with no reporter action, upload or extra file (JUnit XML needs both and shows
+//! a test list, not lines of a manifest).
 
+use std::collections::HashMap;
 use std::io::Write;
+use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
 use crdkit_apimachinery::field::FieldError;
 
 pub use super::Output;
+use super::load::Document;
 
 /// The JSON form of one error: `{"type", "field", "detail"}` (the root field is `<nil>`).
 #[must_use]
@@ -57,7 +66,7 @@ pub fn status_invalid(qualified_kind: &str, name: &str, errors: &[FieldError]) -
     }
 }
 
-/// [`write`], with the API server's message ([`status_invalid`]) in text instead of kubectl's.
+/// [`write()`], with the API server's message ([`status_invalid`]) in text instead of kubectl's.
 ///
 /// # Errors
 /// When writing fails.
@@ -109,6 +118,169 @@ pub fn write(
         ),
         _ => writeln!(out, "{position}: {}", kubectl_invalid(kind, name, errors)),
     }
+}
+
+/// Writes the outcome of each document of a run in the chosen format.
+pub struct Reporter<'a> {
+    output: Output,
+    out: &'a mut dyn Write,
+    /// The text of each input file, for the lines of fields (`--output github`).
+    texts: HashMap<PathBuf, String>,
+    lines: HashMap<PathBuf, crate::lines::Lines>,
+}
+
+impl<'a> Reporter<'a> {
+    /// A reporter writing to `out`; `texts` are the input files' contents.
+    pub fn new(output: Output, out: &'a mut dyn Write, texts: HashMap<PathBuf, String>) -> Self {
+        Reporter {
+            output,
+            out,
+            texts,
+            lines: HashMap::new(),
+        }
+    }
+
+    /// The line of `field` in `doc` (the document's own line when the file is not at hand).
+    fn line(&mut self, doc: &Document, field: &str) -> u64 {
+        let Some(text) = self.texts.get(&doc.file) else {
+            return doc.line;
+        };
+        self.lines
+            .entry(doc.file.clone())
+            .or_insert_with(|| crate::lines::Lines::new(text))
+            .line_of(doc.line, field)
+            .unwrap_or(doc.line)
+    }
+
+    /// The outcome of validating an object (`object`: as stored) or a CRD; with `status`, the
+    /// API server's message (`Kind.group "name" is invalid: [..]`) instead of kubectl's.
+    ///
+    /// # Errors
+    /// When writing fails.
+    pub fn object(
+        &mut self,
+        doc: &Document,
+        kind: &str,
+        name: &str,
+        object: Option<&Value>,
+        errors: &[FieldError],
+        status: bool,
+    ) -> std::io::Result<()> {
+        let position = doc.position();
+        match self.output {
+            Output::Github => {
+                let title = format!("{kind} {} is invalid", go_quote(name));
+                for e in errors {
+                    let line = self.line(doc, &e.field.to_string());
+                    let message = format!("{}: {}", e.field, e.body());
+                    github(self.out, "error", doc, line, &title, &message)?;
+                }
+                Ok(())
+            }
+            _ if status => {
+                write_status(self.out, self.output, &position, kind, name, object, errors)
+            }
+            _ => write(self.out, self.output, &position, kind, name, object, errors),
+        }
+    }
+
+    /// A document rejected before validation (`object`: as decoded, when there is one), with
+    /// the message; with `--output github`, one annotation titled `title` per field
+    /// (`(field, message)`), or one for the document.
+    ///
+    /// # Errors
+    /// When writing fails.
+    pub fn rejected(
+        &mut self,
+        doc: &Document,
+        object: Option<&Value>,
+        message: &str,
+        title: &str,
+        fields: &[(String, String)],
+    ) -> std::io::Result<()> {
+        match self.output {
+            Output::Json => {
+                let mut v = json!({"errors": [], "rejected": message});
+                if let Some(o) = object {
+                    v["object"] = o.clone();
+                }
+                writeln!(self.out, "{v}")
+            }
+            Output::Github if !fields.is_empty() => {
+                for (field, text) in fields {
+                    let line = self.line(doc, field);
+                    github(self.out, "error", doc, line, title, text)?;
+                }
+                Ok(())
+            }
+            Output::Github => github(self.out, "error", doc, doc.line, title, message),
+            _ => writeln!(self.out, "{}: {message}", doc.position()),
+        }
+    }
+
+    /// A warning about a document (also printed on the standard error by the caller); only
+    /// `--output github` shows it here, at `field` when given.
+    ///
+    /// # Errors
+    /// When writing fails.
+    pub fn warning(
+        &mut self,
+        doc: &Document,
+        field: Option<&str>,
+        title: &str,
+        message: &str,
+    ) -> std::io::Result<()> {
+        if self.output != Output::Github {
+            return Ok(());
+        }
+        let line = match field {
+            Some(f) => self.line(doc, f),
+            None => doc.line,
+        };
+        github(self.out, "warning", doc, line, title, message)
+    }
+}
+
+/// `::error file=F,line=L,title=T::M`, escaped as the workflow-command parser expects (`%`, CR
+/// and LF everywhere; `:` and `,` too in properties).
+fn github(
+    out: &mut dyn Write,
+    level: &str,
+    doc: &Document,
+    line: u64,
+    title: &str,
+    message: &str,
+) -> std::io::Result<()> {
+    fn data(s: &str) -> String {
+        s.replace('%', "%25")
+            .replace('\r', "%0D")
+            .replace('\n', "%0A")
+    }
+    fn property(s: &str) -> String {
+        data(s).replace(':', "%3A").replace(',', "%2C")
+    }
+    let file = doc.file.display().to_string();
+    if line > 0 {
+        writeln!(
+            out,
+            "::{level} file={},line={line},title={}::{}",
+            property(&file),
+            property(title),
+            data(message)
+        )
+    } else {
+        writeln!(
+            out,
+            "::{level} file={},title={}::{}",
+            property(&file),
+            property(title),
+            data(message)
+        )
+    }
+}
+
+fn go_quote(s: &str) -> String {
+    crdkit_apimachinery::field::go_quote(s)
 }
 
 #[cfg(test)]

@@ -227,10 +227,17 @@ impl CompiledSchema {
     /// validation ratchets them as a whole).
     fn ratcheted_list_types(&self, new: &Value, old: &Value, errs: &mut Vec<FieldError>) {
         if self.root.has_list_types() {
+            // The old object is looked at only when the new one has errors: without any, the
+            // outcome is the same whatever `old` has, and a valid update skips that walk.
+            let mut new_errs = Vec::new();
+            list_type::list_sets_and_maps(&FieldPath::nil(), &self.root, new, &mut new_errs);
+            if new_errs.is_empty() {
+                return;
+            }
             let mut old_errs = Vec::new();
             list_type::list_sets_and_maps(&FieldPath::nil(), &self.root, old, &mut old_errs);
             if old_errs.is_empty() {
-                list_type::list_sets_and_maps(&FieldPath::nil(), &self.root, new, errs);
+                errs.extend(new_errs);
             }
         }
     }
