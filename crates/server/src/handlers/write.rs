@@ -89,6 +89,15 @@ pub(crate) fn invalid(strategy: &dyn Strategy, name: &str, a: &Admitted) -> ApiR
         return Ok(());
     }
     let info = strategy.info();
+    if a.decoding_failed {
+        // The request did not decode: rejected before validation (`transformDecodeError`).
+        let kind = &info.kind;
+        return Err(ApiError::bad_request(format!(
+            "{kind} in version \"{}\" cannot be handled as a {kind}: {}",
+            info.version,
+            crate::engine::aggregate(&a.errors)
+        )));
+    }
     Err(ApiError::invalid(&info.group, &info.kind, name, &a.errors))
 }
 

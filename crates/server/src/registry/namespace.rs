@@ -79,6 +79,7 @@ impl NamespaceStrategy {
             Err(e) => Admitted {
                 unknown_fields: Vec::new(),
                 errors: vec![e],
+                decoding_failed: true,
             },
             Ok(unknown_fields) => {
                 let mut errors = self.schema.validate(obj);
@@ -98,6 +99,7 @@ impl NamespaceStrategy {
                 Admitted {
                     unknown_fields,
                     errors,
+                    ..Admitted::default()
                 }
             }
         }

@@ -309,6 +309,7 @@ impl Strategy for CrdStrategy {
         Ok(Admitted {
             unknown_fields,
             errors,
+            ..Admitted::default()
         })
     }
 
@@ -363,6 +364,7 @@ impl Strategy for CrdStrategy {
         Ok(Admitted {
             unknown_fields,
             errors,
+            ..Admitted::default()
         })
     }
 
@@ -381,6 +383,7 @@ impl Strategy for CrdStrategy {
         Ok(Admitted {
             unknown_fields,
             errors,
+            ..Admitted::default()
         })
     }
 
