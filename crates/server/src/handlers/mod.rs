@@ -229,25 +229,40 @@ where
     B: http_body::Body<Data = Bytes> + Send + 'static,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
+    /// How much of a body over the limit is still read (and dropped) so that the client, still
+    /// sending, receives the 413 instead of a reset connection (Go's server does the same).
+    const DRAIN: usize = 16 * 1024 * 1024;
     let limit = ctx.api.config.max_body_bytes;
-    let collect = http_body_util::Limited::new(body, limit).collect();
-    match tokio::time::timeout(ctx.api.config.body_timeout, collect).await {
-        Err(_) => Err(ApiError::timeout(
-            "request did not complete within requested timeout - context deadline exceeded",
-        )),
-        Ok(Err(e)) => {
-            if e.downcast_ref::<http_body_util::LengthLimitError>()
-                .is_some()
-            {
-                Err(ApiError::too_large(&format!("limit is {limit}")))
-            } else {
-                Err(ApiError::bad_request(format!(
-                    "error reading the request body: {e}"
-                )))
+    let read = async {
+        let mut body = std::pin::pin!(body);
+        let mut buf = bytes::BytesMut::new();
+        let mut total = 0usize;
+        while let Some(frame) = body.frame().await {
+            let frame = frame.map_err(|e| {
+                let e: Box<dyn std::error::Error + Send + Sync> = e.into();
+                ApiError::bad_request(format!("error reading the request body: {e}"))
+            })?;
+            if let Ok(data) = frame.into_data() {
+                total = total.saturating_add(data.len());
+                if total <= limit {
+                    buf.extend_from_slice(&data);
+                } else if total > limit.saturating_add(DRAIN) {
+                    break;
+                }
             }
         }
-        Ok(Ok(c)) => Ok(c.to_bytes()),
-    }
+        if total > limit {
+            return Err(ApiError::too_large(&format!("limit is {limit}")));
+        }
+        Ok(buf.freeze())
+    };
+    tokio::time::timeout(ctx.api.config.body_timeout, read)
+        .await
+        .unwrap_or_else(|_| {
+            Err(ApiError::timeout(
+                "request did not complete within requested timeout - context deadline exceeded",
+            ))
+        })
 }
 
 /// The body of a create or update: JSON or YAML.
