@@ -49,6 +49,10 @@ USAGE:
         kubectl), warn, or are dropped. --unknown-kinds: objects of a kind nothing defines fail
         (the default), warn, or are skipped.
 
+    crdgen serve [--addr 127.0.0.1:PORT] [--data DIR] ...
+        Serve the Kubernetes API for CRDs and their objects to kubectl and kube-rs (the local API
+        server; in the crdgen of this repository, see `crdgen serve --help`).
+
 Files may hold several documents (YAML `---` or concatenated JSON) and `kind: List`; `-` is stdin.
 A directory stands for its .yaml, .yml and .json files, recursively.
 Exit status: 0 valid, 1 invalid or rejected, 2 usage or input errors.
