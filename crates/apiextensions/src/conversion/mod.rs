@@ -12,7 +12,8 @@
 //!   conversion: `apiVersion` set to `desiredAPIVersion`; kind, name, namespace and uid
 //!   unchanged; labels and annotations may change; other `metadata` changes are put back;
 //!   nothing lost across round trips ([`roundtrip`]).
-//! - [`review`]: the wire types, and [`Conversions::review_json`] from request body to answer.
+//! - [`review`]: the wire types, and [`Conversions::review_json`] from request body to answer;
+//!   [`client::converted_objects`]: the API server's checks of an answer, for callers of webhooks.
 //!
 //! ```
 //! use crdkit_apiextensions::conversion::{Conversions, ConversionError};
@@ -54,6 +55,7 @@
 //! assert_eq!(answer["response"]["convertedObjects"][0]["port"], "1234");
 //! ```
 
+pub mod client;
 pub mod meta;
 pub mod review;
 pub mod roundtrip;
@@ -326,13 +328,24 @@ impl Conversions {
     /// Answers a request: every object converted in order, or the first failure.
     #[must_use]
     pub fn review(&self, request: &ConversionRequest) -> ConversionResponse {
-        let mut converted = Vec::with_capacity(request.objects.len());
-        for obj in &request.objects {
-            match self.convert(obj.clone(), &request.desired_api_version) {
+        self.review_owned(request.clone())
+    }
+
+    /// [`Conversions::review`] of a request it may consume (no copy of the objects).
+    #[must_use]
+    pub fn review_owned(&self, request: ConversionRequest) -> ConversionResponse {
+        let ConversionRequest {
+            uid,
+            desired_api_version,
+            objects,
+        } = request;
+        let mut converted = Vec::with_capacity(objects.len());
+        for obj in objects {
+            match self.convert(obj, &desired_api_version) {
                 Ok(v) => converted.push(v),
                 Err(e) => {
                     return ConversionResponse {
-                        uid: request.uid.clone(),
+                        uid,
                         result: Status::failed(e.to_string()),
                         converted_objects: Vec::new(),
                     };
@@ -340,7 +353,7 @@ impl Conversions {
             }
         }
         ConversionResponse {
-            uid: request.uid.clone(),
+            uid,
             result: Status::success(),
             converted_objects: converted,
         }
@@ -353,7 +366,7 @@ impl Conversions {
     pub fn review_json(&self, body: &[u8]) -> ConversionReview {
         let parsed = parse_review(body);
         match parsed.request {
-            Ok(request) => ConversionReview::response(parsed.version, self.review(&request)),
+            Ok(request) => ConversionReview::response(parsed.version, self.review_owned(request)),
             Err(bad) => ConversionReview::failed(parsed.version, parsed.uid, bad.to_string()),
         }
     }
