@@ -45,6 +45,19 @@ async fn the_pages_reviews_over_https() {
             json_data(&format!("response-{version}.json")),
             "{version}"
         );
+        // And the API server would take the answer.
+        let sent: ConversionReview =
+            serde_json::from_slice(&data(&format!("request-{version}.json"))).unwrap();
+        let request = sent.request.clone().unwrap();
+        let objects = converted_objects(
+            sent.version().unwrap(),
+            &request.uid,
+            &request.objects,
+            &request.desired_api_version,
+            &serde_json::from_value(got.clone()).unwrap(),
+        )
+        .expect("an answer the API server accepts");
+        assert_eq!(Value::from(objects), got["response"]["convertedObjects"]);
     }
     // The failure example.
     let mut req = json_data("request-v1.json");
