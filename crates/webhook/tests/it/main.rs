@@ -3,3 +3,4 @@
 mod common;
 mod https;
 mod migrate;
+mod service;
