@@ -149,6 +149,10 @@ mod validation;
 /// What the API server does with objects: admission on create, update and status update.
 #[cfg(feature = "validation")]
 pub use crdkit_apiextensions::admission;
+/// Conversion webhooks: `ConversionReview`, typed conversions between versions, round trips
+/// without loss (the HTTP server is the `crdkit-webhook` crate).
+#[cfg(feature = "validation")]
+pub use crdkit_apiextensions::conversion;
 /// The API server's validation of CRDs (`crdgen check`).
 #[cfg(feature = "validation")]
 pub use crdkit_apiextensions::crd_check;

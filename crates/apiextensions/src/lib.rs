@@ -8,12 +8,14 @@
 //! - [`objectmeta`], [`default`], [`prune`], [`ratchet`]: the API server's algorithms;
 //! - [`validate`]: OpenAPI, metadata, list-type and CEL validation ([`validate::CompiledSchema`]);
 //! - [`pipeline`] and [`admission`]: create, update and status update in the API server's order;
-//! - [`crd_check`]: the API server's validation of CRDs (`crdgen check`).
+//! - [`crd_check`]: the API server's validation of CRDs (`crdgen check`);
+//! - [`conversion`]: conversion webhooks' `ConversionReview`, over converters written in Rust.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod admission;
 pub mod compiled;
+pub mod conversion;
 pub mod crd_check;
 pub mod default;
 pub mod objectmeta;
