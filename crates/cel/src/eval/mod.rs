@@ -96,12 +96,9 @@ use crate::check::CheckedAst;
 use crate::library::Env;
 use crate::schema::{Schema, address};
 
-/// `PerCallLimit`: the cost limit of one evaluation (apiserver `pkg/apis/cel/config.go`).
-pub const PER_CALL_LIMIT: u64 = 1_000_000;
-/// `RuntimeCELCostBudget`: the cost budget of all rules while validating one object.
-pub const RUNTIME_CEL_COST_BUDGET: u64 = 10_000_000;
+pub use crate::cost::{PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET};
 /// The newest Kubernetes version whose CEL environment is known (`base.go`).
-pub const CURRENT_K8S_VERSION: (u32, u32) = (1, 37);
+pub const CURRENT_K8S_VERSION: (u32, u32) = crate::env::NEWEST_VERSION;
 
 /// Nesting up to which evaluation runs on the caller's stack.
 const INLINE_DEPTH: usize = 48;

@@ -97,44 +97,10 @@ pub enum Ty {
     Named(&'static str),
 }
 
-/// cel-go `types.Kind`, for comparisons.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TKind {
-    /// [`Ty::Dyn`].
-    Dyn,
-    /// [`Ty::Error`].
-    Error,
-    /// [`Ty::Null`].
-    Null,
-    /// [`Ty::Bool`].
-    Bool,
-    /// [`Ty::Int`].
-    Int,
-    /// [`Ty::Uint`].
-    Uint,
-    /// [`Ty::Double`].
-    Double,
-    /// [`Ty::String`].
-    String,
-    /// [`Ty::Bytes`].
-    Bytes,
-    /// [`Ty::Duration`].
-    Duration,
-    /// [`Ty::Timestamp`].
-    Timestamp,
-    /// [`Ty::List`], any element type.
-    List,
-    /// [`Ty::Map`], any key and value types.
-    Map,
-    /// [`Ty::Type`].
-    Type,
-    /// [`Ty::Opaque`], any name.
-    Opaque,
-    /// [`Ty::Object`] and [`Ty::LibObject`].
-    Object,
-    /// [`Ty::Var`] and [`Ty::Named`]: a type parameter.
-    Param,
-}
+/// cel-go `types.Kind`, for comparisons: the run-time checker's [`Kind`](crdkit_cel_check::types::Kind)
+/// ([`Ty::Object`] and [`Ty::LibObject`] are objects, [`Ty::Var`] and [`Ty::Named`] type
+/// parameters).
+pub use crdkit_cel_check::types::Kind as TKind;
 
 /// The arenas: types, object names, and the type variables' substitutions with a trail to
 /// undo failed assignability tests.
