@@ -87,6 +87,15 @@ impl SizeEstimator for DeclType {
     }
 }
 
+/// The declarations of several variables, by name: a path is sized by the declaration of the
+/// variable it starts at (for CEL used outside CRD rules, with variables declared from
+/// schemas).
+impl SizeEstimator for std::collections::BTreeMap<String, DeclType> {
+    fn estimate_size(&self, path: &[String], ty: &Type) -> Option<SizeEstimate> {
+        self.get(path.first()?)?.estimate_size(path, ty)
+    }
+}
+
 /// The estimated cost of a checked rule, as the API server computes it at CRD admission:
 /// sizes come from `sizes` (for a rule, the declaration of its schema node), extension
 /// estimators from the libraries of Kubernetes `version`.

@@ -4,7 +4,7 @@
 //! The CEL crate does not know the CRD model: anything that implements [`Schema`] (the
 //! structural schema of a CRD does, on the schema side) can declare CEL types
 //! ([`schema_decl_type`](crate::decl::schema_decl_type)) and bind JSON values seen through
-//! it ([`Activation::bind_json`](crdkit_cel::eval::Activation::bind_json)).
+//! it (`Activation::bind_json` of the evaluator, in `crdkit-cel`).
 
 use std::collections::BTreeMap;
 use std::fmt;

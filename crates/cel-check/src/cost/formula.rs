@@ -4,7 +4,7 @@
 //! cel-go's built-in rules for strings, lists, logic and comparisons).
 //!
 //! These are the only copies of the per-call formulas. Both estimators use them: the run-time
-//! one ([`estimate`](super::estimate), over a [`CheckedAst`](crate::check::CheckedAst)) and the
+//! one ([`estimate`](fn@super::estimate), over a [`CheckedAst`](crate::check::CheckedAst)) and the
 //! `const` one the derive runs at compile time (`crdkit-shape`). Each walks its own expression
 //! form, works out the operands' sizes and calls [`function_cost`].
 //!

@@ -52,10 +52,9 @@
 //! - Where two or three steps are charged together (an int comparison of two variables), a
 //!   cancelled evaluation reports a cost up to 2 higher than cel-go's.
 //! - JSON objects are iterated in key order (Go: random order).
-//! - Regular expressions run on Rust's `regex` (RE2 syntax and linear time); the patterns Go
-//!   rejects fail with Go's messages, the few that Go accepts and `regex` does not (`\Q..\E`,
-//!   octal escapes) fail with `regex`'s; `\d`, `\w`, `\s` and `\b` are Unicode-aware (Go:
-//!   ASCII).
+//! - Regular expressions are Go's (`crdkit-regexp`: Go's parser and messages, ASCII `\d`, `\w`,
+//!   `\s`, `\b`, Go's `FindString`/`FindAllString`) matched by Rust's `regex` crate, which is
+//!   leftmost-first as Go is.
 //! - IP parse-error texts approximate Go's `netip`; quantities are exact up to 38 significant
 //!   digits (Go: arbitrary precision).
 //! - Time zones come from the IANA database bundled in `jiff`.
