@@ -159,6 +159,19 @@ impl Env {
 /// `selfType.spec`), unless [`VariableType::named`] says otherwise; variables declared with
 /// equal schemas share one type, so that `self == oldSelf` checks. A schema CEL cannot see (no
 /// `type`, not int-or-string) declares `dyn`.
+///
+/// ```
+/// use crdkit_cel::{Env, VariableType, schema::OpenApiSchema};
+///
+/// let spec = OpenApiSchema::object().with_property("replicas", OpenApiSchema::integer());
+/// let env = Env::default()
+///     .variable("self", VariableType::schema(&spec).named("Spec"))
+///     // As `oldSelf` with `optionalOldSelf: true`: absent on create.
+///     .variable("oldSelf", VariableType::schema(&spec).optional());
+/// assert!(env.compile("self.replicas >= oldSelf.orValue(self).replicas").is_ok());
+/// let err = env.compile("self == 1").unwrap_err();
+/// assert!(err.to_string().contains("applied to '(Spec, int)'"), "{err}");
+/// ```
 #[derive(Clone, Debug)]
 pub struct VariableType {
     ty: Type,

@@ -42,11 +42,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! The parts stand alone too: [`parse`], [`check::compile`] (types and references of every
+//! The parts stand alone too: [`parse`], [`check::compile`](fn@check::compile) (types and references of every
 //! node), [`cost::estimate`] (with any [`cost::SizeEstimator`]), [`eval::Program`], and
 //! [`check::compile::compile_rule`], which compiles an `x-kubernetes-validations` rule with
 //! `self` and `oldSelf` as apiextensions' `compilation.go` does. The environment of each
-//! Kubernetes version is described in [`env`].
+//! Kubernetes version is described in [`env`](mod@env).
 //!
 //! This crate depends on the CRD model in no way: a schema is anything that implements
 //! [`schema::Schema`]; [`schema::OpenApiSchema`] builds one in code.
