@@ -231,7 +231,6 @@ pub type Verdict = Result<(u64, u64, bool, u64), String>;
 
 /// What the run-time checker (the API server's compilation) says, in the `const` checker's
 /// words (as `tests/cel_const.rs` phrases it).
-#[must_use]
 pub fn run_time(node: &Node, case: &Case) -> Verdict {
     let head = format!("invalid rule on `{}`: ", node.name);
     // The derive quotes the expression as cel-go's snippets do, tabs as spaces.
@@ -307,7 +306,6 @@ pub fn run_time(node: &Node, case: &Case) -> Verdict {
 /// What the `const` checker says, given the lowered rule and message expression (`None` when
 /// the case has none). The lowered forms are leaked to `'static` for the check and reclaimed
 /// after it (see [`crate::reclaim`]).
-#[must_use]
 pub fn compile_time(
     node: &Node,
     case: &Case,
