@@ -230,8 +230,9 @@ struct ResourceMeta {
 #[derive(Debug)]
 struct CappedString(i64);
 
-/// The longest `metadata.name` (a DNS subdomain).
-const NAME_MAX_LENGTH: i64 = 253;
+/// The longest `metadata.name` (validation `DNS1123SubdomainMaxLength`): the `maxLength` CEL
+/// gives the `name` of a resource root's `metadata` (`generateName`: one less).
+pub const NAME_MAX_LENGTH: i64 = 253;
 
 impl<'a> ResourceRoot<'a> {
     /// The resource-root view of `inner`, or `None` when `inner` declares the type and object

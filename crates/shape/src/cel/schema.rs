@@ -90,8 +90,9 @@ enum SType {
     IntOrString,
 }
 
-/// `DNS1123SubdomainMaxLength`.
-const NAME_MAX_LENGTH: u64 = 253;
+/// `DNS1123SubdomainMaxLength`, as the run-time declarations cap `metadata.name`.
+#[allow(clippy::cast_sign_loss)]
+const NAME_MAX_LENGTH: u64 = crdkit_cel_check::schema::NAME_MAX_LENGTH as u64;
 
 /// The node of a child shape (embedded resources are seen with their metadata).
 #[must_use]

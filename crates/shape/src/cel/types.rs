@@ -49,9 +49,8 @@ pub const MAX_VARS: usize = 512;
 /// Capacity of the substitution trail.
 const MAX_TRAIL: usize = 1024;
 
-/// The name of `self`'s type (the API server generates `selfType<n>` anew for each CRD
-/// update; the run-time checker's default is this one).
-pub const SELF_TYPE_NAME: &str = "selfType0";
+/// The name of `self`'s type, as the run-time rule compilation names it by default.
+pub use crdkit_cel_check::check::compile::SELF_TYPE_NAME;
 
 /// A type.
 #[derive(Clone, Copy, Debug)]
