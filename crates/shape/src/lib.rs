@@ -41,7 +41,7 @@ pub mod versions;
 pub use build::{BuildError, build};
 pub use impls::MapKey;
 pub use json::Json;
-pub use msg::Msg;
+pub use msg::{MSG_CAP, Msg};
 
 use crdkit_schema::{ListType, MapType};
 
