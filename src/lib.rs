@@ -240,8 +240,10 @@ pub mod __private {
     ///
     /// # Errors
     /// When the value does not serialize to JSON.
-    pub fn default_value<T: serde::Serialize>(v: T) -> Result<serde_json::Value, String> {
-        serde_json::to_value(v).map_err(|e| e.to_string())
+    pub fn default_value<T: serde::Serialize>(
+        v: T,
+    ) -> Result<serde_json::Value, serde_json::Error> {
+        serde_json::to_value(v)
     }
 }
 

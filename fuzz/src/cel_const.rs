@@ -11,7 +11,7 @@ use crdkit_cel_check::check::compile::{RuleOptions, compile_rule};
 use crdkit_cel_check::cost::STATIC_ESTIMATED_COST_LIMIT;
 use crdkit_cel_check::decl::{DeclType, schema_decl_type};
 use crdkit_schema::{Structural, ValidationRule};
-use crdkit_shape::cel::{RuleSrc, Site, check_rule, child, lower::Lowered, rule};
+use crdkit_shape::cel::{RuleSrc, Site, check_rule, child, cost_error, lower::Lowered};
 use crdkit_shape::{Msg, Schema, Shape, build::build};
 use serde::{Deserialize, Serialize};
 
@@ -261,7 +261,7 @@ pub fn run_time(node: &Node, case: &Case) -> Verdict {
         });
     }
     if cr.max_cost > STATIC_ESTIMATED_COST_LIMIT {
-        let m = rule::cost_error(
+        let m = cost_error(
             Msg::of(&head),
             "estimated rule cost",
             cr.max_cost,
@@ -280,7 +280,7 @@ pub fn run_time(node: &Node, case: &Case) -> Verdict {
         );
     }
     if cr.message_expression_max_cost > STATIC_ESTIMATED_COST_LIMIT {
-        let m = rule::cost_error(
+        let m = cost_error(
             Msg::of(&head),
             "estimated messageExpression cost",
             cr.message_expression_max_cost,
@@ -348,7 +348,7 @@ pub fn comparable(want: &Verdict, got: &Verdict) -> bool {
     }
     match want {
         Err(want) => {
-            want.matches("ERROR: <input>:").count() <= crdkit_shape::cel::check::MAX_ISSUES
+            want.matches("ERROR: <input>:").count() <= crdkit_shape::cel::MAX_ISSUES
         }
         Ok(_) => true,
     }

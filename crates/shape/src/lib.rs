@@ -155,8 +155,24 @@ pub enum Kind {
     /// A serde enum with its representation.
     Enum(&'static Enum),
     /// A schema known only at run time (a `schemars::JsonSchema` type behind `#[crd(schemars)]`).
-    Dynamic(fn() -> Result<crdkit_schema::Structural, String>),
+    Dynamic(fn() -> Result<crdkit_schema::Structural, NotStructural>),
 }
+
+/// Why a schema known only at run time has no structural form: every offending part, with its
+/// path (`Display` writes one per line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotStructural {
+    /// One message per part without a structural equivalent (`properties.x: anyOf of types`).
+    pub errors: Vec<String>,
+}
+
+impl std::fmt::Display for NotStructural {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.errors.join("\n"))
+    }
+}
+
+impl std::error::Error for NotStructural {}
 
 /// A field of a struct or struct variant, under its serialized name.
 #[derive(Clone, Copy, Debug)]
@@ -231,7 +247,7 @@ pub enum DefaultValue {
     /// A literal, checked against the schema at compile time.
     Value(Json),
     /// A function's result, serialized when the CRD is built.
-    Fn(fn() -> Result<serde_json::Value, String>),
+    Fn(fn() -> Result<serde_json::Value, serde_json::Error>),
 }
 
 /// One `x-kubernetes-validations` rule.

@@ -98,6 +98,7 @@ where
 
 /// Why an object could not be converted. `Display` is the `result.message` of the review.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ConversionError {
     /// `"objects": [3]`, or an object without `kind` or `apiVersion`.
     InvalidObject(String),

@@ -24,6 +24,7 @@ pub const STATUS_FAILED: &str = "Failed";
 
 /// The two `apiVersion`s of `ConversionReview`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ReviewVersion {
     /// `apiextensions.k8s.io/v1`
     V1,
@@ -222,6 +223,7 @@ where
 /// answers it with a failed review (see [`crate::conversion::Conversions::review_json`]): only a
 /// review's `result.message` reaches the user in the API server's error.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum BadReview {
     /// `{"request": ` cut short: the body is not JSON.
     Json(String),

@@ -72,6 +72,7 @@ pub struct Typed {
 
 /// Why [`Typed::build`] refused the versions and conversions it was given.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum BuildError {
     /// `.version::<A>("example.com/v1").version::<B>("example.com/v1")`
     DuplicateVersion(String),

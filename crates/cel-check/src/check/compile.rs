@@ -58,6 +58,7 @@ impl Default for RuleOptions {
 
 /// apiserver `cel.ErrorType`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RuleErrorType {
     /// `RuleRequired`
     Required,

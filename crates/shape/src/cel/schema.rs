@@ -816,18 +816,6 @@ pub const fn additional_props(n: NodeRef) -> Option<NodeRef> {
     }
 }
 
-/// The list items of a node.
-#[must_use]
-pub const fn items(n: NodeRef) -> Option<NodeRef> {
-    match n {
-        NodeRef::Shape(s) => match s.kind {
-            Kind::Array(i) => Some(child(i)),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 /// The shape behind a node, if it is one.
 #[must_use]
 pub const fn shape_of(n: NodeRef) -> Option<&'static Shape> {
