@@ -4,7 +4,7 @@
 //! serde's data model (structs with renamed and flattened fields, enums with their tagging, maps,
 //! sequences) plus the CRD keywords written on it. Shapes compose through `&T::SHAPE`, so the graph
 //! spans modules and crates without the derive seeing the other types' tokens, and it is data that
-//! rustc can inspect in `const fn`s: the checks in [`check`] run at compile time
+//! rustc can inspect in `const fn`s: the checks in `check` run at compile time
 //! (`const _: () = ...`) and again at run time for schemas loaded from files.
 //!
 //! [`build()`] turns a shape into the [`crdkit_schema::Structural`] model at run time, where enums
@@ -12,7 +12,7 @@
 //!
 //! Also here: [`resource`] (what `#[derive(CustomResource)]` declares about a resource and the CRD
 //! it builds, `merge_crds`), the shape of `metadata` ([`meta`]), and the const CEL checker
-//! ([`cel`]).
+//! (`cel`).
 //!
 //! Depends on `crdkit-schema`, `crdkit-cel-check` and `crdkit-apimachinery`; the `k8s-openapi`
 //! and `schemars` features add impls for those crates' types (with them, the program's copy of
@@ -22,9 +22,12 @@
 
 pub mod build;
 // A failed check returns its message by value: const fns cannot box it.
+// Generated code and the derive use it; not part of the documented API.
+#[doc(hidden)]
 #[allow(clippy::result_large_err)]
 pub mod cel;
 // A failed check returns its message by value: const fns cannot box it.
+#[doc(hidden)]
 #[allow(clippy::result_large_err)]
 pub mod check;
 mod impls;
