@@ -24,6 +24,10 @@
 //! server.shutdown().await;
 //! # });
 //! ```
+//!
+//! Depends on `crdkit-apiextensions` (admission, CRD checks, conversion), `crdkit-apply`,
+//! `crdkit-storage`, `crdkit-schema` and `crdkit-apimachinery`, plus tokio, hyper and rustls:
+//! only `crdgen serve` and tests pull it in.
 #![forbid(unsafe_code)]
 
 pub mod api;

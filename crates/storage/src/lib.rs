@@ -30,6 +30,9 @@
 //! # Ok::<(), crdkit_storage::Error>(())
 //! # }).unwrap();
 //! ```
+//!
+//! Depends on no other crdkit crate (it stores bytes under keys); tokio, redb and (feature `etcd`)
+//! etcd-client are its only heavy dependencies, never part of the derive's or the library's build.
 #![forbid(unsafe_code)]
 #![warn(missing_docs, clippy::pedantic)]
 // Every fallible function fails with the one documented `Error` enum; per-function `# Errors`
