@@ -26,8 +26,11 @@ pub(crate) fn v3(docs: Vec<Value>, strict: bool) -> Result<Value, OpenApiError> 
     let mut first = true;
     for doc in docs {
         if first {
-            out["openapi"] = doc["openapi"].clone();
-            out["info"] = doc["info"].clone();
+            for k in ["openapi", "info"] {
+                if let Some(v) = doc.get(k) {
+                    out[k] = v.clone();
+                }
+            }
             first = false;
         }
         union(&mut out["paths"], &doc["paths"], strict, &|_| false)?;
@@ -81,4 +84,111 @@ fn union(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(paths: &[&str], schemas: &[&str]) -> Value {
+        let paths: serde_json::Map<String, Value> =
+            paths.iter().map(|p| ((*p).to_owned(), json!({}))).collect();
+        let schemas: serde_json::Map<String, Value> = schemas
+            .iter()
+            .map(|s| ((*s).to_owned(), json!({})))
+            .collect();
+        json!({"paths": paths, "components": {"schemas": schemas}})
+    }
+
+    const META: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
+    const SCALE: &str = "io.k8s.api.autoscaling.v1.Scale";
+
+    /// `TestMergeSpecV3` of merge_test.go.
+    #[test]
+    fn merge_spec_v3() {
+        let cases = [
+            (
+                "oneCRD",
+                vec![spec(&["/apis/stable.example.com/v1/crd1"], &[META])],
+                spec(&["/apis/stable.example.com/v1/crd1"], &[META]),
+            ),
+            (
+                "two CRDs same gv",
+                vec![
+                    spec(
+                        &["/apis/stable.example.com/v1/crd1"],
+                        &["com.example.stable.v1.CRD1", META],
+                    ),
+                    spec(
+                        &["/apis/stable.example.com/v1/crd2"],
+                        &["com.example.stable.v1.CRD2", META],
+                    ),
+                ],
+                spec(
+                    &[
+                        "/apis/stable.example.com/v1/crd1",
+                        "/apis/stable.example.com/v1/crd2",
+                    ],
+                    &[
+                        META,
+                        "com.example.stable.v1.CRD1",
+                        "com.example.stable.v1.CRD2",
+                    ],
+                ),
+            ),
+            (
+                "two CRDs with scale",
+                vec![
+                    spec(
+                        &["/apis/stable.example.com/v1/crd1"],
+                        &["com.example.stable.v1.CRD1", META, SCALE],
+                    ),
+                    spec(
+                        &["/apis/stable.example.com/v1/crd2"],
+                        &["com.example.stable.v1.CRD2", META, SCALE],
+                    ),
+                ],
+                spec(
+                    &[
+                        "/apis/stable.example.com/v1/crd1",
+                        "/apis/stable.example.com/v1/crd2",
+                    ],
+                    &[
+                        META,
+                        "com.example.stable.v1.CRD1",
+                        "com.example.stable.v1.CRD2",
+                        SCALE,
+                    ],
+                ),
+            ),
+        ];
+        for (name, specs, want) in cases {
+            let got = v3(specs, true).unwrap();
+            assert_eq!(got["paths"], want["paths"], "{name}");
+            assert_eq!(got["components"], want["components"], "{name}");
+        }
+    }
+
+    #[test]
+    fn a_kind_defined_twice_differently_conflicts() {
+        let mut a = spec(&["/a"], &["com.example.v1.X"]);
+        let b = spec(&["/b"], &["com.example.v1.X"]);
+        a["components"]["schemas"]["com.example.v1.X"] = json!({"type": "object"});
+        assert_eq!(
+            v3(vec![a.clone(), b.clone()], true),
+            Err(OpenApiError::Conflict {
+                what: "com.example.v1.X".into()
+            })
+        );
+        // A server keeps the first.
+        let kept = v3(vec![a, b], false).unwrap();
+        assert_eq!(
+            kept["components"]["schemas"]["com.example.v1.X"],
+            json!({"type": "object"})
+        );
+        // The shared definitions never conflict.
+        let mut c = spec(&["/c"], &[META]);
+        c["components"]["schemas"][META] = json!({"type": "object"});
+        assert!(v3(vec![c, spec(&["/d"], &[META])], true).is_ok());
+    }
 }
