@@ -1,4 +1,5 @@
-//! `crdgen`: print CRDs, check CRD files, validate manifests offline.
+//! `crdgen`: print CRDs, check CRD files, validate manifests offline, write the OpenAPI documents
+//! the API server publishes for CRDs.
 //!
 //! A user's own binary is three lines: `fn main() -> ExitCode { crdkit::cli::main(&[CronTab::crd()?]) }`.
 //! Exit codes: 0 success (valid, accepted), 1 invalid or rejected, 2 usage or input errors.
