@@ -159,6 +159,9 @@ pub use crdkit_apiextensions::crd_check;
 /// Defaulting of objects (apiextensions `defaulting`).
 #[cfg(feature = "validation")]
 pub use crdkit_apiextensions::default;
+/// The OpenAPI v3 and v2 documents the API server publishes for CRDs (`crdgen openapi`).
+#[cfg(feature = "validation")]
+pub use crdkit_apiextensions::openapi;
 /// Pruning of unknown fields (apiextensions `pruning`).
 #[cfg(feature = "validation")]
 pub use crdkit_apiextensions::prune;

@@ -9,7 +9,8 @@
 //! - [`validate`]: OpenAPI, metadata, list-type and CEL validation ([`validate::CompiledSchema`]);
 //! - [`pipeline`] and [`admission`]: create, update and status update in the API server's order;
 //! - [`crd_check`]: the API server's validation of CRDs (`crdgen check`);
-//! - [`conversion`]: conversion webhooks' `ConversionReview`, over converters written in Rust.
+//! - [`conversion`]: conversion webhooks' `ConversionReview`, over converters written in Rust;
+//! - [`openapi`]: the OpenAPI v3 and v2 documents the API server publishes for CRDs.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -19,6 +20,7 @@ pub mod conversion;
 pub mod crd_check;
 pub mod default;
 pub mod objectmeta;
+pub mod openapi;
 pub mod pipeline;
 pub mod prune;
 pub mod ratchet;

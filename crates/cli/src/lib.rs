@@ -1,4 +1,5 @@
-//! `crdgen`: print CRDs, check CRD files, validate manifests offline.
+//! `crdgen`: print CRDs, check CRD files, validate manifests offline, write the OpenAPI documents
+//! the API server publishes for CRDs.
 //!
 //! A user's own binary is three lines: `fn main() -> ExitCode { crdkit::cli::main(&[CronTab::crd()?]) }`.
 //! Exit codes: 0 success (valid, accepted), 1 invalid or rejected, 2 usage or input errors.
@@ -13,6 +14,7 @@ pub mod builtin;
 pub mod check;
 pub mod lines;
 pub mod load;
+pub mod openapi;
 pub mod registry;
 pub mod report;
 pub mod validate;
@@ -48,6 +50,11 @@ USAGE:
         --field-validation: unknown and duplicate fields fail the object (Strict, the default, as
         kubectl), warn, or are dropped. --unknown-kinds: objects of a kind nothing defines fail
         (the default), warn, or are skipped.
+
+    crdgen openapi [--v2] [--group-version GROUP/VERSION] [--output json|yaml] CRD.yaml|DIR...
+        The OpenAPI documents the API server publishes for these CRDs (Kubernetes 1.36): v3, one
+        document per served group-version (/openapi/v3/apis/GROUP/VERSION), or the one asked for;
+        with --v2, the CRDs' share of /openapi/v2, with its lossy conversion of the schemas.
 
     crdgen serve [--addr 127.0.0.1:PORT] [--data DIR] ...
         Serve the Kubernetes API for CRDs and their objects to kubectl and kube-rs (the local API
@@ -207,6 +214,7 @@ fn run_inner(
                     "print" => run_inner(rest, builtin, out, err),
                     "validate" => validate::run(rest, builtin, out, err),
                     "check" => check::run(rest, builtin, out, err),
+                    "openapi" => openapi::run(rest, builtin, out, err),
                     _ => Err(Failure::Usage(format!("unknown command `{cmd}`"))),
                 };
             }

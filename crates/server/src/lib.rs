@@ -7,8 +7,8 @@
 //! the engine ([`engine`]: admission, CRD checks, server-side apply), [`store`] (objects over
 //! `crdkit-storage`, whose watch cache feeds every watch), and back. [`controllers`] delete a
 //! deleted CRD's objects and a terminating namespace's content, and keep the CRD registry in step
-//! with storage shared by several servers. [`openapi`] builds the OpenAPI v3 documents from CRDs
-//! without any server state.
+//! with storage shared by several servers. [`openapi`] (the engine's) builds the OpenAPI v3 documents
+//! from CRDs without any server state.
 //!
 //! ```
 //! # tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap().block_on(async {
@@ -40,7 +40,9 @@ pub mod handlers;
 pub mod http;
 pub mod jsonpath;
 pub mod object;
-pub mod openapi;
+/// The OpenAPI v3 documents it serves, built from CRDs by the engine (`crdgen openapi` prints
+/// the same).
+pub use crdkit_apiextensions::openapi;
 pub mod patch;
 pub mod registry;
 pub mod selector;

@@ -27,4 +27,6 @@ mod object_prune;
 mod object_registry;
 mod object_typed;
 mod object_validation;
+mod openapi_builder;
+mod openapi_conversion;
 mod patch;

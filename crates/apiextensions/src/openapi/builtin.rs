@@ -2,15 +2,19 @@
 //! and `apis/apiextensions.k8s.io/v1` (CustomResourceDefinitions).
 //!
 //! The paths come from the same route builder as CRDs (the built-in installer of apiserver
-//! `pkg/endpoints/installer.go` produces the same shapes for these verbs); the schemas follow
+//! `pkg/endpoints/installer.go` produces the same shapes for these verbs, with differences in
+//! detail this server does not need: strategic merge patch, `*/*` request bodies); the schemas
+//! follow
 //! `k8s.io/api/core/v1` `Namespace` and apiextensions-apiserver `pkg/apis/apiextensions/v1`,
 //! with the recursive `JSONSchemaProps` published as an object that keeps unknown fields.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
-use super::meta;
-use super::paths::{self, Names};
-use crate::engine::CustomResourceDefinitionVersion;
+use super::definitions::{LIST_META, OBJECT_META, V3_PREFIX};
+use super::kind::Names;
+use super::routes::Builder;
+use super::v3doc;
+use crdkit_schema::crd::CustomResourceDefinitionVersion;
 
 fn version_with_status() -> CustomResourceDefinitionVersion {
     serde_json::from_value(
@@ -19,18 +23,8 @@ fn version_with_status() -> CustomResourceDefinitionVersion {
     .unwrap_or_default()
 }
 
-fn build(names: &Names, kind: Value, list: Value) -> Value {
-    let mut doc_paths = Map::new();
-    for (p, item) in paths::paths(names, &version_with_status()) {
-        doc_paths.insert(p, item);
-    }
-    let mut schemas = Map::new();
-    schemas.insert(names.definition(&names.kind), kind);
-    schemas.insert(names.definition(&names.list_kind), list);
-    for (name, def) in meta::definitions() {
-        schemas.insert(name, def);
-    }
-    super::document(doc_paths, schemas)
+fn build(names: Names, kind: Value, list: Value) -> Value {
+    v3doc::build(&Builder::builtin(names, &version_with_status(), kind, list))
 }
 
 fn list(names: &Names, gvk_group: &str) -> Value {
@@ -40,16 +34,16 @@ fn list(names: &Names, gvk_group: &str) -> Value {
         "required": ["items"],
         "properties": {
             "apiVersion": {"type": "string", "description": "APIVersion defines the versioned schema of this representation of an object."},
-            "items": {"type": "array", "items": {"default": {}, "allOf": [{"$ref": format!("#/components/schemas/{}", names.definition(&names.kind))}]}},
+            "items": {"type": "array", "items": {"default": {}, "allOf": [{"$ref": format!("{V3_PREFIX}{}", names.definition(&names.kind))}]}},
             "kind": {"type": "string", "description": "Kind is a string value representing the REST resource this object represents."},
-            "metadata": {"default": {}, "description": "Standard list metadata.", "allOf": [{"$ref": format!("#/components/schemas/{}", meta::LIST_META)}]},
+            "metadata": {"default": {}, "description": "Standard list metadata.", "allOf": [{"$ref": format!("{V3_PREFIX}{LIST_META}")}]},
         },
         "x-kubernetes-group-version-kind": [{"group": gvk_group, "kind": names.list_kind, "version": "v1"}],
     })
 }
 
 fn object_meta() -> Value {
-    json!({"default": {}, "description": "Standard object's metadata.", "allOf": [{"$ref": format!("#/components/schemas/{}", meta::OBJECT_META)}]})
+    json!({"default": {}, "description": "Standard object's metadata.", "allOf": [{"$ref": format!("{V3_PREFIX}{OBJECT_META}")}]})
 }
 
 /// `/openapi/v3/api/v1`: `Namespace`.
@@ -88,7 +82,7 @@ pub fn core_v1() -> Value {
         "x-kubernetes-group-version-kind": [{"group": "", "kind": "Namespace", "version": "v1"}],
     });
     let list = list(&names, "");
-    build(&names, kind, list)
+    build(names, kind, list)
 }
 
 /// `/openapi/v3/apis/apiextensions.k8s.io/v1`: `CustomResourceDefinition`.
@@ -171,5 +165,5 @@ pub fn apiextensions_v1() -> Value {
         "x-kubernetes-group-version-kind": [{"group": "apiextensions.k8s.io", "kind": "CustomResourceDefinition", "version": "v1"}],
     });
     let list = list(&names, "apiextensions.k8s.io");
-    build(&names, kind, list)
+    build(names, kind, list)
 }
