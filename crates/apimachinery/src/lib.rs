@@ -22,5 +22,6 @@ pub mod meta;
 pub mod names;
 pub mod openapi;
 pub mod regexp;
+pub mod strict;
 pub mod version;
 pub mod webhook;

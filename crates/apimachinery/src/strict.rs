@@ -1,0 +1,237 @@
+//! Decoding JSON and YAML documents into `serde_json::Value` as the API server's strict decoder
+//! sees them (apimachinery `pkg/runtime/serializer/json`, sigs.k8s.io/json): a key given twice
+//! keeps its last value and is recorded with its path, for `fieldValidation` (`duplicate field
+//! "spec.replicas"`), and numbers are kept as Go's decoder keeps them. Works with any serde
+//! deserializer (serde_json, serde-saphyr), so `crdgen` and the local API server share it.
+
+use std::fmt;
+
+use serde_json::Value;
+
+/// A key given twice in a mapping.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Duplicate {
+    /// Where, as the API server prints field paths (`spec.template.metadata.labels.app`).
+    pub path: String,
+    /// The key itself (`app`), as the API server's strict decoding names it.
+    pub key: String,
+}
+
+/// A document as JSON, with the paths of the keys it gives twice (the last value kept).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checked {
+    /// The document.
+    pub value: Value,
+    /// The keys given twice, in the order met (each path once).
+    pub duplicates: Vec<Duplicate>,
+}
+
+impl<'de> serde::Deserialize<'de> for Checked {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let mut state = PathState::default();
+        let value = serde::de::DeserializeSeed::deserialize(ValueSeed(&mut state), d)?;
+        Ok(Checked {
+            value,
+            duplicates: state.duplicates,
+        })
+    }
+}
+
+/// Where [`ValueSeed`] is, and the duplicates found so far.
+#[derive(Default)]
+struct PathState {
+    path: Vec<Segment>,
+    duplicates: Vec<Duplicate>,
+}
+
+enum Segment {
+    Key(String),
+    Index(usize),
+}
+
+impl PathState {
+    /// The current path with `key`, as the API server prints field paths (`spec.ports[0].name`).
+    fn path_to(&self, key: &str) -> String {
+        let mut s = String::new();
+        for seg in &self.path {
+            match seg {
+                Segment::Key(k) => {
+                    if !s.is_empty() {
+                        s.push('.');
+                    }
+                    s.push_str(k);
+                }
+                Segment::Index(i) => s.push_str(&format!("[{i}]")),
+            }
+        }
+        if !s.is_empty() {
+            s.push('.');
+        }
+        s.push_str(key);
+        s
+    }
+}
+
+/// Reads a mapping key: a mapping key as written (`1: a` is `"1"`, `y: 1` is `"y"`: YAML 1.1's booleans are not turned
+/// into `"true"`), never null, a list or a mapping.
+pub struct KeySeed;
+
+impl<'de> serde::de::DeserializeSeed<'de> for KeySeed {
+    type Value = String;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for KeySeed {
+    type Value = String;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a mapping key that is a string, number or boolean")
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<String, E> {
+        Ok(v.to_owned())
+    }
+    fn visit_string<E>(self, v: String) -> Result<String, E> {
+        Ok(v)
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+    fn visit_i128<E>(self, v: i128) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+    fn visit_u128<E>(self, v: u128) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+    fn visit_bytes<E>(self, v: &[u8]) -> Result<String, E> {
+        Ok(String::from_utf8_lossy(v).into_owned())
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<String, E> {
+        Err(E::custom("a mapping key must not be null"))
+    }
+    fn visit_none<E: serde::de::Error>(self) -> Result<String, E> {
+        self.visit_unit()
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+        Err(serde::de::Error::custom(
+            "a mapping key must be a string, number or boolean, not a list",
+        ))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+        Err(serde::de::Error::custom(
+            "a mapping key must be a string, number or boolean, not a mapping",
+        ))
+    }
+}
+
+/// Reads a value as `serde_json::Value` does, noting duplicate keys; numbers as the API server's
+/// decoder keeps them: integers beyond 64 bits become floats, and NaN and infinities are errors.
+struct ValueSeed<'a>(&'a mut PathState);
+
+impl<'de> serde::de::DeserializeSeed<'de> for ValueSeed<'_> {
+    type Value = Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for ValueSeed<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_i128<E: serde::de::Error>(self, v: i128) -> Result<Value, E> {
+        match i64::try_from(v) {
+            Ok(i) => Ok(Value::from(i)),
+            Err(_) => self.visit_f64(v as f64),
+        }
+    }
+    fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<Value, E> {
+        match u64::try_from(v) {
+            Ok(u) => Ok(Value::from(u)),
+            Err(_) => self.visit_f64(v as f64),
+        }
+    }
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Value, E> {
+        serde_json::Number::from_f64(v)
+            .map(Value::Number)
+            .ok_or_else(|| E::custom(format!("{v}: JSON has no NaN or infinite numbers")))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    // `!!binary` that is not UTF-8: Go's JSON encoder writes invalid bytes as U+FFFD.
+    fn visit_bytes<E>(self, v: &[u8]) -> Result<Value, E> {
+        Ok(Value::String(String::from_utf8_lossy(v).into_owned()))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        serde::de::DeserializeSeed::deserialize(self, d)
+    }
+    fn visit_newtype_struct<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        serde::de::DeserializeSeed::deserialize(self, d)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+        loop {
+            self.0.path.push(Segment::Index(items.len()));
+            let item = seq.next_element_seed(ValueSeed(&mut *self.0));
+            self.0.path.pop();
+            match item? {
+                Some(v) => items.push(v),
+                None => break,
+            }
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = serde_json::Map::new();
+        while let Some(key) = map.next_key_seed(KeySeed)? {
+            self.0.path.push(Segment::Key(key.clone()));
+            let value = map.next_value_seed(ValueSeed(&mut *self.0));
+            self.0.path.pop();
+            let value = value?;
+            if out.insert(key.clone(), value).is_some() {
+                let path = self.0.path_to(&key);
+                if !self.0.duplicates.iter().any(|d| d.path == path) {
+                    self.0.duplicates.push(Duplicate { path, key });
+                }
+            }
+        }
+        Ok(Value::Object(out))
+    }
+}
