@@ -98,7 +98,12 @@ impl Admission {
             .ok_or_else(|| AdmissionError::NoSchema(version.to_owned()))?;
         let structural =
             Structural::from_props(props).map_err(|e| AdmissionError::Schema(e.to_string()))?;
-        let api_version = format!("{}/{}", crd.spec.group, v.name);
+        // The core group (a built-in kind described as a CRD) has bare versions.
+        let api_version = if crd.spec.group.is_empty() {
+            v.name.clone()
+        } else {
+            format!("{}/{}", crd.spec.group, v.name)
+        };
         let kind = crd.spec.names.kind.clone();
         let info = ResourceInfo {
             api_version: api_version.clone(),

@@ -39,6 +39,7 @@ pub mod object;
 pub mod openapi;
 pub mod patch;
 pub mod registry;
+pub mod request_log;
 pub mod selector;
 pub mod server;
 pub mod storage;
@@ -46,4 +47,5 @@ pub mod store;
 pub mod tls;
 
 pub use api::ApiConfig;
+pub use request_log::{RequestLog, RequestRecord};
 pub use server::{ApiServer, ServerConfig, StartError, TlsConfig, serve, write_kubeconfig};

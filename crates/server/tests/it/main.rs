@@ -9,5 +9,6 @@ mod etcd;
 mod kube_client;
 mod load;
 mod robustness;
+mod runtime_api;
 mod walkthrough;
 mod watch;
