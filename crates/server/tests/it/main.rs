@@ -4,6 +4,7 @@
 mod api;
 mod common;
 mod conversion;
+mod gc;
 #[cfg(feature = "etcd")]
 mod etcd;
 mod kube_client;
