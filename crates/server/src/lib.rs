@@ -47,5 +47,7 @@ pub mod store;
 pub mod tls;
 
 pub use api::ApiConfig;
+/// The storage trait servers run on (crdkit-storage).
+pub use crdkit_storage::Storage;
 pub use request_log::{RequestLog, RequestRecord};
 pub use server::{ApiServer, ServerConfig, StartError, TlsConfig, serve, write_kubeconfig};

@@ -4,9 +4,9 @@
 mod api;
 mod common;
 mod conversion;
-mod gc;
 #[cfg(feature = "etcd")]
 mod etcd;
+mod gc;
 mod kube_client;
 mod load;
 mod robustness;
