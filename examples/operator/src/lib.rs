@@ -50,7 +50,10 @@ pub const MANAGER: &str = "crontab-controller";
 #[serde(rename_all = "camelCase")]
 pub struct CronTabSpec {
     /// When to run, in cron syntax.
-    #[crd(pattern = r"^(\d+|\*)(/\d+)?(\s+(\d+|\*)(/\d+)?){4}$", default = "5 0 * * *")]
+    #[crd(
+        pattern = r"^(\d+|\*)(/\d+)?(\s+(\d+|\*)(/\d+)?){4}$",
+        default = "5 0 * * *"
+    )]
     #[serde(default)]
     pub cron_spec: String,
     /// The image to run; fixed once set.
@@ -176,7 +179,14 @@ async fn apply(ct: Arc<CronTab>, ctx: &Context) -> Result<Action, Error> {
         observed_generation: ct.metadata.generation.unwrap_or(0),
         label_selector: Some(format!("crontab={}", ct.name_any())),
         config_map: Some(config_map_name(&ct)),
-        phase: Some(if ct.spec.suspend == Some(true) { "Suspended" } else { "Active" }.to_owned()),
+        phase: Some(
+            if ct.spec.suspend == Some(true) {
+                "Suspended"
+            } else {
+                "Active"
+            }
+            .to_owned(),
+        ),
     };
     if ct.status.as_ref() != Some(&status) {
         let api: Api<CronTab> = Api::namespaced(ctx.client.clone(), &ns);
@@ -186,7 +196,9 @@ async fn apply(ct: Arc<CronTab>, ctx: &Context) -> Result<Action, Error> {
             &Patch::Merge(json!({"status": status})),
         )
         .await?;
-        ctx.recorder
+        // Events are best effort: a terminating namespace refuses them (NamespaceLifecycle).
+        let _ = ctx
+            .recorder
             .publish(
                 &Event {
                     type_: EventType::Normal,
@@ -197,14 +209,17 @@ async fn apply(ct: Arc<CronTab>, ctx: &Context) -> Result<Action, Error> {
                 },
                 &ct.object_ref(&()),
             )
-            .await?;
+            .await;
     }
     Ok(Action::requeue(Duration::from_secs(300)))
 }
 
 async fn cleanup(ct: Arc<CronTab>, ctx: &Context) -> Result<Action, Error> {
     ctx.cleanups.fetch_add(1, Ordering::SeqCst);
-    ctx.recorder
+    // Best effort: in a terminating namespace the event is refused, and the finalizer must
+    // still go (found by `a_namespace_with_crontabs_finishes_deleting`).
+    let _ = ctx
+        .recorder
         .publish(
             &Event {
                 type_: EventType::Normal,
@@ -215,7 +230,7 @@ async fn cleanup(ct: Arc<CronTab>, ctx: &Context) -> Result<Action, Error> {
             },
             &ct.object_ref(&()),
         )
-        .await?;
+        .await;
     Ok(Action::await_change())
 }
 

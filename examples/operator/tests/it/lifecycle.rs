@@ -21,25 +21,41 @@ pub async fn lifecycle(op: &Op) {
     let cm = op.config_map("nightly", |_| true).await;
     assert_eq!(data(&cm, "schedule"), "*/5 * * * *");
     let owner = &cm.metadata.owner_references.as_ref().unwrap()[0];
-    assert_eq!((owner.kind.as_str(), owner.name.as_str()), ("CronTab", "nightly"));
-    assert_eq!((owner.controller, owner.block_owner_deletion), (Some(true), Some(true)));
+    assert_eq!(
+        (owner.kind.as_str(), owner.name.as_str()),
+        ("CronTab", "nightly")
+    );
+    assert_eq!(
+        (owner.controller, owner.block_owner_deletion),
+        (Some(true), Some(true))
+    );
     assert_eq!(Some(&owner.uid), ct.metadata.uid.as_ref());
 
     // Update: the ConfigMap follows, the status observes the new generation.
     op.api
-        .patch("nightly", &PatchParams::default(), &Patch::Merge(json!({"spec": {"cronSpec": "0 3 * * *"}})))
+        .patch(
+            "nightly",
+            &PatchParams::default(),
+            &Patch::Merge(json!({"spec": {"cronSpec": "0 3 * * *"}})),
+        )
         .await
         .unwrap();
-    op.config_map("nightly", |cm| data(cm, "schedule") == "0 3 * * *").await;
+    op.config_map("nightly", |cm| data(cm, "schedule") == "0 3 * * *")
+        .await;
     let ct = op.reconciled("nightly").await;
     assert_eq!(ct.status.unwrap().observed_generation, 2);
 
     // Scale through the scale subresource: spec, status and ConfigMap follow.
     op.api
-        .patch_scale("nightly", &PatchParams::default(), &Patch::Merge(json!({"spec": {"replicas": 5}})))
+        .patch_scale(
+            "nightly",
+            &PatchParams::default(),
+            &Patch::Merge(json!({"spec": {"replicas": 5}})),
+        )
         .await
         .unwrap();
-    op.config_map("nightly", |cm| data(cm, "replicas") == "5").await;
+    op.config_map("nightly", |cm| data(cm, "replicas") == "5")
+        .await;
     let ct = op.reconciled("nightly").await;
     assert_eq!(ct.spec.replicas, 5);
     let scale = op.api.get_scale("nightly").await.unwrap();
@@ -48,7 +64,11 @@ pub async fn lifecycle(op: &Op) {
     // The CEL transition rule: the image is fixed.
     let e = api_error(
         op.api
-            .patch("nightly", &PatchParams::default(), &Patch::Merge(json!({"spec": {"image": "busybox:2"}})))
+            .patch(
+                "nightly",
+                &PatchParams::default(),
+                &Patch::Merge(json!({"spec": {"image": "busybox:2"}})),
+            )
             .await
             .unwrap_err(),
     );
@@ -61,15 +81,26 @@ pub async fn lifecycle(op: &Op) {
     // A stale resourceVersion: 409.
     let mut stale = ct.clone();
     stale.metadata.resource_version = Some("1".into());
-    let e = api_error(op.api.replace("nightly", &PostParams::default(), &stale).await.unwrap_err());
+    let e = api_error(
+        op.api
+            .replace("nightly", &PostParams::default(), &stale)
+            .await
+            .unwrap_err(),
+    );
     assert_eq!((e.code, e.reason.as_str()), (409, "Conflict"));
 
     // Delete: the finalizer holds the object until the controller cleaned up, then it goes,
     // and the ConfigMap with it.
-    op.api.delete("nightly", &DeleteParams::default()).await.unwrap();
+    op.api
+        .delete("nightly", &DeleteParams::default())
+        .await
+        .unwrap();
     op.env.wait_deleted(&op.api, "nightly").await.unwrap();
     assert_eq!(op.ctx.cleanups.load(Ordering::SeqCst), 1);
-    op.env.wait_deleted(&op.cms, "nightly-schedule").await.unwrap();
+    op.env
+        .wait_deleted(&op.cms, "nightly-schedule")
+        .await
+        .unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
