@@ -36,7 +36,9 @@ async fn main() {
                 suspend: None,
             },
         );
-        api.create(&PostParams::default(), &ct).await.expect("create");
+        api.create(&PostParams::default(), &ct)
+            .await
+            .expect("create");
         env.wait_for(&api, "t", |c| c.status.is_some())
             .await
             .expect("reconciled");
@@ -46,8 +48,17 @@ async fn main() {
         reconcile.push(t3 - t2);
         total.push(t3 - t0);
     }
-    println!("server start (TestEnv::start):           {:?}", median(start));
+    println!(
+        "server start (TestEnv::start):           {:?}",
+        median(start)
+    );
     println!("CRD installed and established:           {:?}", median(crd));
-    println!("controller up, create, first reconcile:  {:?}", median(reconcile));
-    println!("start to first reconcile:                {:?}", median(total));
+    println!(
+        "controller up, create, first reconcile:  {:?}",
+        median(reconcile)
+    );
+    println!(
+        "start to first reconcile:                {:?}",
+        median(total)
+    );
 }
