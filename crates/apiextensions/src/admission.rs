@@ -98,7 +98,12 @@ impl Admission {
             .ok_or_else(|| AdmissionError::NoSchema(version.to_owned()))?;
         let structural =
             Structural::from_props(props).map_err(|e| AdmissionError::Schema(e.to_string()))?;
-        let api_version = format!("{}/{}", crd.spec.group, v.name);
+        // The core group (a built-in kind described as a CRD) has bare versions.
+        let api_version = if crd.spec.group.is_empty() {
+            v.name.clone()
+        } else {
+            format!("{}/{}", crd.spec.group, v.name)
+        };
         let kind = crd.spec.names.kind.clone();
         let info = ResourceInfo {
             api_version: api_version.clone(),
@@ -262,7 +267,23 @@ fn keep_old_status(new: &mut Value, old: &Value) {
 /// `/status` changes nothing but `status` (`statusStrategy.PrepareForUpdate`).
 fn take_new_status(new: &mut Value, old: &Value) {
     let status = new.get("status").cloned();
+    // status_strategy.go: managedFields are kept, the field manager having recorded the
+    // status write in them.
+    let managed = new
+        .get("metadata")
+        .and_then(|m| m.get("managedFields"))
+        .cloned();
     *new = old.clone();
+    if let Some(Value::Object(meta)) = new.get_mut("metadata") {
+        match managed {
+            Some(m) if !m.is_null() => {
+                meta.insert("managedFields".to_owned(), m);
+            }
+            _ => {
+                meta.remove("managedFields");
+            }
+        }
+    }
     if let Value::Object(map) = new {
         match status {
             Some(s) => {

@@ -41,6 +41,11 @@ pub struct ApiConfig {
     pub watcher_buffer: usize,
     /// `/version`'s `major`, `minor` and `gitVersion`.
     pub version: (String, String, String),
+    /// Runs the garbage collector (owner references, foreground and orphan deletion), as
+    /// kube-controller-manager does beside a cluster's API server.
+    pub garbage_collection: bool,
+    /// Requests kept in the request log ([`crate::RequestLog`]); 0 keeps none.
+    pub request_log: usize,
 }
 
 impl Default for ApiConfig {
@@ -53,6 +58,8 @@ impl Default for ApiConfig {
             watch_history: 10_000,
             watcher_buffer: 1000,
             version: ("1".to_owned(), "32".to_owned(), "v1.32.0-crdkit".to_owned()),
+            garbage_collection: true,
+            request_log: 1000,
         }
     }
 }
@@ -76,6 +83,8 @@ pub struct Api {
     pub config: ApiConfig,
     /// Cancelled on shutdown: watches end, controllers stop.
     pub shutdown: CancellationToken,
+    /// The last requests answered.
+    pub request_log: crate::RequestLog,
     /// Background tasks (controllers, cleanups), awaited on shutdown.
     pub tasks: TaskTracker,
     /// CRDs and namespaces being cleaned up (`crd/<name>`, `ns/<name>`).
@@ -113,6 +122,7 @@ impl Api {
             crds: Arc::new(CrdStrategy::new(Arc::clone(&registry))),
             registry,
             namespaces: Arc::new(NamespaceStrategy::new()),
+            request_log: crate::RequestLog::new(config.request_log),
             config,
             shutdown,
             tasks: TaskTracker::new(),
@@ -215,6 +225,21 @@ impl Api {
                 Some(Arc::new(CustomResourceStrategy::new(entry, version)))
             }
         }
+    }
+
+    /// Whether objects of `group` `kind` are served (an owner reference the garbage collector
+    /// can resolve).
+    #[must_use]
+    pub fn serves_kind(&self, group: &str, kind: &str) -> bool {
+        matches!(
+            (group, kind),
+            ("", "Namespace") | ("apiextensions.k8s.io", "CustomResourceDefinition")
+        ) || self
+            .registry
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .all()
+            .any(|e| e.crd.spec.group == group && e.crd.spec.names.kind == kind)
     }
 
     /// The group-resource of namespaces, for errors.

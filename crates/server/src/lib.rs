@@ -45,6 +45,7 @@ pub mod object;
 pub use crdkit_apiextensions::openapi;
 pub mod patch;
 pub mod registry;
+pub mod request_log;
 pub mod selector;
 pub mod server;
 pub mod storage;
@@ -52,4 +53,7 @@ pub mod store;
 pub mod tls;
 
 pub use api::ApiConfig;
+/// The storage trait servers run on (crdkit-storage).
+pub use crdkit_storage::Storage;
+pub use request_log::{RequestLog, RequestRecord};
 pub use server::{ApiServer, ServerConfig, StartError, TlsConfig, serve, write_kubeconfig};

@@ -9,28 +9,49 @@
 //! ([`crate::controllers`]) remove their content, then them. `DeleteCollection` deletes every
 //! selected object and returns the list of what it deleted.
 //!
-//! What differs: no garbage collector runs, so `Foreground` and `Orphan` propagation behave as
-//! `Background` (no `foregroundDeletion`/`orphan` finalizer is added).
+//! Propagation (`deletionFinalizersForGarbageCollection`): `Orphan` and `Foreground` add the
+//! `orphan` and `foregroundDeletion` finalizers, which the garbage collector
+//! (`crate::controllers::gc`) acts on and removes; `Background` leaves the dependents to it
+//! once the owner is gone.
 
 use bytes::Bytes;
 use serde_json::{Map, Value, json};
 
 use super::Ctx;
 use super::list::{Selection, read};
-use super::write::{after_delete, after_write, dry_run};
+use std::sync::Arc;
+
+use super::guaranteed::{after_delete_in, after_write_in};
+use super::write::dry_run;
+use crate::api::Api;
+use crate::engine::{FieldError, FieldPath};
 use crate::http::response::Resp;
-use crate::http::status::{ApiError, ApiResult, Details, success};
+use crate::http::status::{ApiError, ApiResult, Details, GroupResource, success};
 use crate::object;
+use crate::registry::Strategy;
 
 /// `DeleteOptions`.
 #[derive(Default)]
-struct Options {
-    uid: Option<String>,
-    resource_version: Option<String>,
+pub(crate) struct Options {
+    pub uid: Option<String>,
+    pub resource_version: Option<String>,
+    /// `propagationPolicy`.
+    pub policy: Option<Propagation>,
+    /// The deprecated `orphanDependents`.
+    pub orphan_dependents: Option<bool>,
+}
+
+/// `propagationPolicy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Propagation {
+    Orphan,
+    Background,
+    Foreground,
 }
 
 fn options(ctx: &Ctx, raw: &Bytes) -> ApiResult<Options> {
     let mut o = Options::default();
+    let policy: Option<String>;
     if !raw.iter().all(u8::is_ascii_whitespace) {
         let body = crate::http::decode::json(raw)?.value;
         if !body.is_object() {
@@ -45,9 +66,11 @@ fn options(ctx: &Ctx, raw: &Bytes) -> ApiResult<Options> {
                 "the kind in the body ({kind}) is not DeleteOptions"
             )));
         }
-        if let Some(p) = body.get("propagationPolicy").and_then(Value::as_str) {
-            check_policy(p)?;
-        }
+        policy = body
+            .get("propagationPolicy")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        o.orphan_dependents = body.get("orphanDependents").and_then(Value::as_bool);
         if let Some(pre) = body.get("preconditions") {
             o.uid = pre.get("uid").and_then(Value::as_str).map(str::to_owned);
             o.resource_version = pre
@@ -62,20 +85,81 @@ fn options(ctx: &Ctx, raw: &Bytes) -> ApiResult<Options> {
                 "dryRun: Unsupported value: supported values: \"All\"",
             ));
         }
-    }
-    if let Some(p) = ctx.query.get("propagationPolicy") {
-        check_policy(p)?;
+    } else {
+        // delete.go: without a body, the options come from the query.
+        policy = ctx.query.get("propagationPolicy").map(str::to_owned);
+        if ctx.query.get("orphanDependents").is_some() {
+            o.orphan_dependents = Some(ctx.query.bool("orphanDependents")?);
+        }
     }
     ctx.query.int("gracePeriodSeconds")?;
+    // apimachinery `ValidateDeleteOptions`.
+    let path = FieldPath::new("propagationPolicy");
+    let mut errs = Vec::new();
+    if let (Some(p), Some(_)) = (&policy, o.orphan_dependents) {
+        errs.push(FieldError::invalid(
+            &path,
+            p.as_str(),
+            "orphanDependents and deletionPropagation cannot be both set",
+        ));
+    }
+    match policy.as_deref() {
+        None => {}
+        Some("Orphan") => o.policy = Some(Propagation::Orphan),
+        Some("Background") => o.policy = Some(Propagation::Background),
+        Some("Foreground") => o.policy = Some(Propagation::Foreground),
+        Some(other) => errs.push(FieldError::not_supported(
+            &path,
+            other,
+            &["Foreground", "Background", "Orphan", "nil"],
+        )),
+    }
+    if !errs.is_empty() {
+        return Err(ApiError::invalid("meta.k8s.io", "DeleteOptions", "", &errs));
+    }
     Ok(o)
 }
 
-fn check_policy(p: &str) -> ApiResult<()> {
-    match p {
-        "Orphan" | "Background" | "Foreground" => Ok(()),
-        other => Err(ApiError::bad_request(format!(
-            "propagationPolicy: Unsupported value: \"{other}\": supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\""
-        ))),
+/// The `orphan` finalizer (`metav1.FinalizerOrphanDependents`).
+pub const ORPHAN_FINALIZER: &str = "orphan";
+/// The `foregroundDeletion` finalizer (`metav1.FinalizerDeleteDependents`).
+pub const FOREGROUND_FINALIZER: &str = "foregroundDeletion";
+
+/// store.go `deletionFinalizersForGarbageCollection`: the finalizers the object should have
+/// for the requested propagation (`shouldOrphanDependents`, `shouldDeleteDependents`; custom
+/// resources have no default policy, so unspecified means background unless a finalizer says
+/// otherwise), and whether they differ from its current ones.
+pub(crate) fn gc_finalizers(obj: &Value, o: &Options) -> (bool, Vec<String>) {
+    let current = object::finalizers(obj);
+    let from_finalizers = || {
+        current.iter().find_map(|f| match f.as_str() {
+            ORPHAN_FINALIZER => Some(Propagation::Orphan),
+            FOREGROUND_FINALIZER => Some(Propagation::Foreground),
+            _ => None,
+        })
+    };
+    let policy = match (o.orphan_dependents, o.policy) {
+        (Some(true), _) => Some(Propagation::Orphan),
+        (Some(false), _) => None,
+        (None, Some(p)) => Some(p),
+        (None, None) => from_finalizers(),
+    };
+    let mut new: Vec<String> = current
+        .iter()
+        .filter(|f| *f != ORPHAN_FINALIZER && *f != FOREGROUND_FINALIZER)
+        .cloned()
+        .collect();
+    match policy {
+        Some(Propagation::Orphan) => new.push(ORPHAN_FINALIZER.to_owned()),
+        Some(Propagation::Foreground) => new.push(FOREGROUND_FINALIZER.to_owned()),
+        _ => {}
+    }
+    let old_set: std::collections::BTreeSet<&String> = current.iter().collect();
+    let new_set: std::collections::BTreeSet<&String> = new.iter().collect();
+    if old_set == new_set {
+        (false, current)
+    } else {
+        (true, new)
     }
 }
 
@@ -88,7 +172,7 @@ fn dry(ctx: &Ctx, raw: &Bytes) -> ApiResult<bool> {
 }
 
 /// What deleting one object did.
-enum Outcome {
+pub(crate) enum Outcome {
     /// Marked as deleting (finalizers pending): the object.
     Marked(Value),
     /// Gone: the deleted object.
@@ -96,7 +180,26 @@ enum Outcome {
 }
 
 async fn delete_one(ctx: &Ctx, name: &str, o: &Options, dry: bool) -> ApiResult<Outcome> {
-    let strategy = &ctx.strategy;
+    delete_object(
+        &ctx.api,
+        &ctx.strategy,
+        ctx.path.namespace.as_deref(),
+        name,
+        o,
+        dry,
+    )
+    .await
+}
+
+/// store.go `Delete` of one object of `strategy`'s kind (requests and the garbage collector).
+pub(crate) async fn delete_object(
+    api: &Arc<Api>,
+    strategy: &Arc<dyn Strategy>,
+    namespace: Option<&str>,
+    name: &str,
+    o: &Options,
+    dry: bool,
+) -> ApiResult<Outcome> {
     let info = strategy.info();
     let gr = info.gr();
     // NamespaceLifecycle: the system namespaces stay.
@@ -110,20 +213,21 @@ async fn delete_one(ctx: &Ctx, name: &str, o: &Options, dry: bool) -> ApiResult<
             "this namespace may not be deleted",
         ));
     }
-    let ns = ctx.path.namespace.clone();
     for _ in 0..32 {
-        let key = info.key(ns.as_deref(), name);
-        let current = ctx.api.objects.get(&key, &gr, name).await?;
+        let key = info.key(namespace, name);
+        let current = api.objects.get(&key, &gr, name).await?;
         let mut obj = current.value;
         crate::registry::conversion::to_request(&**strategy, &mut obj).await?;
+        // rest/delete.go `BeforeDelete`: the preconditions, named by kind.
+        let kind_gr = GroupResource::new(&info.group, &info.kind);
         if let Some(uid) = &o.uid
             && uid != object::uid(&obj)
         {
             return Err(ApiError::conflict(
-                &gr,
+                &kind_gr,
                 name,
                 &format!(
-                    "Precondition failed: UID in precondition: {uid}, UID in object meta: {}",
+                    "the UID in the precondition ({uid}) does not match the UID in record ({}). The object might have been deleted and then recreated",
                     object::uid(&obj)
                 ),
             ));
@@ -132,37 +236,43 @@ async fn delete_one(ctx: &Ctx, name: &str, o: &Options, dry: bool) -> ApiResult<
             && rv != &current.revision.to_string()
         {
             return Err(ApiError::conflict(
-                &gr,
+                &kind_gr,
                 name,
                 &format!(
-                    "Precondition failed: ResourceVersion in precondition: {rv}, ResourceVersion in object meta: {}",
+                    "the ResourceVersion in the precondition ({rv}) does not match the ResourceVersion in record ({}). The object might have been modified",
                     current.revision
                 ),
             ));
         }
+        let (update_finalizers, finalizers) = gc_finalizers(&obj, o);
+        if update_finalizers {
+            object::set_finalizers(&mut obj, &finalizers);
+        }
         if strategy.always_marks() || strategy.has_finalizers(&obj) {
-            if object::is_deleting(&obj) {
+            if object::is_deleting(&obj) && !update_finalizers {
                 return Ok(Outcome::Marked(obj));
             }
-            let now = crate::clock::now();
-            let generation = object::generation(&obj);
-            if strategy.uses_generation() && generation > 0 {
-                object::set_meta(&mut obj, "generation", Some(json!(generation + 1)));
+            if !object::is_deleting(&obj) {
+                // store.go `markAsDeleting`.
+                let now = crate::clock::now();
+                let generation = object::generation(&obj);
+                if strategy.uses_generation() && generation > 0 {
+                    object::set_meta(&mut obj, "generation", Some(json!(generation + 1)));
+                }
+                object::set_meta(
+                    &mut obj,
+                    "deletionTimestamp",
+                    Some(json!(crate::clock::format(now))),
+                );
+                object::set_meta(&mut obj, "deletionGracePeriodSeconds", Some(json!(0)));
+                strategy.mark_deleting(&mut obj, now);
             }
-            object::set_meta(
-                &mut obj,
-                "deletionTimestamp",
-                Some(json!(crate::clock::format(now))),
-            );
-            object::set_meta(&mut obj, "deletionGracePeriodSeconds", Some(json!(0)));
-            strategy.mark_deleting(&mut obj, now);
             if dry {
                 return Ok(Outcome::Marked(obj));
             }
             let mut stored = obj.clone();
             crate::registry::conversion::to_storage(&**strategy, &mut stored).await?;
-            match ctx
-                .api
+            match api
                 .objects
                 .update(&key, &stored, current.revision, &gr, name)
                 .await
@@ -170,7 +280,7 @@ async fn delete_one(ctx: &Ctx, name: &str, o: &Options, dry: bool) -> ApiResult<
                 Ok(rev) => {
                     object::set_meta(&mut obj, "resourceVersion", Some(json!(rev.to_string())));
                     object::set_meta(&mut stored, "resourceVersion", Some(json!(rev.to_string())));
-                    after_write(ctx, &stored, rev);
+                    after_write_in(api, &**strategy, &stored, rev);
                     return Ok(Outcome::Marked(obj));
                 }
                 Err(e) if e.code == 409 => continue,
@@ -180,14 +290,13 @@ async fn delete_one(ctx: &Ctx, name: &str, o: &Options, dry: bool) -> ApiResult<
         if dry {
             return Ok(Outcome::Gone(obj));
         }
-        match ctx
-            .api
+        match api
             .objects
             .delete(&key, Some(current.revision), &gr, name)
             .await
         {
             Ok(d) => {
-                after_delete(ctx, name, d.revision);
+                after_delete_in(api, &**strategy, name, d.revision);
                 let mut gone = d.value;
                 // The deleted object as it was stored, if it does not convert.
                 let _ = crate::registry::conversion::to_request(&**strategy, &mut gone).await;

@@ -63,6 +63,14 @@ fn groups(api: &Api) -> Vec<Group> {
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     let mut crd_groups: BTreeMap<String, BTreeMap<String, Vec<Served>>> = BTreeMap::new();
     for entry in registry.all().filter(|e| e.served()) {
+        if entry.crd.spec.group.is_empty() {
+            // A core kind served like a CRD (ConfigMaps): listed with namespaces.
+            out[0].1[0].1.push(Served {
+                info: entry.info("v1"),
+                subresources: entry.subresources("v1"),
+            });
+            continue;
+        }
         for v in entry.served_versions() {
             crd_groups
                 .entry(entry.crd.spec.group.clone())
@@ -75,6 +83,9 @@ fn groups(api: &Api) -> Vec<Group> {
                 });
         }
     }
+    out[0].1[0]
+        .1
+        .sort_by(|a, b| a.info.resource.cmp(&b.info.resource));
     for (group, versions) in crd_groups {
         let mut vs: Vec<(String, Vec<Served>)> = versions.into_iter().collect();
         vs.sort_by(|a, b| version::compare(&b.0, &a.0));

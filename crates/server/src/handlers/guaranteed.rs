@@ -76,9 +76,10 @@ pub(crate) async fn update_object(
             return Err(ApiError::modified(&gr, &name));
         }
         if !explicit && !allow_unconditional {
+            // store.go: the qualified kind of this error is the group and the *resource*.
             return Err(ApiError::invalid(
                 &info.group,
-                &info.kind,
+                &info.resource,
                 &name,
                 &[FieldError::invalid(
                     &FieldPath::new("metadata").child("resourceVersion"),
@@ -168,19 +169,39 @@ pub(crate) async fn update_object(
 
 /// Keeps the registry in step with CRD writes made here (other replicas' come by watch).
 pub(crate) fn after_write(ctx: &Ctx, stored: &Value, revision: u64) {
-    if is_crd(ctx) {
-        ctx.api.upsert_crd(stored, revision);
-    }
+    after_write_in(&ctx.api, &*ctx.strategy, stored, revision);
 }
 
 /// Keeps the registry in step with CRD deletes made here.
 pub(crate) fn after_delete(ctx: &Ctx, name: &str, revision: u64) {
-    if is_crd(ctx) {
-        ctx.api.remove_crd(name, revision);
+    after_delete_in(&ctx.api, &*ctx.strategy, name, revision);
+}
+
+/// [`after_write`] outside a request (controllers).
+pub(crate) fn after_write_in(
+    api: &crate::api::Api,
+    strategy: &dyn crate::registry::Strategy,
+    stored: &Value,
+    revision: u64,
+) {
+    if is_crd(strategy) {
+        api.upsert_crd(stored, revision);
     }
 }
 
-fn is_crd(ctx: &Ctx) -> bool {
-    let info = ctx.strategy.info();
+/// [`after_delete`] outside a request (controllers).
+pub(crate) fn after_delete_in(
+    api: &crate::api::Api,
+    strategy: &dyn crate::registry::Strategy,
+    name: &str,
+    revision: u64,
+) {
+    if is_crd(strategy) {
+        api.remove_crd(name, revision);
+    }
+}
+
+fn is_crd(strategy: &dyn crate::registry::Strategy) -> bool {
+    let info = strategy.info();
     info.group == "apiextensions.k8s.io" && info.resource == "customresourcedefinitions"
 }

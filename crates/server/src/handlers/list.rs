@@ -12,6 +12,7 @@ use crdkit_storage::ListOptions;
 use serde_json::{Map, Value, json};
 
 use super::Ctx;
+use crate::engine::{FieldError, FieldPath};
 use crate::http::negotiate::Output;
 use crate::http::response::{self, Resp};
 use crate::http::status::{ApiError, ApiResult};
@@ -62,13 +63,71 @@ impl Selection {
     }
 }
 
-/// A continue token.
-fn encode_continue(rv: u64, start: &str) -> String {
+/// etcd3 `errors.go`: a list at a compacted revision.
+const EXPIRED_LIST: &str = "The resourceVersion for the provided list is too old.";
+/// etcd3 `errors.go`: a continue token whose revision was compacted.
+const INCONSISTENT_CONTINUE: &str = "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.";
+
+/// A 422 `ListOptions.meta.k8s.io "" is invalid: …` (the handlers' `ValidateListOptions`).
+pub(super) fn list_options_invalid(errs: &[FieldError]) -> ApiError {
+    ApiError::invalid("meta.k8s.io", "ListOptions", "", errs)
+}
+
+/// apimachinery `pkg/apis/meta/internalversion/validation` `ValidateListOptions` for a list.
+fn validate_list_options(ctx: &Ctx, rv: &str, rv_match: &str, has_continue: bool) -> ApiResult<()> {
+    let path = FieldPath::new("resourceVersionMatch");
+    let mut errs = Vec::new();
+    if !rv_match.is_empty() {
+        if rv.is_empty() {
+            errs.push(FieldError::forbidden(
+                &path,
+                "resourceVersionMatch is forbidden unless resourceVersion is provided",
+            ));
+        }
+        if has_continue {
+            errs.push(FieldError::forbidden(
+                &path,
+                "resourceVersionMatch is forbidden when continue is provided",
+            ));
+        }
+        if rv_match != "Exact" && rv_match != "NotOlderThan" {
+            errs.push(FieldError::not_supported(
+                &path,
+                rv_match,
+                &["Exact", "NotOlderThan", ""],
+            ));
+        }
+        if rv_match == "Exact" && rv == "0" {
+            errs.push(FieldError::forbidden(
+                &path,
+                "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\"",
+            ));
+        }
+    }
+    if ctx
+        .query
+        .get("sendInitialEvents")
+        .is_some_and(|v| !v.is_empty())
+    {
+        errs.push(FieldError::forbidden(
+            &FieldPath::new("sendInitialEvents"),
+            "sendInitialEvents is forbidden for list",
+        ));
+    }
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(list_options_invalid(&errs))
+    }
+}
+
+/// A continue token (`rv` -1: continue at the latest revision).
+fn encode_continue(rv: i64, start: &str) -> String {
     let token = json!({"v": "meta.k8s.io/v1", "rv": rv, "start": format!("{start}\u{0}")});
     crate::base64::encode(token.to_string().as_bytes())
 }
 
-fn decode_continue(token: &str) -> ApiResult<(u64, String)> {
+fn decode_continue(token: &str) -> ApiResult<(i64, String)> {
     let bad = || {
         ApiError::bad_request(
             "continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)",
@@ -79,10 +138,11 @@ fn decode_continue(token: &str) -> ApiResult<(u64, String)> {
     if v.get("v").and_then(Value::as_str) != Some("meta.k8s.io/v1") {
         return Err(bad());
     }
+    // storage `DecodeContinue`: 0 is not a revision; -1 is the latest.
     let rv = v
         .get("rv")
-        .and_then(Value::as_u64)
-        .filter(|r| *r > 0)
+        .and_then(Value::as_i64)
+        .filter(|r| *r > 0 || *r == -1)
         .ok_or_else(bad)?;
     let start = v.get("start").and_then(Value::as_str).ok_or_else(bad)?;
     let start = start.strip_suffix('\u{0}').unwrap_or(start);
@@ -115,39 +175,34 @@ pub(super) async fn read(
         .map(|l| usize::try_from(l).unwrap_or(usize::MAX));
     let rv = ctx.query.get("resourceVersion").unwrap_or("");
     let rv_match = ctx.query.get("resourceVersionMatch").unwrap_or("");
-    if !rv_match.is_empty() && rv.is_empty() {
-        return Err(ApiError::bad_request(
-            "resourceVersionMatch is forbidden unless resourceVersion is provided",
-        ));
-    }
+    let token = ctx.query.get("continue").filter(|t| !t.is_empty());
+    validate_list_options(ctx, rv, rv_match, token.is_some())?;
     let mut at_revision = None;
     let mut continue_key = None;
-    if let Some(token) = ctx.query.get("continue").filter(|t| !t.is_empty()) {
+    let mut continue_start = String::new();
+    if let Some(token) = token {
         if !rv.is_empty() && rv != "0" {
             return Err(ApiError::bad_request(
                 "specifying resource version is not allowed when using continue",
             ));
         }
         let (crv, start) = decode_continue(token)?;
-        at_revision = Some(crv);
+        // -1: continue at the latest revision (the token a 410 for a compacted one offers).
+        at_revision = u64::try_from(crv).ok();
         continue_key = Some(format!("{prefix}{start}"));
+        continue_start = start;
     } else if !rv.is_empty() && rv != "0" {
         let n = parse_rv(rv)?;
-        match rv_match {
-            "Exact" => at_revision = Some(n),
-            "" | "NotOlderThan" => {
-                let current = ctx.api.objects.current_revision().await?;
-                if n > current {
-                    return Err(crate::store::too_large(n, current));
-                }
-            }
-            other => {
-                return Err(ApiError::bad_request(format!(
-                    "resourceVersionMatch: Unsupported value: \"{other}\": supported values: \"Exact\", \"NotOlderThan\""
-                )));
+        if rv_match == "Exact" {
+            at_revision = Some(n);
+        } else {
+            let current = ctx.api.objects.current_revision().await?;
+            if n > current {
+                return Err(crate::store::too_large(n, current));
             }
         }
     }
+    let paging = continue_key.is_some();
     let mut items = Vec::new();
     let mut revision;
     loop {
@@ -157,7 +212,17 @@ pub(super) async fn read(
             continue_key: continue_key.clone(),
             at_revision,
         };
-        let (stored, result) = ctx.api.objects.list(&prefix, &opts, &info.gr()).await?;
+        let (stored, result) = match ctx.api.objects.list(&prefix, &opts, &info.gr()).await {
+            Ok(r) => r,
+            // etcd3 `interpretListError`: a compacted revision.
+            Err(e) if e.code == 410 && paging => {
+                let mut e = ApiError::expired(INCONSISTENT_CONTINUE);
+                e.list_continue = Some(encode_continue(-1, &continue_start));
+                return Err(e);
+            }
+            Err(e) if e.code == 410 => return Err(ApiError::expired(EXPIRED_LIST)),
+            Err(e) => return Err(e),
+        };
         revision = result.revision;
         at_revision = Some(result.revision);
         let last_key = result.items.last().map(|kv| kv.key.clone());
@@ -172,7 +237,8 @@ pub(super) async fn read(
             (true, Some(last)) => {
                 if limit.is_some_and(|l| items.len() >= l) {
                     let start = last.strip_prefix(&prefix).unwrap_or(&last).to_owned();
-                    return Ok((items, revision, Some(encode_continue(revision, &start))));
+                    let rv = i64::try_from(revision).unwrap_or(i64::MAX);
+                    return Ok((items, revision, Some(encode_continue(rv, &start))));
                 }
                 continue_key = Some(last);
             }

@@ -7,10 +7,10 @@
 
 mod apply;
 mod create;
-mod delete;
+pub(crate) mod delete;
 mod discovery;
 mod get;
-mod guaranteed;
+pub(crate) mod guaranteed;
 mod list;
 mod openapi;
 mod patch;
@@ -33,6 +33,7 @@ use crate::http::response::{self, Resp};
 use crate::http::route::{self, ResourcePath, Route};
 use crate::http::status::{ApiError, ApiResult};
 use crate::registry::Strategy;
+use crate::request_log::RequestRecord;
 
 /// A resource request being handled.
 pub(crate) struct Ctx {
@@ -90,10 +91,43 @@ where
             return response::error(&ApiError::unauthorized(), fallback);
         }
     }
-    match dispatch(api, parts, body).await {
+    let started = std::time::Instant::now();
+    let header = |h: header::HeaderName| {
+        parts
+            .headers
+            .get(h)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_owned()
+    };
+    let logging = api.config.request_log > 0;
+    let record = logging.then(|| {
+        let query = parts.uri.query().unwrap_or("").to_owned();
+        let q = Query::parse(&query).unwrap_or_default();
+        RequestRecord {
+            seq: 0,
+            method: parts.method.to_string(),
+            path: parts.uri.path().to_owned(),
+            watch: q.bool("watch").unwrap_or(false) || parts.uri.path().contains("/watch/"),
+            field_manager: q.get("fieldManager").unwrap_or("").to_owned(),
+            query,
+            status: 0,
+            user_agent: header(header::USER_AGENT),
+            content_type: header(header::CONTENT_TYPE),
+            elapsed: std::time::Duration::ZERO,
+        }
+    });
+    let log_api = logging.then(|| Arc::clone(&api));
+    let resp = match dispatch(api, parts, body).await {
         Ok(r) => r,
         Err(e) => response::error(&e, fallback),
+    };
+    if let (Some(mut record), Some(api)) = (record, log_api) {
+        record.status = resp.status().as_u16();
+        record.elapsed = started.elapsed();
+        api.request_log.push(record);
     }
+    resp
 }
 
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {

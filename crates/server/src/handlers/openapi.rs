@@ -39,7 +39,36 @@ fn documents(api: &Api) -> BTreeMap<String, (Arc<Value>, String)> {
         let h = openapi::hash(&doc);
         docs.insert(path, (Arc::new(doc), h));
     };
-    add("api/v1".to_owned(), openapi::core_v1());
+    let mut core = openapi::core_v1();
+    let core_kinds: Vec<_> = registry
+        .all()
+        .filter(|e| e.served() && e.crd.spec.group.is_empty())
+        .map(|e| e.crd.clone())
+        .collect();
+    if !core_kinds.is_empty() {
+        // Built-in core kinds served like CRDs (ConfigMaps) join the namespaces' document.
+        let refs: Vec<_> = core_kinds.iter().collect();
+        let extra = openapi::group_version("", "v1", &refs);
+        for section in ["paths", "components"] {
+            if let (Some(Value::Object(dst)), Some(Value::Object(src))) =
+                (core.get_mut(section), extra.get(section))
+            {
+                for (k, v) in src {
+                    match (dst.get_mut(k), v) {
+                        (Some(Value::Object(d)), Value::Object(s)) if section == "components" => {
+                            for (k2, v2) in s {
+                                d.entry(k2.clone()).or_insert_with(|| v2.clone());
+                            }
+                        }
+                        _ => {
+                            dst.entry(k.clone()).or_insert_with(|| v.clone());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    add("api/v1".to_owned(), core);
     add(
         "apis/apiextensions.k8s.io/v1".to_owned(),
         openapi::apiextensions_v1(),
@@ -50,7 +79,10 @@ fn documents(api: &Api) -> BTreeMap<String, (Arc<Value>, String)> {
         .map(|e| e.crd.clone())
         .collect();
     let mut gvs = BTreeMap::new();
-    for e in registry.all().filter(|e| e.served()) {
+    for e in registry
+        .all()
+        .filter(|e| e.served() && !e.crd.spec.group.is_empty())
+    {
         for v in e.served_versions() {
             gvs.insert(
                 format!("apis/{}/{v}", e.crd.spec.group),

@@ -33,8 +33,7 @@ pub(super) async fn patch(ctx: &mut Ctx, raw: &Bytes) -> ApiResult<Resp> {
         .headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok());
-    let builtin =
-        ctx.strategy.info().group.is_empty() || ctx.strategy.info().group == "apiextensions.k8s.io";
+    let builtin = ctx.strategy.builtin();
     let kind = match negotiate::body_type(ct) {
         BodyType::MergePatch => Kind::Merge,
         BodyType::JsonPatch => Kind::Json,
@@ -59,7 +58,17 @@ pub(super) async fn patch(ctx: &mut Ctx, raw: &Bytes) -> ApiResult<Resp> {
     }
     let apply = |target: &Value| -> ApiResult<Value> {
         match kind {
-            Kind::Json => patches::json_patch(target.clone(), &patch),
+            // patch.go: an operation that does not apply is `NewGenericServerResponse(422, …)`,
+            // whose message drops evanphx's text.
+            Kind::Json => patches::json_patch(target.clone(), &patch).map_err(|e| {
+                if e.code == 422 {
+                    ApiError::unprocessable(
+                        "the server rejected our request due to an error in our request",
+                    )
+                } else {
+                    e
+                }
+            }),
             Kind::Merge | Kind::Strategic => patches::apply_merge(target.clone(), &patch),
         }
     };

@@ -20,6 +20,7 @@ use tokio::sync::mpsc;
 
 use super::Ctx;
 use super::list::{Selection, parse_rv};
+use crate::engine::{FieldError, FieldPath};
 use crate::http::negotiate::Output;
 use crate::http::response::{self, Resp};
 use crate::http::status::{ApiError, ApiResult};
@@ -134,6 +135,52 @@ fn key_filter(prefix: &str, sel: &Selection, namespaced: bool) -> Option<Filter>
     }))
 }
 
+/// apimachinery `pkg/apis/meta/internalversion/validation` `validateWatchOptions` (the WatchList
+/// feature on, as in 1.32), and the watch cache's refusal of initial events without bookmarks.
+fn validate_watch_options(ctx: &Ctx, send_initial: Option<bool>, bookmarks: bool) -> ApiResult<()> {
+    let rv_match = ctx.query.get("resourceVersionMatch").unwrap_or("");
+    let path = FieldPath::new("resourceVersionMatch");
+    let mut errs = Vec::new();
+    if send_initial.is_some() && rv_match != "NotOlderThan" {
+        errs.push(FieldError::forbidden(
+            &path,
+            "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
+        ));
+    }
+    if !rv_match.is_empty() {
+        if send_initial.is_none() {
+            errs.push(FieldError::forbidden(
+                &path,
+                "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided",
+            ));
+        }
+        if rv_match != "NotOlderThan" {
+            errs.push(FieldError::not_supported(
+                &path,
+                rv_match,
+                &["NotOlderThan"],
+            ));
+        }
+        if ctx.query.get("continue").is_some_and(|c| !c.is_empty()) {
+            errs.push(FieldError::forbidden(
+                &path,
+                "resourceVersionMatch is forbidden when continue is provided",
+            ));
+        }
+    }
+    if send_initial == Some(true) && !bookmarks {
+        errs.push(FieldError::forbidden(
+            &FieldPath::new("allowWatchBookmarks"),
+            "allowWatchBookmarks must be set to true when sendInitialEvents is true",
+        ));
+    }
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(super::list::list_options_invalid(&errs))
+    }
+}
+
 pub(super) async fn watch(ctx: Ctx) -> ApiResult<Resp> {
     if ctx.path.subresource.is_some() {
         return Err(ApiError::method_not_allowed());
@@ -145,30 +192,7 @@ pub(super) async fn watch(ctx: Ctx) -> ApiResult<Resp> {
         Some(_) => Some(ctx.query.bool("sendInitialEvents")?),
     };
     let bookmarks = ctx.query.bool("allowWatchBookmarks")?;
-    if send_initial == Some(true) {
-        if !bookmarks {
-            return Err(ApiError::invalid(
-                "meta.k8s.io",
-                "ListOptions",
-                "",
-                &[crate::engine::FieldError::forbidden(
-                    &crate::engine::FieldPath::new("allowWatchBookmarks"),
-                    "allowWatchBookmarks must be set to true when sendInitialEvents is true",
-                )],
-            ));
-        }
-        if ctx.query.get("resourceVersionMatch") != Some("NotOlderThan") {
-            return Err(ApiError::invalid(
-                "meta.k8s.io",
-                "ListOptions",
-                "",
-                &[crate::engine::FieldError::forbidden(
-                    &crate::engine::FieldPath::new("resourceVersionMatch"),
-                    "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
-                )],
-            ));
-        }
-    }
+    validate_watch_options(&ctx, send_initial, bookmarks)?;
     let timeout = match ctx.query.int("timeoutSeconds")? {
         Some(t) if t > 0 => Duration::from_secs(u64::try_from(t).unwrap_or(u64::MAX)),
         _ => ctx.api.config.default_watch_timeout,

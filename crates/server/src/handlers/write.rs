@@ -13,7 +13,7 @@
 use serde_json::{Map, Value, json};
 
 use super::Ctx;
-pub(crate) use super::guaranteed::{Target, after_delete, after_write, update_object};
+pub(crate) use super::guaranteed::{Target, after_write, update_object};
 use crate::engine::{
     Admitted, FieldError, FieldPath, label_key, manager_or_user_agent, validate_field_manager,
 };

@@ -98,6 +98,9 @@ pub struct ApiError {
     pub message: String,
     /// `details`, when Go sets it.
     pub details: Option<Box<Details>>,
+    /// `metadata.continue` of the Status (a 410 for an expired continue token carries the token
+    /// that continues the list at the latest revision).
+    pub list_continue: Option<String>,
 }
 
 impl fmt::Display for ApiError {
@@ -125,6 +128,7 @@ impl ApiError {
     #[must_use]
     pub fn not_found(gr: &GroupResource, name: &str) -> ApiError {
         ApiError {
+            list_continue: None,
             code: 404,
             reason: "NotFound",
             message: format!("{gr} {} not found", go_quote(name)),
@@ -137,6 +141,7 @@ impl ApiError {
     #[must_use]
     pub fn no_such_resource() -> ApiError {
         ApiError {
+            list_continue: None,
             code: 404,
             reason: "NotFound",
             message: "the server could not find the requested resource".to_owned(),
@@ -148,6 +153,7 @@ impl ApiError {
     #[must_use]
     pub fn already_exists(gr: &GroupResource, name: &str) -> ApiError {
         ApiError {
+            list_continue: None,
             code: 409,
             reason: "AlreadyExists",
             message: format!("{gr} {} already exists", go_quote(name)),
@@ -159,6 +165,7 @@ impl ApiError {
     #[must_use]
     pub fn conflict(gr: &GroupResource, name: &str, why: &str) -> ApiError {
         ApiError {
+            list_continue: None,
             code: 409,
             reason: "Conflict",
             message: format!(
@@ -202,6 +209,7 @@ impl ApiError {
             format!("{qualified} {} is invalid: {aggregate}", go_quote(name))
         };
         ApiError {
+            list_continue: None,
             code: 422,
             reason: "Invalid",
             message,
@@ -219,6 +227,7 @@ impl ApiError {
     #[must_use]
     pub fn bad_request(message: impl Into<String>) -> ApiError {
         ApiError {
+            list_continue: None,
             code: 400,
             reason: "BadRequest",
             message: message.into(),
@@ -230,6 +239,7 @@ impl ApiError {
     #[must_use]
     pub fn method_not_supported(gr: &GroupResource, verb: &str) -> ApiError {
         ApiError {
+            list_continue: None,
             code: 405,
             reason: "MethodNotAllowed",
             message: format!(
@@ -248,6 +258,7 @@ impl ApiError {
     #[must_use]
     pub fn method_not_allowed() -> ApiError {
         ApiError {
+            list_continue: None,
             code: 405,
             reason: "MethodNotAllowed",
             message: "the server does not allow this method on the requested resource".to_owned(),
@@ -259,6 +270,7 @@ impl ApiError {
     #[must_use]
     pub fn expired(message: impl Into<String>) -> ApiError {
         ApiError {
+            list_continue: None,
             code: 410,
             reason: "Expired",
             message: message.into(),
@@ -271,6 +283,7 @@ impl ApiError {
     pub fn internal(err: impl fmt::Display) -> ApiError {
         let err = err.to_string();
         ApiError {
+            list_continue: None,
             code: 500,
             reason: "InternalError",
             message: format!("Internal error occurred: {err}"),
@@ -288,6 +301,7 @@ impl ApiError {
     #[must_use]
     pub fn too_large(why: &str) -> ApiError {
         ApiError {
+            list_continue: None,
             code: 413,
             reason: "RequestEntityTooLarge",
             message: format!("Request entity too large: {why}"),
@@ -299,6 +313,7 @@ impl ApiError {
     #[must_use]
     pub fn unsupported_media_type(accepted: &[&str]) -> ApiError {
         ApiError {
+            list_continue: None,
             code: 415,
             reason: "UnsupportedMediaType",
             message: format!(
@@ -313,6 +328,7 @@ impl ApiError {
     #[must_use]
     pub fn not_acceptable(accepted: &[&str]) -> ApiError {
         ApiError {
+            list_continue: None,
             code: 406,
             reason: "NotAcceptable",
             message: format!(
@@ -327,6 +343,7 @@ impl ApiError {
     #[must_use]
     pub fn forbidden(gr: &GroupResource, name: &str, why: &str) -> ApiError {
         ApiError {
+            list_continue: None,
             code: 403,
             reason: "Forbidden",
             message: format!("{gr} {} is forbidden: {why}", go_quote(name)),
@@ -338,6 +355,7 @@ impl ApiError {
     #[must_use]
     pub fn unauthorized() -> ApiError {
         ApiError {
+            list_continue: None,
             code: 401,
             reason: "Unauthorized",
             message: "Unauthorized".to_owned(),
@@ -350,6 +368,7 @@ impl ApiError {
     #[must_use]
     pub fn unprocessable(message: impl Into<String>) -> ApiError {
         ApiError {
+            list_continue: None,
             code: 422,
             reason: "Invalid",
             message: message.into(),
@@ -361,6 +380,7 @@ impl ApiError {
     #[must_use]
     pub fn timeout(message: impl Into<String>) -> ApiError {
         ApiError {
+            list_continue: None,
             code: 504,
             reason: "Timeout",
             message: message.into(),
@@ -401,6 +421,7 @@ impl ApiError {
             })
         });
         ApiError {
+            list_continue: None,
             code: e.code(),
             reason: e.reason(),
             message: s["message"].as_str().unwrap_or("").to_owned(),
@@ -414,7 +435,11 @@ impl ApiError {
         let mut m = serde_json::Map::new();
         m.insert("kind".to_owned(), "Status".into());
         m.insert("apiVersion".to_owned(), "v1".into());
-        m.insert("metadata".to_owned(), Value::Object(serde_json::Map::new()));
+        let mut meta = serde_json::Map::new();
+        if let Some(c) = &self.list_continue {
+            meta.insert("continue".to_owned(), c.clone().into());
+        }
+        m.insert("metadata".to_owned(), Value::Object(meta));
         m.insert("status".to_owned(), "Failure".into());
         m.insert("message".to_owned(), self.message.clone().into());
         if !self.reason.is_empty() {

@@ -250,10 +250,12 @@ impl CustomResourceStrategy {
 
     fn set_api_version(&self, obj: &mut Value, version: &str) {
         if let Value::Object(m) = obj {
-            m.insert(
-                "apiVersion".to_owned(),
-                Value::String(format!("{}/{version}", self.info.group)),
-            );
+            let api_version = if self.info.group.is_empty() {
+                version.to_owned()
+            } else {
+                format!("{}/{version}", self.info.group)
+            };
+            m.insert("apiVersion".to_owned(), Value::String(api_version));
         }
     }
 }
@@ -261,6 +263,15 @@ impl CustomResourceStrategy {
 impl Strategy for CustomResourceStrategy {
     fn info(&self) -> &ResourceInfo {
         &self.info
+    }
+
+    fn builtin(&self) -> bool {
+        self.entry.builtin_prefix.is_some()
+    }
+
+    fn uses_generation(&self) -> bool {
+        // Leases, Events and ConfigMaps carry no generation on a cluster.
+        self.entry.builtin_prefix.is_none()
     }
 
     fn subresources(&self) -> Subresources {
@@ -325,6 +336,9 @@ impl Strategy for CustomResourceStrategy {
     }
 
     fn storage_api_version(&self) -> String {
+        if self.info.group.is_empty() {
+            return self.entry.storage_version.clone();
+        }
         format!("{}/{}", self.info.group, self.entry.storage_version)
     }
 

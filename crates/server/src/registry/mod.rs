@@ -107,6 +107,12 @@ pub trait Strategy: Send + Sync {
         Subresources::default()
     }
 
+    /// Whether the kind is built in (not defined by a CRD): built-in kinds take strategic merge
+    /// patches.
+    fn builtin(&self) -> bool {
+        true
+    }
+
     /// Whether `metadata.generation` is kept (1 on create, +1 when anything but `metadata`
     /// changes).
     fn uses_generation(&self) -> bool {

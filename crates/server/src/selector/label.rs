@@ -234,8 +234,9 @@ fn requirement(p: &mut Parser) -> Result<(String, Op), String> {
             ))
         }
         Token::In | Token::NotIn => {
-            if p.next() != Token::Open {
-                return Err("found '(', expected: '('".to_owned());
+            match p.next() {
+                Token::Open => {}
+                t => return Err(format!("found '{}' expected: '('", t.text())),
             }
             let mut values = Vec::new();
             loop {

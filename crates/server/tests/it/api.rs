@@ -64,10 +64,13 @@ async fn discovery_aggregated_and_legacy() {
 
     let core = h.get_as("/api?timeout=32s", AGG).await.expect(200).json();
     assert_eq!(core["items"][0]["metadata"]["name"], "");
-    assert_eq!(
-        core["items"][0]["versions"][0]["resources"][0]["resource"],
-        "namespaces"
-    );
+    let core_resources: Vec<&str> = core["items"][0]["versions"][0]["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["resource"].as_str().unwrap())
+        .collect();
+    assert_eq!(core_resources, ["configmaps", "namespaces"]);
 
     // Legacy documents.
     let groups = h.get("/apis").await.expect(200);
@@ -539,9 +542,14 @@ async fn patches_merge_json_and_unsupported() {
         .await
         .expect(422)
         .json();
+    // patch.go: `NewGenericServerResponse(422, …)` keeps none of json-patch's text.
     assert_eq!(
         e["message"],
-        "testing value /metadata/finalizers failed: test failed"
+        "the server rejected our request due to an error in our request"
+    );
+    assert_eq!(
+        (e["reason"].as_str(), &e["details"]),
+        (Some("Invalid"), &json!({}))
     );
     // A patch naming an old resourceVersion is a precondition.
     let e = h

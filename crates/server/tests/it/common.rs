@@ -29,6 +29,13 @@ pub async fn server_with(api: ApiConfig) -> ApiServer {
     .expect("server starts")
 }
 
+/// A kube-rs client of a server (without the crate's `kube` feature).
+pub fn kube_client(s: &ApiServer) -> kube::Client {
+    let mut config = kube::Config::new(s.url().parse().expect("URL"));
+    config.default_namespace = "default".to_owned();
+    kube::Client::try_from(config).expect("client")
+}
+
 /// A response.
 #[derive(Debug)]
 pub struct Reply {

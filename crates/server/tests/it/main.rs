@@ -6,8 +6,10 @@ mod common;
 mod conversion;
 #[cfg(feature = "etcd")]
 mod etcd;
+mod gc;
 mod kube_client;
 mod load;
 mod robustness;
+mod runtime_api;
 mod walkthrough;
 mod watch;

@@ -174,7 +174,6 @@ async fn bad_paths_methods_and_parameters() {
         "labelSelector=%zz",
         "fieldSelector=a",
         "resourceVersion=x&resourceVersionMatch=Exact",
-        "resourceVersionMatch=Exact",
         "continue=x",
         "includeObject=All",
     ] {
@@ -186,6 +185,16 @@ async fn bad_paths_methods_and_parameters() {
         let r = h.get_as(&format!("{CT}?{q}"), accept).await;
         assert_eq!(r.status, 400, "{q}: {}", String::from_utf8_lossy(&r.body));
     }
+    // ValidateListOptions: a 422 for the ListOptions.
+    let r = h
+        .get(&format!("{CT}?resourceVersionMatch=Exact"))
+        .await
+        .expect(422)
+        .json();
+    assert_eq!(
+        r["message"],
+        "ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided"
+    );
     assert_eq!(
         h.get(&format!("{CT}?resourceVersion=999999")).await.status,
         504
@@ -199,7 +208,7 @@ async fn bad_paths_methods_and_parameters() {
         )
         .await
         .status,
-        400
+        422
     );
     assert_eq!(
         h.send(

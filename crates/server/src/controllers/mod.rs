@@ -24,6 +24,8 @@ use crate::registry::Strategy;
 use crate::registry::crd::{CLEANUP_FINALIZER, set_condition};
 use crate::store::{self, Stored};
 
+pub(crate) mod gc;
+
 const CRD_PREFIX: &str = "/registry/apiextensions.k8s.io/customresourcedefinitions/";
 const NS_PREFIX: &str = "/registry/namespaces/";
 
@@ -50,6 +52,10 @@ pub async fn start(api: &Arc<Api>, revision: u64) {
     let api2 = Arc::clone(api);
     api.tasks
         .spawn(async move { watch_loop(api2, revision).await });
+    if api.config.garbage_collection {
+        let api2 = Arc::clone(api);
+        api.tasks.spawn(async move { gc::run_loop(api2).await });
+    }
 }
 
 async fn watch_loop(api: Arc<Api>, mut revision: u64) {

@@ -1,0 +1,521 @@
+//! The garbage collector: objects whose owners are gone are deleted, owners deleted in the
+//! foreground wait for their blocking dependents, orphaning owners release their dependents.
+//!
+//! Mirrors kube-controller-manager `pkg/controller/garbagecollector`: `graph_builder.go` (a graph
+//! of every object's `ownerReferences`, fed by watch events, with the transitions that queue
+//! work: references changed, an owner observed deleting with `foregroundDeletion` or `orphan`,
+//! an object gone) and `garbagecollector.go` (`attemptToDeleteItem`: owners classified as solid,
+//! dangling or waiting for their dependents' deletion; references to dangling and waiting owners
+//! removed from an object that keeps a solid one; otherwise the object deleted, in the
+//! foreground when a waiting owner needs it to be and it has dependents itself, else with the
+//! policy its own finalizers name; `processDeletingDependentsItem`: the `foregroundDeletion`
+//! finalizer removed once no dependent with `blockOwnerDeletion` is left; `orphanDependents`:
+//! the owner's references removed from every dependent, then the `orphan` finalizer).
+//!
+//! What differs: the graph observes every key of the storage prefix, so an owner absent from it
+//! is absent (Go verifies "virtual" owners with a live read); an owner reference to a kind the
+//! server does not serve is left alone, as Go leaves it while it cannot resolve the kind. Writes
+//! are compare-and-swap on storage, retried on conflict, so several servers on one store may run
+//! it side by side.
+
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crdkit_storage::{Event, EventKind};
+use futures_util::StreamExt;
+use serde_json::{Value, json};
+
+use crate::api::Api;
+use crate::handlers::delete::{
+    FOREGROUND_FINALIZER, ORPHAN_FINALIZER, Options, Propagation, delete_object,
+};
+use crate::http::status::GroupResource;
+use crate::object;
+use crate::registry::Strategy;
+use crate::registry::custom_resource::CustomResourceStrategy;
+use crate::store;
+
+/// One `ownerReferences` entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct OwnerRef {
+    group: String,
+    kind: String,
+    name: String,
+    uid: String,
+    block: bool,
+}
+
+/// An object of the graph.
+#[derive(Clone, Debug)]
+struct Node {
+    key: String,
+    group: String,
+    kind: String,
+    namespace: String,
+    name: String,
+    owners: Vec<OwnerRef>,
+    deleting: bool,
+    finalizers: Vec<String>,
+}
+
+impl Node {
+    fn of(key: &str, obj: &Value) -> Option<(String, Node)> {
+        let uid = object::uid(obj);
+        if uid.is_empty() {
+            return None;
+        }
+        let api_version = obj.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+        let owners = obj["metadata"]["ownerReferences"]
+            .as_array()
+            .map(|refs| {
+                refs.iter()
+                    .map(|r| OwnerRef {
+                        group: group_of(r["apiVersion"].as_str().unwrap_or("")),
+                        kind: r["kind"].as_str().unwrap_or("").to_owned(),
+                        name: r["name"].as_str().unwrap_or("").to_owned(),
+                        uid: r["uid"].as_str().unwrap_or("").to_owned(),
+                        block: r["blockOwnerDeletion"].as_bool() == Some(true),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let node = Node {
+            key: key.to_owned(),
+            group: group_of(api_version),
+            kind: obj
+                .get("kind")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned(),
+            namespace: object::namespace(obj).to_owned(),
+            name: object::name(obj).to_owned(),
+            owners,
+            deleting: object::is_deleting(obj),
+            finalizers: object::finalizers(obj),
+        };
+        Some((uid.to_owned(), node))
+    }
+
+    fn has(&self, finalizer: &str) -> bool {
+        self.finalizers.iter().any(|f| f == finalizer)
+    }
+
+    /// `isDeletingDependents`.
+    fn deleting_dependents(&self) -> bool {
+        self.deleting && self.has(FOREGROUND_FINALIZER)
+    }
+}
+
+fn group_of(api_version: &str) -> String {
+    api_version
+        .rsplit_once('/')
+        .map(|(g, _)| g.to_owned())
+        .unwrap_or_default()
+}
+
+/// Work queued by graph changes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Work {
+    AttemptToDelete(String),
+    Orphan(String),
+}
+
+/// The owner graph and the work it queued.
+#[derive(Default)]
+struct Graph {
+    nodes: HashMap<String, Node>,
+    by_key: HashMap<String, String>,
+    /// Owner uid → dependent uids (also for owners not in the graph).
+    dependents: HashMap<String, BTreeSet<String>>,
+    queue: VecDeque<Work>,
+    queued: HashSet<Work>,
+}
+
+impl Graph {
+    fn push(&mut self, w: Work) {
+        if self.queued.insert(w.clone()) {
+            self.queue.push_back(w);
+        }
+    }
+
+    fn pop(&mut self) -> Option<Work> {
+        let w = self.queue.pop_front()?;
+        self.queued.remove(&w);
+        Some(w)
+    }
+
+    /// Queues the owners of `owners` that wait for their dependents (a blocking dependent may
+    /// have gone or let go).
+    fn requeue_waiting_owners(&mut self, owners: &[OwnerRef]) {
+        for r in owners {
+            if self
+                .nodes
+                .get(&r.uid)
+                .is_some_and(Node::deleting_dependents)
+            {
+                self.push(Work::AttemptToDelete(r.uid.clone()));
+            }
+        }
+    }
+
+    fn remove(&mut self, uid: &str) -> Option<Node> {
+        let node = self.nodes.remove(uid)?;
+        self.by_key.remove(&node.key);
+        for r in &node.owners {
+            if let Some(d) = self.dependents.get_mut(&r.uid) {
+                d.remove(uid);
+                if d.is_empty() {
+                    self.dependents.remove(&r.uid);
+                }
+            }
+        }
+        Some(node)
+    }
+
+    /// `processGraphChanges` for one stored change.
+    fn observe(&mut self, e: &Event) {
+        let value = match e.kind {
+            EventKind::Deleted => None,
+            _ => e
+                .value
+                .as_ref()
+                .and_then(|v| store::decode(v, e.revision).ok()),
+        };
+        let node = value.as_ref().and_then(|v| Node::of(&e.key, v));
+        // A key reused by a new object (another uid) is the old object gone first.
+        if let Some(old_uid) = self.by_key.get(&e.key).cloned()
+            && node.as_ref().is_none_or(|(uid, _)| *uid != old_uid)
+            && let Some(old) = self.remove(&old_uid)
+        {
+            for dep in self.dependents.get(&old_uid).cloned().unwrap_or_default() {
+                self.push(Work::AttemptToDelete(dep));
+            }
+            self.requeue_waiting_owners(&old.owners);
+        }
+        let Some((uid, node)) = node else {
+            return;
+        };
+        let old = self.remove(&uid);
+        for r in &node.owners {
+            self.dependents
+                .entry(r.uid.clone())
+                .or_default()
+                .insert(uid.clone());
+        }
+        let owners_changed = old.as_ref().is_none_or(|o| o.owners != node.owners);
+        let starts_deleting_dependents =
+            node.deleting_dependents() && !old.as_ref().is_some_and(Node::deleting_dependents);
+        let orphaning = node.deleting && node.has(ORPHAN_FINALIZER);
+        let deletion_changed = old.as_ref().is_none_or(|o| o.deleting != node.deleting);
+        if let Some(old) = &old
+            && owners_changed
+        {
+            self.requeue_waiting_owners(&old.owners);
+        }
+        let owners = node.owners.clone();
+        self.by_key.insert(node.key.clone(), uid.clone());
+        self.nodes.insert(uid.clone(), node);
+        if owners_changed && !owners.is_empty() {
+            self.push(Work::AttemptToDelete(uid.clone()));
+            self.requeue_waiting_owners(&owners);
+        }
+        if deletion_changed {
+            self.requeue_waiting_owners(&owners);
+        }
+        if starts_deleting_dependents {
+            for dep in self.dependents.get(&uid).cloned().unwrap_or_default() {
+                self.push(Work::AttemptToDelete(dep));
+            }
+            self.push(Work::AttemptToDelete(uid.clone()));
+        }
+        if orphaning {
+            self.push(Work::Orphan(uid));
+        }
+    }
+
+    /// Whether the owner `r` of the object `dependent` exists (`isDangling` inverted): the same
+    /// uid, name and kind, in the dependent's namespace unless cluster-scoped.
+    fn owner<'a>(&'a self, dependent: &Node, r: &OwnerRef) -> Option<&'a Node> {
+        self.nodes.get(&r.uid).filter(|o| {
+            o.name == r.name
+                && o.kind == r.kind
+                && o.group == r.group
+                && (o.namespace.is_empty() || o.namespace == dependent.namespace)
+        })
+    }
+}
+
+/// What `attemptToDeleteItem` decided.
+enum Action {
+    None,
+    /// Remove the references to these owners.
+    Unlink(Vec<String>),
+    Delete(Propagation),
+    /// Remove this finalizer from the object (`foregroundDeletion`, nothing blocks any more).
+    RemoveFinalizer(&'static str),
+}
+
+fn attempt(graph: &Graph, api: &Api, uid: &str) -> Action {
+    let Some(item) = graph.nodes.get(uid) else {
+        return Action::None;
+    };
+    if item.deleting_dependents() {
+        // `processDeletingDependentsItem`.
+        let blocking: Vec<&String> = graph
+            .dependents
+            .get(uid)
+            .into_iter()
+            .flatten()
+            .filter(|d| {
+                graph
+                    .nodes
+                    .get(*d)
+                    .is_some_and(|dep| dep.owners.iter().any(|r| r.uid == uid && r.block))
+            })
+            .collect();
+        return if blocking.is_empty() {
+            Action::RemoveFinalizer(FOREGROUND_FINALIZER)
+        } else {
+            Action::None
+        };
+    }
+    if item.deleting || item.owners.is_empty() {
+        return Action::None;
+    }
+    let (mut solid, mut dangling, mut waiting) = (0, Vec::new(), Vec::new());
+    for r in &item.owners {
+        match graph.owner(item, r) {
+            Some(o) if o.deleting_dependents() => waiting.push(r.uid.clone()),
+            Some(_) => solid += 1,
+            // A kind the server does not serve cannot be looked up: left alone.
+            None if !api.serves_kind(&r.group, &r.kind) => solid += 1,
+            None => dangling.push(r.uid.clone()),
+        }
+    }
+    if solid > 0 {
+        if dangling.is_empty() && waiting.is_empty() {
+            return Action::None;
+        }
+        dangling.extend(waiting);
+        return Action::Unlink(dangling);
+    }
+    if !waiting.is_empty() && graph.dependents.get(uid).is_some_and(|d| !d.is_empty()) {
+        return Action::Delete(Propagation::Foreground);
+    }
+    Action::Delete(if item.has(ORPHAN_FINALIZER) {
+        Propagation::Orphan
+    } else if item.has(FOREGROUND_FINALIZER) {
+        Propagation::Foreground
+    } else {
+        Propagation::Background
+    })
+}
+
+/// The strategy of the object stored at `key`.
+fn strategy_of(api: &Api, key: &str) -> Option<Arc<dyn Strategy>> {
+    if key.starts_with(&api.namespaces.info().prefix) {
+        return Some(Arc::clone(&api.namespaces) as Arc<dyn Strategy>);
+    }
+    if key.starts_with(&api.crds.info().prefix) {
+        return Some(Arc::clone(&api.crds) as Arc<dyn Strategy>);
+    }
+    let registry = api
+        .registry
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    registry.all().find_map(|e| {
+        let info = e.info(&e.storage_version);
+        key.starts_with(&info.prefix).then(|| {
+            Arc::new(CustomResourceStrategy::new(
+                Arc::clone(e),
+                &e.storage_version,
+            )) as Arc<dyn Strategy>
+        })
+    })
+}
+
+/// Reads, edits and writes back the object at `node.key` if it still has `uid`; an object whose
+/// last finalizer goes while it is deleting is deleted (store.go `deleteForEmptyFinalizers`).
+async fn edit(api: &Arc<Api>, node: &Node, uid: &str, f: impl Fn(&mut Value) -> bool) {
+    let Some(strategy) = strategy_of(api, &node.key) else {
+        return;
+    };
+    let gr = GroupResource::new(&node.group, &strategy.info().resource);
+    for _ in 0..16 {
+        let Ok(current) = api.objects.get(&node.key, &gr, &node.name).await else {
+            return;
+        };
+        let mut obj = current.value;
+        if object::uid(&obj) != uid || !f(&mut obj) {
+            return;
+        }
+        let result = if object::is_deleting(&obj) && !strategy.has_finalizers(&obj) {
+            api.objects
+                .delete(&node.key, Some(current.revision), &gr, &node.name)
+                .await
+                .map(|d| {
+                    crate::handlers::guaranteed::after_delete_in(
+                        api, &*strategy, &node.name, d.revision,
+                    );
+                })
+        } else {
+            api.objects
+                .update(&node.key, &obj, current.revision, &gr, &node.name)
+                .await
+                .map(|rev| crate::handlers::guaranteed::after_write_in(api, &*strategy, &obj, rev))
+        };
+        match result {
+            Err(e) if e.code == 409 => {}
+            _ => return,
+        }
+    }
+}
+
+fn remove_owner_refs(obj: &mut Value, uids: &[String]) -> bool {
+    let Some(refs) = obj["metadata"]["ownerReferences"].as_array() else {
+        return false;
+    };
+    let kept: Vec<Value> = refs
+        .iter()
+        .filter(|r| !uids.iter().any(|u| r["uid"] == json!(u)))
+        .cloned()
+        .collect();
+    if kept.len() == refs.len() {
+        return false;
+    }
+    object::set_meta(
+        obj,
+        "ownerReferences",
+        (!kept.is_empty()).then(|| json!(kept)),
+    );
+    true
+}
+
+fn remove_finalizer(obj: &mut Value, finalizer: &str) -> bool {
+    let fins = object::finalizers(obj);
+    if !fins.iter().any(|f| f == finalizer) {
+        return false;
+    }
+    let kept: Vec<String> = fins.into_iter().filter(|f| f != finalizer).collect();
+    object::set_finalizers(obj, &kept);
+    true
+}
+
+async fn run(api: &Arc<Api>, graph: &Graph, work: Work) {
+    match work {
+        Work::AttemptToDelete(uid) => {
+            let Some(node) = graph.nodes.get(&uid) else {
+                return;
+            };
+            match attempt(graph, api, &uid) {
+                Action::None => {}
+                Action::Unlink(owners) => {
+                    edit(api, node, &uid, |o| remove_owner_refs(o, &owners)).await;
+                }
+                Action::RemoveFinalizer(f) => {
+                    edit(api, node, &uid, |o| {
+                        object::is_deleting(o) && remove_finalizer(o, f)
+                    })
+                    .await;
+                }
+                Action::Delete(policy) => {
+                    let Some(strategy) = strategy_of(api, &node.key) else {
+                        return;
+                    };
+                    let o = Options {
+                        uid: Some(uid.clone()),
+                        policy: Some(policy),
+                        ..Options::default()
+                    };
+                    let ns = (!node.namespace.is_empty()).then_some(node.namespace.as_str());
+                    let _ = delete_object(api, &strategy, ns, &node.name, &o, false).await;
+                }
+            }
+        }
+        Work::Orphan(uid) => {
+            let Some(node) = graph.nodes.get(&uid) else {
+                return;
+            };
+            // `orphanDependents`, then the `orphan` finalizer goes.
+            let owner = [uid.clone()];
+            for dep in graph.dependents.get(&uid).into_iter().flatten() {
+                if let Some(d) = graph.nodes.get(dep) {
+                    edit(api, d, dep, |o| remove_owner_refs(o, &owner)).await;
+                }
+            }
+            edit(api, node, &uid, |o| {
+                object::is_deleting(o) && remove_finalizer(o, ORPHAN_FINALIZER)
+            })
+            .await;
+        }
+    }
+}
+
+/// Lists everything into a new graph; returns it with the revision read at.
+async fn load(api: &Arc<Api>) -> Option<(Graph, u64)> {
+    let gr = GroupResource::new("", "");
+    let (items, result) = api
+        .objects
+        .list("/registry/", &Default::default(), &gr)
+        .await
+        .ok()?;
+    let mut graph = Graph::default();
+    for (s, kv) in items.iter().zip(&result.items) {
+        if let Some((uid, node)) = Node::of(&kv.key, &s.value) {
+            for r in &node.owners {
+                graph
+                    .dependents
+                    .entry(r.uid.clone())
+                    .or_default()
+                    .insert(uid.clone());
+            }
+            graph.by_key.insert(node.key.clone(), uid.clone());
+            graph.nodes.insert(uid, node);
+        }
+    }
+    // What was pending when the server stopped (or another replica left) is looked at again.
+    let uids: Vec<String> = graph.nodes.keys().cloned().collect();
+    for uid in uids {
+        let n = &graph.nodes[&uid];
+        let orphaning = n.deleting && n.has(ORPHAN_FINALIZER);
+        if !n.owners.is_empty() || n.deleting_dependents() {
+            graph.push(Work::AttemptToDelete(uid.clone()));
+        }
+        if orphaning {
+            graph.push(Work::Orphan(uid));
+        }
+    }
+    Some((graph, result.revision))
+}
+
+/// Runs the garbage collector until shutdown.
+pub(crate) async fn run_loop(api: Arc<Api>) {
+    loop {
+        let Some((mut graph, revision)) = load(&api).await else {
+            tokio::select! {
+                () = api.shutdown.cancelled() => return,
+                () = tokio::time::sleep(Duration::from_millis(200)) => continue,
+            }
+        };
+        let Ok(mut watcher) = api.cache.watch("/registry/", revision, None) else {
+            continue;
+        };
+        loop {
+            while let Some(w) = graph.pop() {
+                if api.shutdown.is_cancelled() {
+                    return;
+                }
+                run(&api, &graph, w).await;
+            }
+            tokio::select! {
+                () = api.shutdown.cancelled() => return,
+                event = watcher.next() => match event {
+                    Some(Ok(e)) => graph.observe(&e),
+                    // Lagged or ended: rebuild from a fresh list.
+                    Some(Err(_)) | None => break,
+                },
+            }
+        }
+    }
+}
