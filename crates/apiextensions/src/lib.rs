@@ -8,7 +8,8 @@
 //! - [`objectmeta`], [`default`], [`prune`], [`ratchet`]: the API server's algorithms;
 //! - [`validate`]: OpenAPI, metadata, list-type and CEL validation ([`validate::CompiledSchema`]);
 //! - [`pipeline`] and [`admission`]: create, update and status update in the API server's order;
-//! - [`crd_check`]: the API server's validation of CRDs (`crdgen check`).
+//! - [`crd_check`]: the API server's validation of CRDs (`crdgen check`);
+//! - [`versions`]: served, storage and deprecated versions (the warning a deprecated one gets).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -21,4 +22,5 @@ pub mod pipeline;
 pub mod prune;
 pub mod ratchet;
 pub mod validate;
+pub mod versions;
 pub mod walk;

@@ -39,6 +39,9 @@ pub struct Target {
     pub admission: Admission,
     /// Whether the kind is one of Kubernetes' built-in kinds.
     pub builtin: bool,
+    /// The warning every request to this version gets: the version is deprecated
+    /// ([`crdkit_apiextensions::versions::deprecation_warning`]).
+    pub warning: Option<String>,
 }
 
 /// Where an object goes.
@@ -47,6 +50,9 @@ pub enum Found {
     Target(usize),
     /// Nowhere: no CRD and no built-in kind has it (the message says so, as kubectl does).
     Unknown(String),
+    /// Its CRD does not serve its version: the API server has no such resource (discovery does
+    /// not list it, requests get a 404), so kubectl finds no mapping for it; the message says so.
+    NotServed(String),
 }
 
 /// The kinds known so far.
@@ -123,8 +129,8 @@ impl Registry {
     /// Finds (compiling it on first use) what admits `doc`.
     ///
     /// # Errors
-    /// [`Failure::Input`] when the object has no `apiVersion` or `kind`, names a version its CRD
-    /// does not serve, or the schema does not compile.
+    /// [`Failure::Input`] when the object has no `apiVersion` or `kind`, or the schema does not
+    /// compile.
     pub fn find(&mut self, doc: &Document, err: &mut dyn Write) -> Result<Found, Failure> {
         let s = |k: &str| doc.value.get(k).and_then(Json::as_str).unwrap_or_default();
         let (api_version, kind) = (s("apiVersion"), s("kind"));
@@ -144,6 +150,11 @@ impl Registry {
             .crds
             .iter()
             .position(|c| c.crd.spec.group == group && c.crd.spec.names.kind == kind);
+        if let Some(i) = own
+            && let Some(message) = self.not_served(i, api_version, version, kind)
+        {
+            return Ok(Found::NotServed(message));
+        }
         let target = if let Some(i) = own {
             self.crd_target(i, version, kind, doc, err)?
         } else if let Some(t) = self.builtin_target(api_version, kind, doc)? {
@@ -154,6 +165,9 @@ impl Registry {
             // API server answers a client that posts it there (test/integration/
             // validation_test.go TestForProperValidationErrors "bad kind"). With several CRDs in
             // the group, the resource meant is unknown. Not cached: it depends on the CRDs known.
+            if let Some(message) = self.not_served(i, api_version, version, kind) {
+                return Ok(Found::NotServed(message));
+            }
             let t = self.crd_target(i, version, kind, doc, err)?;
             self.targets.push(t);
             return Ok(Found::Target(self.targets.len() - 1));
@@ -170,6 +184,28 @@ impl Registry {
         let i = self.targets.len() - 1;
         self.index.insert(key, i);
         Ok(Found::Target(i))
+    }
+
+    /// Why CRD `i` does not serve `version`, in kubectl's words (`no matches for kind`), or
+    /// `None` when it does.
+    fn not_served(&self, i: usize, api_version: &str, version: &str, kind: &str) -> Option<String> {
+        let c = &self.crds[i];
+        let served = crdkit_apiextensions::versions::served_versions(&c.crd);
+        let why = match crdkit_apiextensions::versions::version(&c.crd, version) {
+            Some(v) if v.served => return None,
+            Some(_) => format!("the CRD at {} does not serve version {version}", c.position),
+            None => format!("the CRD at {} has no version {version}", c.position),
+        };
+        let served = if served.is_empty() {
+            "none".to_owned()
+        } else {
+            served.join(", ")
+        };
+        Some(format!(
+            "no matches for kind {} in version {}: {why} (served: {served})",
+            crdkit_apimachinery::field::go_quote(kind),
+            crdkit_apimachinery::field::go_quote(api_version),
+        ))
     }
 
     fn only_crd_of(&self, group: &str) -> Option<usize> {
@@ -200,6 +236,7 @@ impl Registry {
                 kind: kind.to_owned(),
                 admission: Admission::for_schema(api_version, kind, &schema),
                 builtin: true,
+                warning: None,
             })),
         }
     }
@@ -221,11 +258,6 @@ impl Registry {
                 "the CRD at {position} has no version {version} of {resource}"
             )));
         };
-        if !v.served {
-            return Err(wrong(format!(
-                "version {version} of {resource} is not served"
-            )));
-        }
         if v.schema
             .as_ref()
             .and_then(|s| s.open_api_v3_schema.as_ref())
@@ -260,6 +292,7 @@ impl Registry {
             kind: kind.to_owned(),
             admission,
             builtin: false,
+            warning: crdkit_apiextensions::versions::deprecation_warning(crd, version),
         })
     }
 }

@@ -29,6 +29,8 @@ enum Step<'a> {
     Object(&'a Document, usize, Option<&'a Document>),
     /// An object of a kind nobody has.
     Unknown(&'a Document, String),
+    /// An object of a version its CRD does not serve.
+    NotServed(&'a Document, String),
 }
 
 /// Runs `crdgen validate [--crd CRD.yaml|DIR]... [--old OLD.yaml [--subresource status]]
@@ -124,6 +126,10 @@ pub fn run(
                 }
                 UnknownKinds::Ignore => true,
             },
+            Step::NotServed(doc, message) => {
+                reporter.rejected(doc, None, &message, "version not served", &[])?;
+                false
+            }
             Step::Object(doc, target, old) => {
                 admit(&o, &registry, doc, target, old, &mut reporter, err)?
             }
@@ -157,6 +163,10 @@ fn plan<'a>(
             Found::Target(i) => i,
             Found::Unknown(message) => {
                 steps.push(Step::Unknown(doc, message));
+                continue;
+            }
+            Found::NotServed(message) => {
+                steps.push(Step::NotServed(doc, message));
                 continue;
             }
         };
@@ -197,6 +207,11 @@ fn admit(
     err: &mut dyn Write,
 ) -> Result<bool, Failure> {
     let target = registry.target(target);
+    if let Some(w) = &target.warning {
+        // The API server's `Warning` header, which kubectl prints as `Warning: <text>`.
+        let _ = writeln!(err, "Warning: {}: {w}", doc.position());
+        reporter.warning(doc, None, "deprecated version", w)?;
+    }
     let mut obj = doc.value.clone();
     let admitted = match (old, o.status_subresource) {
         (Some(old), false) => target.admission.update(&mut obj, &old.value),
