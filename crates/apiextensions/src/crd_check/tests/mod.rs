@@ -15,15 +15,17 @@ use crdkit_apimachinery::field::ErrorType::{
 };
 use crdkit_schema::crd::CustomResourceValidation;
 
-const NONE: SchemaOpts = SchemaOpts {
+const NONE: SchemaOpts<'static> = SchemaOpts {
     allow_defaults: false,
     valid_type: false,
     structural: false,
     pruned_defaults: false,
     atomic_set: false,
     map_list_keys: false,
+    suppress_cost: false,
+    preexisting: None,
 };
-const STRUCTURAL: SchemaOpts = SchemaOpts {
+const STRUCTURAL: SchemaOpts<'static> = SchemaOpts {
     structural: true,
     ..NONE
 };
@@ -86,7 +88,7 @@ fn validation_table() {
         &'static str,
         Value,
         bool,
-        SchemaOpts,
+        SchemaOpts<'static>,
         Vec<(ErrorType, String)>,
     );
     let cases: Vec<Case> = vec![
