@@ -9,11 +9,13 @@
 //! - [`validate`]: OpenAPI, metadata, list-type and CEL validation ([`validate::CompiledSchema`]);
 //! - [`pipeline`] and [`admission`]: create, update and status update in the API server's order;
 //! - [`crd_check`]: the API server's validation of CRDs (`crdgen check`);
-//! - [`versions`]: served, storage and deprecated versions (the warning a deprecated one gets).
+//! - [`versions`]: served, storage and deprecated versions (the warning a deprecated one gets);
+//! - [`compat`]: what a new CRD breaks for stored objects and clients (beyond the API server).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod admission;
+pub mod compat;
 pub mod compiled;
 pub mod crd_check;
 pub mod default;

@@ -68,6 +68,34 @@ pub fn child_cardinality(parent: &JsonSchemaProps, parent_cardinality: Option<u6
         .and_then(|c| max_elements(parent).map(|m| multiply_with_overflow_guard(c, m)))
 }
 
+/// The estimated cost of each rule of `node` as the CRD check counts it (`getExpressionCost`:
+/// the rule's worst case times how often it can run, `cardinality` being the node's own within
+/// its schema, [`child_cardinality`]; `None` unbounded), or `None` for a rule that does not
+/// compile. `is_root`: the node is the schema root (or an embedded resource), so `self` has
+/// `apiVersion`, `kind` and `metadata`.
+#[must_use]
+pub fn rule_costs(
+    node: &JsonSchemaProps,
+    cardinality: Option<u64>,
+    is_root: bool,
+    options: &RuleOptions,
+) -> Vec<Option<u64>> {
+    let decl = Structural::from_props(node)
+        .ok()
+        .and_then(|s| schema_decl_type(&s, is_root || node.x_embedded_resource));
+    let Some(decl) = decl else {
+        return vec![None; node.x_validations.len()];
+    };
+    compile_rules(&node.x_validations, &decl, options)
+        .iter()
+        .map(|cr| {
+            cr.error.is_none().then(|| {
+                multiply_with_overflow_guard(cr.max_cost, cardinality.unwrap_or(cr.max_cardinality))
+            })
+        })
+        .collect()
+}
+
 /// The cardinality of `target` within `root` (`CELSchemaContext.MaxCardinality`; `None` is
 /// unbounded), found by identity; `Err` if `target` is not in the tree.
 fn cardinality(root: &JsonSchemaProps, target: &JsonSchemaProps) -> Result<Option<u64>, ()> {

@@ -14,6 +14,7 @@ mod cel_validate_gateway;
 mod cel_validate_pipeline;
 mod cel_validate_ratchet;
 mod common;
+mod compat;
 mod crd_update;
 mod object_admission;
 mod object_docs;
