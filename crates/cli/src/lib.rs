@@ -38,6 +38,16 @@ USAGE:
         Print the built-in CRDs, one document each.
     crdgen check [--output text|json] CRD.yaml|DIR...
         Would the API server accept these CRDs on create?
+    crdgen check --old OLD.yaml|DIR [--stored-versions v1beta1,v1]
+                 [--fail-on breaks-stored-objects|breaks-clients|info|none] [--output text|json]
+                 CRD.yaml|DIR...
+        Would the API server accept these CRDs as updates of the old ones (same name), and what
+        would the update break? The API server's update rules (stored versions kept, immutable
+        names and scope, ...), then a compatibility report: each change with its field path and
+        severity, breaks-stored-objects (existing objects may become invalid or lose data),
+        breaks-clients (requests of existing clients may fail) or info. --stored-versions: the
+        old CRD's status.storedVersions (default: its status, else its storage version).
+        --fail-on: the least severe change that fails the run (default breaks-clients).
     crdgen validate [--crd CRD.yaml|DIR]... [--old OLD.yaml [--subresource status]]
                     [--field-validation Strict|Warn|Ignore] [--unknown-kinds fail|warn|ignore]
                     [--kubernetes-version 1.35] [--output text|json|github] OBJECT.yaml|DIR...
@@ -53,7 +63,8 @@ USAGE:
 
 Files may hold several documents (YAML `---` or concatenated JSON) and `kind: List`; `-` is stdin.
 A directory stands for its .yaml, .yml and .json files, recursively.
-Exit status: 0 valid, 1 invalid or rejected, 2 usage or input errors.
+Exit status: 0 valid, 1 invalid or rejected (or, with --old, a change at or above --fail-on),
+2 usage or input errors.
 ";
 
 /// Output format.

@@ -91,6 +91,8 @@ impl fmt::Display for Severity {
 /// What changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Code {
+    /// The CRD itself is gone: deleting it deletes every object of it.
+    CrdRemoved,
     /// `spec.scope` changed.
     ScopeChanged,
     /// `spec.group`, `names.plural`, `names.kind`, `names.singular` or `names.listKind` changed.
@@ -162,6 +164,7 @@ impl Code {
     #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
+            Code::CrdRemoved => "crd-removed",
             Code::ScopeChanged => "scope-changed",
             Code::NameChanged => "name-changed",
             Code::NameRemoved => "name-removed",
@@ -253,6 +256,21 @@ pub fn compare(old: &CustomResourceDefinition, new: &CustomResourceDefinition) -
         crd::compare_version(ov, v, &mut out);
     }
     out
+}
+
+/// The finding for a CRD that is gone from a set of CRDs (`old` has no counterpart).
+#[must_use]
+pub fn removed(old: &CustomResourceDefinition) -> Finding {
+    Finding {
+        severity: Severity::BreaksStoredObjects,
+        code: Code::CrdRemoved,
+        version: None,
+        path: "metadata.name".to_owned(),
+        message: format!(
+            "the CustomResourceDefinition {} is gone: deleting it deletes all its objects",
+            old.metadata.name.as_deref().unwrap_or_default()
+        ),
+    }
 }
 
 /// The worst severity among `findings`.
