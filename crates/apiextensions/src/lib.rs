@@ -8,6 +8,7 @@
 //! - [`objectmeta`], [`default`], [`prune`], [`ratchet`]: the API server's algorithms;
 //! - [`validate`]: OpenAPI, metadata, list-type and CEL validation ([`validate::CompiledSchema`]);
 //! - [`pipeline`] and [`admission`]: create, update and status update in the API server's order;
+//! - [`codec`]: a stored object read at another version (`None` conversion, pruning);
 //! - [`crd_check`]: the API server's validation of CRDs (`crdgen check`);
 //! - [`versions`]: served, storage and deprecated versions (the warning a deprecated one gets);
 //! - [`compat`]: what a new CRD breaks for stored objects and clients (beyond the API server).
@@ -15,6 +16,7 @@
 #![warn(missing_docs)]
 
 pub mod admission;
+pub mod codec;
 pub mod compat;
 pub mod compiled;
 pub mod crd_check;

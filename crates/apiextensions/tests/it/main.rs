@@ -13,6 +13,7 @@ mod cel_validate_docs;
 mod cel_validate_gateway;
 mod cel_validate_pipeline;
 mod cel_validate_ratchet;
+mod codec;
 mod common;
 mod compat;
 mod crd_update;
