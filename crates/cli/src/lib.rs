@@ -1,4 +1,5 @@
-//! `crdgen`: print CRDs, check CRD files, validate manifests offline.
+//! `crdgen`: print CRDs, check CRD files (and updates of them), validate and convert manifests
+//! offline.
 //!
 //! A user's own binary is three lines: `fn main() -> ExitCode { crdkit::cli::main(&[CronTab::crd()?]) }`.
 //! Exit codes: 0 success (valid, accepted), 1 invalid or rejected, 2 usage or input errors.
@@ -11,6 +12,7 @@
 
 pub mod builtin;
 pub mod check;
+pub mod convert;
 pub mod lines;
 pub mod load;
 pub mod registry;
@@ -60,6 +62,13 @@ USAGE:
         --field-validation: unknown and duplicate fields fail the object (Strict, the default, as
         kubectl), warn, or are dropped. --unknown-kinds: objects of a kind nothing defines fail
         (the default), warn, or are skipped.
+
+    crdgen convert --to VERSION [--crd CRD.yaml|DIR]... [--webhook-url URL] [--ca-bundle CA.pem]
+                   [--output yaml|json] OBJECT.yaml|DIR...
+        Objects as the API server returns them at VERSION (or GROUP/VERSION) of their CRD: read at
+        their own version (pruned, defaulted), converted (None: apiVersion only; Webhook: a
+        ConversionReview posted to --webhook-url or the CRD's url, trusting --ca-bundle or the
+        CRD's caBundle), then pruned to VERSION's schema. Other documents are written unchanged.
 
 Files may hold several documents (YAML `---` or concatenated JSON) and `kind: List`; `-` is stdin.
 A directory stands for its .yaml, .yml and .json files, recursively.
@@ -216,6 +225,7 @@ fn run_inner(
                     "print" => run_inner(rest, builtin, out, err),
                     "validate" => validate::run(rest, builtin, out, err),
                     "check" => check::run(rest, builtin, out, err),
+                    "convert" => convert::run(rest, builtin, out, err),
                     _ => Err(Failure::Usage(format!("unknown command `{cmd}`"))),
                 };
             }
