@@ -149,6 +149,10 @@ mod validation;
 /// What the API server does with objects: admission on create, update and status update.
 #[cfg(feature = "validation")]
 pub use crdkit_apiextensions::admission;
+/// Conversion webhooks: `ConversionReview`, typed conversions between versions, round trips
+/// without loss (the HTTP server is the `crdkit-webhook` crate).
+#[cfg(feature = "validation")]
+pub use crdkit_apiextensions::conversion;
 /// The API server's validation of CRDs (`crdgen check`).
 #[cfg(feature = "validation")]
 pub use crdkit_apiextensions::crd_check;
@@ -236,8 +240,10 @@ pub mod __private {
     ///
     /// # Errors
     /// When the value does not serialize to JSON.
-    pub fn default_value<T: serde::Serialize>(v: T) -> Result<serde_json::Value, String> {
-        serde_json::to_value(v).map_err(|e| e.to_string())
+    pub fn default_value<T: serde::Serialize>(
+        v: T,
+    ) -> Result<serde_json::Value, serde_json::Error> {
+        serde_json::to_value(v)
     }
 }
 

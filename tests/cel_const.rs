@@ -11,7 +11,7 @@ use crdkit_cel_check::check::compile::{RuleOptions, compile_rule};
 use crdkit_cel_check::cost::STATIC_ESTIMATED_COST_LIMIT;
 use crdkit_cel_check::decl::schema_decl_type;
 use crdkit_schema::ValidationRule;
-use crdkit_shape::cel::{RuleSrc, Site, check_rule, child, lower::lower_source, rule};
+use crdkit_shape::cel::{RuleSrc, Site, check_rule, child, cost_error, lower::lower_source};
 use crdkit_shape::{Msg, Shape, build::build};
 use serde::{Deserialize, Serialize};
 
@@ -484,7 +484,7 @@ fn run_time(
         });
     }
     if cr.max_cost > STATIC_ESTIMATED_COST_LIMIT {
-        let m = rule::cost_error(
+        let m = cost_error(
             Msg::of(&head),
             "estimated rule cost",
             cr.max_cost,
@@ -503,7 +503,7 @@ fn run_time(
         );
     }
     if cr.message_expression_max_cost > STATIC_ESTIMATED_COST_LIMIT {
-        let m = rule::cost_error(
+        let m = cost_error(
             Msg::of(&head),
             "estimated messageExpression cost",
             cr.message_expression_max_cost,
@@ -530,7 +530,7 @@ fn run_time(
 #[test]
 fn field_paths_agree() {
     use crdkit_schema::valid_field_path;
-    use crdkit_shape::cel::rule::resolve_field_path;
+    use crdkit_shape::cel::resolve_field_path;
     let paths: &[(&str, &[&str])] = &[
         (".replicas", &["replicas"]),
         (".items", &["items"]),
@@ -666,79 +666,3 @@ fn const_checker_agrees_with_run_time_checker() {
     eprintln!("{agreed} cases agree ({ok} compile, {err} errors)");
 }
 
-#[test]
-#[ignore = "prints samples"]
-fn samples() {
-    for (r, s, site) in [
-        (
-            "self.minReplicas <= self.replicas && self.replicas <= self.maxReplicas",
-            &Spec::SHAPE,
-            "Spec",
-        ),
-        (
-            "self.status.actual <= self.spec.maxReplicas",
-            &Root::SHAPE,
-            "Root",
-        ),
-        (
-            "self.metadata.name.startsWith(self.prefix)",
-            &Root::SHAPE,
-            "Root",
-        ),
-        (
-            "self.tags.all(x, x.contains('a string'))",
-            &Spec::SHAPE,
-            "Spec",
-        ),
-        (
-            "self.bounded.all(x, x.contains('a string'))",
-            &Spec::SHAPE,
-            "Spec",
-        ),
-        (
-            "self.items.all(i, i.name.size() < 10)",
-            &Spec::SHAPE,
-            "Spec",
-        ),
-        ("self.choice.named.name != ''", &Spec::SHAPE, "Spec"),
-        ("self.tagged.side > 1", &Spec::SHAPE, "Spec"),
-        (
-            "self.either.alpha > 0 || self.either.beta != ''",
-            &Spec::SHAPE,
-            "Spec",
-        ),
-        (
-            "self.extraA != '' && size(self.extraList) < 3",
-            &Spec::SHAPE,
-            "Spec",
-        ),
-        ("self.namespace > 0", &Spec::SHAPE, "Spec"),
-        ("self.any == 1", &Spec::SHAPE, "Spec"),
-        ("'%d'.format([self.name]) == ''", &Spec::SHAPE, "Spec"),
-        ("self.all(k, self[k].foo > 0)", &WithMap::SHAPE, "WithMap"),
-        (
-            "self.metadata.labels.size() > 0",
-            &WithMeta::SHAPE,
-            "WithMeta",
-        ),
-        ("self.intOrStr == 'x'", &Spec::SHAPE, "Spec"),
-    ] {
-        println!(
-            "{r} on {site}:\n  {:?}\n  {:?}",
-            compile_time(s, site, r, None, false),
-            run_time(s, site, r, None, false)
-        );
-    }
-}
-
-#[test]
-#[ignore = "prints the verdicts on Bounded"]
-fn bounded_verdicts() {
-    for r in RULES.iter().skip_while(|r| !r.starts_with("isIP")) {
-        let got = compile_time(&Bounded::SHAPE, "Bounded", r, None, false);
-        match got {
-            Ok(c) => println!("OK {c:?}: {r}"),
-            Err(e) => println!("ERR {}", e.lines().next().unwrap()),
-        }
-    }
-}

@@ -1,4 +1,9 @@
-//! Shared fixtures of the fuzz targets: a schema with every kind of node CEL rules see.
+//! Shared fixtures of the fuzz targets: a schema with every kind of node CEL rules see, and
+//! for `cel_const` the derived shapes, the rule generator and the verdicts to compare.
+
+pub mod cel_const;
+pub mod reclaim;
+mod rule_gen;
 
 use crdkit_schema::{AdditionalProperties, ListType, Structural, Type};
 
@@ -33,7 +38,18 @@ pub fn schema() -> Structural {
     let mut ios = Structural::default();
     ios.extensions.int_or_string = true;
     let mut spec = of(Type::Object);
-    for (k, v) in [("name", name), ("replicas", of(Type::Integer)), ("ratio", of(Type::Number)), ("on", of(Type::Boolean)), ("at", at), ("tags", tags), ("ports", ports), ("labels", labels), ("any", any), ("port", ios)] {
+    for (k, v) in [
+        ("name", name),
+        ("replicas", of(Type::Integer)),
+        ("ratio", of(Type::Number)),
+        ("on", of(Type::Boolean)),
+        ("at", at),
+        ("tags", tags),
+        ("ports", ports),
+        ("labels", labels),
+        ("any", any),
+        ("port", ios),
+    ] {
         spec.properties.insert(k.into(), v);
     }
     let mut root = of(Type::Object);

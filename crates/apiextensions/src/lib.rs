@@ -10,6 +10,7 @@
 //! - [`pipeline`] and [`admission`]: create, update and status update in the API server's order;
 //! - [`codec`]: a stored object read at another version (`None` conversion, pruning);
 //! - [`crd_check`]: the API server's validation of CRDs (`crdgen check`);
+//! - [`conversion`]: conversion webhooks' `ConversionReview`, over converters written in Rust;
 //! - [`versions`]: served, storage and deprecated versions (the warning a deprecated one gets);
 //! - [`compat`]: what a new CRD breaks for stored objects and clients (beyond the API server).
 #![forbid(unsafe_code)]
@@ -19,6 +20,7 @@ pub mod admission;
 pub mod codec;
 pub mod compat;
 pub mod compiled;
+pub mod conversion;
 pub mod crd_check;
 pub mod default;
 pub mod objectmeta;

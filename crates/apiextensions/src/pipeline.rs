@@ -52,7 +52,7 @@ pub(crate) fn decode_metadata(obj: &mut Value) -> Result<Vec<String>, FieldError
     match map.get_mut("metadata") {
         Some(m) if !is_decoded(m) => {
             let decoded = get_object_meta(m, &FieldPath::nil(), false).map_err(|e| {
-                FieldError::invalid(&FieldPath::new("metadata"), BadValue::from(&*m), e)
+                FieldError::invalid(&FieldPath::new("metadata"), BadValue::from(&*m), e.message)
             })?;
             *m = Value::Object(decoded.value);
             Ok(decoded.unknown_fields)
@@ -133,7 +133,7 @@ impl CompiledSchema {
             Some(m) if is_decoded(m) => None,
             Some(m) => {
                 let decoded = get_object_meta(m, &FieldPath::nil(), false).map_err(|e| {
-                    FieldError::invalid(&FieldPath::new("metadata"), BadValue::from(m), e)
+                    FieldError::invalid(&FieldPath::new("metadata"), BadValue::from(m), e.message)
                 })?;
                 unknown.extend(decoded.unknown_fields);
                 Some(decoded.value)
@@ -202,7 +202,7 @@ impl CompiledSchema {
             && !is_decoded(m)
         {
             let decoded = get_object_meta(m, &FieldPath::nil(), false).map_err(|e| {
-                FieldError::invalid(&FieldPath::new("metadata"), BadValue::from(&*m), e)
+                FieldError::invalid(&FieldPath::new("metadata"), BadValue::from(&*m), e.message)
             })?;
             *m = Value::Object(decoded.value);
         }

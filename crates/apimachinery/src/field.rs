@@ -131,6 +131,7 @@ impl fmt::Display for FieldPath {
 
 /// Why a field is invalid (Go's `field.ErrorType`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ErrorType {
     /// `FieldValueNotFound`: "Not found".
     NotFound,

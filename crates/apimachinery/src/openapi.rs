@@ -55,6 +55,7 @@ impl std::fmt::Display for Type {
 
 /// `x-kubernetes-list-type`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ListType {
     /// `atomic`: the list is one value, replaced as a whole by server-side apply; items may repeat
     /// (the default).
@@ -90,6 +91,7 @@ impl ListType {
 
 /// `x-kubernetes-map-type`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum MapType {
     /// `granular`: keys are separate values, merged one by one by server-side apply (the default).
     Granular,

@@ -21,8 +21,12 @@
 
 mod call;
 mod coster;
-mod ext;
-mod k8s;
+mod decimal;
+mod estimate;
+pub mod formula;
+
+pub use decimal::{Decimal, fixed_decimal};
+pub use estimate::{CostEstimate, EntrySize, SizeEstimate, ceil, floor, mul_factor};
 
 use crate::check::CheckedAst;
 use crate::decl::{DeclType, MAX_REQUEST_SIZE_BYTES};
@@ -51,154 +55,6 @@ pub const RUNTIME_CEL_COST_BUDGET: u64 = 10_000_000;
 pub const STATIC_ESTIMATED_COST_LIMIT: u64 = 10_000_000;
 /// validation.go `StaticEstimatedCRDCostLimit`: the largest sum over a CRD's rules.
 pub const STATIC_ESTIMATED_CRD_COST_LIMIT: u64 = 100_000_000;
-
-/// A range of sizes (cel-go `SizeEstimate`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SizeEstimate {
-    /// The smallest size: elements of a list or map, bytes of a string or bytes, code points of a
-    /// string where cel-go counts them.
-    pub min: u64,
-    /// The largest size; `u64::MAX` when nothing bounds it.
-    pub max: u64,
-}
-
-/// A range of costs (cel-go `CostEstimate`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct CostEstimate {
-    /// The cost when every short-circuit and early exit is taken.
-    pub min: u64,
-    /// The cost in the worst case; the figure checked against the limits.
-    pub max: u64,
-}
-
-/// `ceil(x * y)` saturating at `u64::MAX` (cel-go `multiplyByCostFactor`).
-#[allow(
-    clippy::cast_precision_loss,
-    clippy::cast_possible_truncation,
-    clippy::cast_sign_loss
-)]
-fn mul_factor(x: u64, y: f64) -> u64 {
-    let xf = x as f64;
-    if xf > 0.0 && y > 0.0 && xf > u64::MAX as f64 / y {
-        return u64::MAX;
-    }
-    let c = (xf * y).ceil();
-    if c >= 18_446_744_073_709_551_616.0 {
-        u64::MAX
-    } else {
-        c as u64
-    }
-}
-
-// `add` and `multiply` saturate, as cel-go's do; they are not the arithmetic operators.
-#[allow(clippy::should_implement_trait)]
-impl SizeEstimate {
-    /// Unknown: 0 to `u64::MAX`.
-    pub const UNKNOWN: SizeEstimate = SizeEstimate {
-        min: 0,
-        max: u64::MAX,
-    };
-
-    /// Exactly `n`: the size of a literal or of a value whose size is known.
-    #[must_use]
-    pub const fn fixed(n: u64) -> SizeEstimate {
-        SizeEstimate { min: n, max: n }
-    }
-
-    /// The size of a concatenation (`a + b`), saturating.
-    #[must_use]
-    pub fn add(self, o: SizeEstimate) -> SizeEstimate {
-        SizeEstimate {
-            min: self.min.saturating_add(o.min),
-            max: self.max.saturating_add(o.max),
-        }
-    }
-
-    /// The size of a product (`n` lists of `m` elements), saturating.
-    #[must_use]
-    pub fn multiply(self, o: SizeEstimate) -> SizeEstimate {
-        SizeEstimate {
-            min: self.min.saturating_mul(o.min),
-            max: self.max.saturating_mul(o.max),
-        }
-    }
-
-    /// The cost of traversing a value of this size at `f` per unit, e.g.
-    /// [`STRING_TRAVERSAL_COST_FACTOR`] for a string scan; rounds up, saturating.
-    #[must_use]
-    pub fn multiply_by_cost_factor(self, f: f64) -> CostEstimate {
-        CostEstimate {
-            min: mul_factor(self.min, f),
-            max: mul_factor(self.max, f),
-        }
-    }
-
-    /// The cost of doing `c` once per unit of this size (an element-wise comparison), saturating.
-    #[must_use]
-    pub fn multiply_by_cost(self, c: CostEstimate) -> CostEstimate {
-        CostEstimate {
-            min: self.min.saturating_mul(c.min),
-            max: self.max.saturating_mul(c.max),
-        }
-    }
-
-    /// A size that covers both: the smaller minimum and the larger maximum (the branches of
-    /// `_?_:_`).
-    #[must_use]
-    pub fn union(self, o: SizeEstimate) -> SizeEstimate {
-        SizeEstimate {
-            min: self.min.min(o.min),
-            max: self.max.max(o.max),
-        }
-    }
-}
-
-#[allow(clippy::should_implement_trait)]
-impl CostEstimate {
-    /// Exactly `n`: a call whose cost does not depend on its arguments.
-    #[must_use]
-    pub const fn fixed(n: u64) -> CostEstimate {
-        CostEstimate { min: n, max: n }
-    }
-
-    /// The cost of doing both, saturating.
-    #[must_use]
-    pub fn add(self, o: CostEstimate) -> CostEstimate {
-        CostEstimate {
-            min: self.min.saturating_add(o.min),
-            max: self.max.saturating_add(o.max),
-        }
-    }
-
-    /// The cost of doing `self` as many times as `o` says, saturating (a loop body times its
-    /// iterations).
-    #[must_use]
-    pub fn multiply(self, o: CostEstimate) -> CostEstimate {
-        CostEstimate {
-            min: self.min.saturating_mul(o.min),
-            max: self.max.saturating_mul(o.max),
-        }
-    }
-
-    /// The cost scaled by `f`, rounded up and saturating.
-    #[must_use]
-    pub fn multiply_by_cost_factor(self, f: f64) -> CostEstimate {
-        CostEstimate {
-            min: mul_factor(self.min, f),
-            max: mul_factor(self.max, f),
-        }
-    }
-
-    /// A cost that covers both: the smaller minimum and the larger maximum (the branches of
-    /// `_?_:_`).
-    #[must_use]
-    pub fn union(self, o: CostEstimate) -> CostEstimate {
-        CostEstimate {
-            min: self.min.min(o.min),
-            max: self.max.max(o.max),
-        }
-    }
-}
 
 /// Where the estimator learns the largest size of a value, from its path (`self`, field
 /// names, `@items`, `@values`, `@keys`) and type (cel-go `CostEstimator.EstimateSize`).
@@ -231,6 +87,15 @@ impl SizeEstimator for DeclType {
     }
 }
 
+/// The declarations of several variables, by name: a path is sized by the declaration of the
+/// variable it starts at (for CEL used outside CRD rules, with variables declared from
+/// schemas).
+impl SizeEstimator for std::collections::BTreeMap<String, DeclType> {
+    fn estimate_size(&self, path: &[String], ty: &Type) -> Option<SizeEstimate> {
+        self.get(path.first()?)?.estimate_size(path, ty)
+    }
+}
+
 /// The estimated cost of a checked rule, as the API server computes it at CRD admission:
 /// sizes come from `sizes` (for a rule, the declaration of its schema node), extension
 /// estimators from the libraries of Kubernetes `version`.
@@ -249,33 +114,63 @@ pub fn estimate(
 /// `min_size` bytes can occur in one request.
 #[must_use]
 #[allow(clippy::cast_sign_loss)]
-pub fn max_cardinality(min_size: i64) -> u64 {
+pub const fn max_cardinality(min_size: i64) -> u64 {
     (MAX_REQUEST_SIZE_BYTES / (min_size + 1)) as u64
 }
 
 /// validation.go `multiplyWithOverflowGuard`.
 #[must_use]
-pub fn multiply_with_overflow_guard(base: u64, cardinality: u64) -> u64 {
+pub const fn multiply_with_overflow_guard(base: u64, cardinality: u64) -> u64 {
     base.saturating_mul(cardinality)
+}
+
+/// What validation.go `getCostErrorMessage` appends to every cost error.
+pub const COST_ERROR_HINT: &str = "(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)";
+
+/// The factor by which `cost` exceeds `limit`, as validation.go `getCostErrorMessage` prints
+/// it: `None` for `more than 100x`, else the factor and how many decimals to print (6 below
+/// 1.5, else 1).
+#[must_use]
+#[allow(clippy::cast_precision_loss)]
+pub const fn exceed_factor(cost: u64, limit: u64) -> Option<(f64, u32)> {
+    let factor = cost as f64 / limit as f64;
+    if factor > 100.0 {
+        None
+    } else if factor < 1.5 {
+        Some((factor, 6))
+    } else {
+        Some((factor, 1))
+    }
 }
 
 /// validation.go `getCostErrorMessage`, e.g. `estimated rule cost exceeds budget by factor of
 /// more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength
 /// where arrays, maps, and strings are declared)`.
+///
+/// ```
+/// use crdkit_cel_check::cost::cost_error_message;
+/// assert_eq!(
+///     cost_error_message("estimated rule cost", 15_000_001, 10_000_000),
+///     "estimated rule cost exceeds budget by factor of 1.5x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)"
+/// );
+/// ```
 #[must_use]
-#[allow(clippy::cast_precision_loss)]
 pub fn cost_error_message(cost_name: &str, cost: u64, limit: u64) -> String {
-    let factor = cost as f64 / limit as f64;
-    let factor = if factor > 100.0 {
-        "more than 100x".to_string()
-    } else if factor < 1.5 {
-        format!("{factor:.6}x")
-    } else {
-        format!("{factor:.1}x")
+    let factor = match exceed_factor(cost, limit) {
+        None => "more than 100".to_string(),
+        Some((f, decimals)) => fixed_decimal(f, decimals).as_str().to_string(),
     };
-    format!(
-        "{cost_name} exceeds budget by factor of {factor} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)"
-    )
+    format!("{cost_name} exceeds budget by factor of {factor}x {COST_ERROR_HINT}")
+}
+
+/// How many of a CRD's most expensive rules [`TotalCost`] keeps (cel_validation.go).
+pub const MOST_EXPENSIVE_RULES: usize = 4;
+
+/// Whether cel_validation.go `ObserveExpressionCost` counts a cost among the most expensive
+/// ones: 1% of the CRD limit or more.
+#[must_use]
+pub const fn is_expensive(cost: u64) -> bool {
+    cost >= STATIC_ESTIMATED_CRD_COST_LIMIT / 100
 }
 
 /// cel_validation.go `TotalCost`: the sum of a CRD's estimated rule costs and its (up to 4)
@@ -301,11 +196,11 @@ impl<P> TotalCost<P> {
     /// `ObserveExpressionCost`.
     pub fn observe(&mut self, path: P, cost: u64) {
         self.total = self.total.saturating_add(cost);
-        if cost < STATIC_ESTIMATED_CRD_COST_LIMIT / 100 {
+        if !is_expensive(cost) {
             return;
         }
         self.most_expensive.push((path, cost));
         self.most_expensive.sort_by_key(|e| std::cmp::Reverse(e.1));
-        self.most_expensive.truncate(4);
+        self.most_expensive.truncate(MOST_EXPENSIVE_RULES);
     }
 }

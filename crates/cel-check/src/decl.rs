@@ -46,6 +46,38 @@ pub const MIN_NUMBER_SIZE: i64 = 1;
 pub const MAX_FORMAT_SIZE: u64 = 64;
 /// limits.go `MaxNameFormatRegexSize`.
 pub const MAX_NAME_FORMAT_REGEX_SIZE: u64 = 128;
+/// `maxRequestSizeBytes - 2`: the size of a string, list or map that nothing bounds (the
+/// largest that fits in a request, quotes or brackets excluded).
+pub const UNBOUNDED_SIZE: i64 = MAX_REQUEST_SIZE_BYTES - 2;
+
+/// `MaxElements` of a string with `maxLength: n` (also of an int-or-string): sizes are in
+/// bytes, and a code point takes up to 4.
+#[must_use]
+pub const fn max_string_bytes(max_length: i64) -> i64 {
+    zero_if_negative(max_length).saturating_mul(4)
+}
+
+/// `MaxElements` of a list without `maxItems`: how many items of at least `item_min_size`
+/// bytes, each with its comma, fit in a request.
+#[must_use]
+pub const fn unbounded_list_items(item_min_size: i64) -> i64 {
+    UNBOUNDED_SIZE / (item_min_size + 1)
+}
+
+/// `MaxElements` of a map without `maxProperties`: how many properties (`"":` with a value of
+/// at least `value_min_size` bytes and a comma) fit in a request.
+#[must_use]
+pub const fn unbounded_map_properties(value_min_size: i64) -> i64 {
+    UNBOUNDED_SIZE / (value_min_size + 6)
+}
+
+/// What a required property without a default adds to its object's `MinSerializedSize`: its
+/// quoted name, colon and comma, and its value.
+#[must_use]
+#[allow(clippy::cast_possible_wrap)]
+pub const fn required_property_size(name_len: usize, min_size: i64) -> i64 {
+    name_len as i64 + min_size + 4
+}
 
 /// A CEL declaration derived from a schema node (apiserver `DeclType`).
 #[derive(Clone, Debug, PartialEq)]
@@ -177,8 +209,8 @@ pub fn schema_decl_type(s: &dyn Schema, is_resource_root: bool) -> Option<DeclTy
         // The smallest serialized int-or-string is `0`.
         let mut dyn_type = DeclType::simple(Type::Dyn, 1);
         dyn_type.max_elements = match s.max_length() {
-            Some(n) => zero_if_negative(n).saturating_mul(4),
-            None => MAX_REQUEST_SIZE_BYTES - 2,
+            Some(n) => max_string_bytes(n),
+            None => UNBOUNDED_SIZE,
         };
         return Some(dyn_type);
     }
@@ -197,7 +229,7 @@ pub fn schema_decl_type(s: &dyn Schema, is_resource_root: bool) -> Option<DeclTy
             let items_type = schema_decl_type(items, items.embedded_resource())?;
             let max_items = match s.max_items() {
                 Some(n) => zero_if_negative(n),
-                None => (MAX_REQUEST_SIZE_BYTES - 2) / (items_type.min_serialized_size + 1),
+                None => unbounded_list_items(items_type.min_serialized_size),
             };
             Some(DeclType {
                 kind: DeclKind::List(Box::new(items_type)),
@@ -210,7 +242,7 @@ pub fn schema_decl_type(s: &dyn Schema, is_resource_root: bool) -> Option<DeclTy
                 let props_type = schema_decl_type(props, props.embedded_resource())?;
                 let max_properties = match s.max_properties() {
                     Some(n) => zero_if_negative(n),
-                    None => (MAX_REQUEST_SIZE_BYTES - 2) / (props_type.min_serialized_size + 6),
+                    None => unbounded_map_properties(props_type.min_serialized_size),
                 };
                 let key = DeclType::simple(Type::String, MIN_STRING_SIZE);
                 return Some(DeclType {
@@ -228,7 +260,7 @@ pub fn schema_decl_type(s: &dyn Schema, is_resource_root: bool) -> Option<DeclTy
                 };
                 let required = required_names.iter().any(|r| r == name);
                 if required && prop.default_value().is_none() {
-                    min_size += name.len() as i64 + field_type.min_serialized_size + 4;
+                    min_size += required_property_size(name.len(), field_type.min_serialized_size);
                 }
                 if let Some(escaped) = escape(name) {
                     fields.insert(
@@ -260,7 +292,7 @@ pub fn schema_decl_type(s: &dyn Schema, is_resource_root: bool) -> Option<DeclTy
 }
 
 fn string_decl_type(s: &dyn Schema) -> DeclType {
-    let unbounded = MAX_REQUEST_SIZE_BYTES - 2;
+    let unbounded = UNBOUNDED_SIZE;
     let (t, min, max) = match s.format() {
         Some("byte") => (
             Type::Bytes,
@@ -280,8 +312,7 @@ fn string_decl_type(s: &dyn Schema) -> DeclType {
         ),
         _ => {
             let max = match s.max_length() {
-                // maxLength counts code points; sizes are in bytes, up to 4 per code point.
-                Some(n) => zero_if_negative(n).saturating_mul(4),
+                Some(n) => max_string_bytes(n),
                 None if !s.enum_values().is_empty() => s
                     .enum_values()
                     .iter()
@@ -301,8 +332,8 @@ fn string_decl_type(s: &dyn Schema) -> DeclType {
     }
 }
 
-fn zero_if_negative(v: i64) -> i64 {
-    v.max(0)
+const fn zero_if_negative(v: i64) -> i64 {
+    if v < 0 { 0 } else { v }
 }
 
 /// The CEL reserved words; a property with such a name is accessed as `__name__`.

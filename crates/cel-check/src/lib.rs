@@ -1,4 +1,16 @@
-//! CEL as Kubernetes uses it. This module is the parser: cel-go's grammar
+//! Kubernetes CEL without evaluation: what the API server does with an expression when it is
+//! written. The parser (below), the type checker ([`check`]), the cost estimator ([`cost`],
+//! whose per-call formulas, [`cost::formula`], are `const fn`s shared with the derive's
+//! compile-time checker), the environment of each Kubernetes version ([`env`](mod@env): one table of
+//! overloads), CEL declarations from OpenAPI schemas ([`decl`], [`schema`]) and the compilation
+//! of `x-kubernetes-validations` rules ([`check::compile`](mod@check::compile)). It depends on
+//! `crdkit-apimachinery` and `serde_json` only, so the proc-macro links neither an evaluator,
+//! nor a regular expression engine, nor a time zone database; `crdkit-cel` adds the evaluator
+//! and re-exports all of this.
+//!
+//! # The parser
+//!
+//! CEL as Kubernetes uses it. The parser is cel-go's grammar
 //! (`parser/gen/CEL.g4`), visitor and macros (`parser/parser.go`, `parser/macro.go`,
 //! `parser/unescape.go`, `ext/comprehensions.go`, the optional and lists macros), AST
 //! (`common/ast`) and error display (`common/errors.go`), configured as Kubernetes configures

@@ -12,7 +12,7 @@ use super::visit::Builder;
 /// Which expander a macro uses.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum MacroKind {
-    /// `has(a.f)`: the presence test, a [`ExprKind::Select`](crate::ExprKind::Select) with
+    /// `has(a.f)`: the presence test, a [`crate::ExprKind::Select`] with
     /// `test_only`; no comprehension.
     Has,
     /// `l.all(x, p)`: whether `p` holds for every element (every key of a map).

@@ -4,7 +4,7 @@
 //! The CEL crate does not know the CRD model: anything that implements [`Schema`] (the
 //! structural schema of a CRD does, on the schema side) can declare CEL types
 //! ([`schema_decl_type`](crate::decl::schema_decl_type)) and bind JSON values seen through
-//! it ([`Activation::bind_json`](crdkit_cel::eval::Activation::bind_json)).
+//! it (`Activation::bind_json` of the evaluator, in `crdkit-cel`).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -230,8 +230,9 @@ struct ResourceMeta {
 #[derive(Debug)]
 struct CappedString(i64);
 
-/// The longest `metadata.name` (a DNS subdomain).
-const NAME_MAX_LENGTH: i64 = 253;
+/// The longest `metadata.name` (validation `DNS1123SubdomainMaxLength`): the `maxLength` CEL
+/// gives the `name` of a resource root's `metadata` (`generateName`: one less).
+pub const NAME_MAX_LENGTH: i64 = 253;
 
 impl<'a> ResourceRoot<'a> {
     /// The resource-root view of `inner`, or `None` when `inner` declares the type and object

@@ -285,6 +285,47 @@ impl<'a> Value<'a> {
         }
     }
 
+    /// Plain JSON without a schema: `null`, `bool`, `string`, a list, a map with string keys,
+    /// and numbers as written: `int` when integral and within `i64`, else `uint` when within
+    /// `u64`, else `double` (`1.0` is a `double`). Strings are borrowed. To read JSON as the
+    /// API server reads objects (formats, `x-kubernetes-int-or-string`, list types, escaped
+    /// property names), bind it with its schema:
+    /// [`Activation::bind_json`](crate::eval::Activation::bind_json).
+    ///
+    /// ```
+    /// use crdkit_cel::value::Value;
+    ///
+    /// let json = serde_json::json!({"n": 1, "big": 18446744073709551615u64, "x": 1.0, "tags": ["a"]});
+    /// let v = Value::from_json(&json);
+    /// assert_eq!(v.to_json(), json);
+    /// assert_eq!(Value::from_json(&json["n"]).type_name(), "int");
+    /// assert_eq!(Value::from_json(&json["big"]).type_name(), "uint");
+    /// assert_eq!(Value::from_json(&json["x"]).type_name(), "double");
+    /// ```
+    #[must_use]
+    pub fn from_json(json: &'a serde_json::Value) -> Value<'a> {
+        use serde_json::Value as J;
+        match json {
+            J::Null => Value::Null,
+            J::Bool(b) => Value::Bool(*b),
+            J::Number(n) => match (n.as_i64(), n.as_u64()) {
+                (Some(i), _) => Value::Int(i),
+                (None, Some(u)) => Value::Uint(u),
+                _ => Value::Double(n.as_f64().unwrap_or(f64::NAN)),
+            },
+            J::String(s) => Value::String(Str::Borrowed(s)),
+            J::Array(items) => Value::list(items.iter().map(Value::from_json).collect()),
+            J::Object(members) => {
+                let mut map = OwnedMap::new();
+                for (k, v) in members {
+                    // Keys are distinct strings: inserting cannot fail.
+                    let _ = map.insert(Value::String(Str::Borrowed(k)), Value::from_json(v));
+                }
+                Value::Map(Map::Owned(Arc::new(map)))
+            }
+        }
+    }
+
     /// Converts to plain JSON (for tests and messages); views are materialised.
     #[must_use]
     pub fn to_json(&self) -> serde_json::Value {
@@ -355,6 +396,32 @@ impl From<u64> for Value<'_> {
 impl From<f64> for Value<'_> {
     fn from(d: f64) -> Self {
         Value::Double(d)
+    }
+}
+
+impl From<i32> for Value<'_> {
+    fn from(i: i32) -> Self {
+        Value::Int(i64::from(i))
+    }
+}
+
+impl From<u32> for Value<'_> {
+    fn from(u: u32) -> Self {
+        Value::Uint(u64::from(u))
+    }
+}
+
+impl<'a, T: Into<Value<'a>>> From<Vec<T>> for Value<'a> {
+    /// A plain list of the converted elements.
+    fn from(items: Vec<T>) -> Self {
+        Value::list(items.into_iter().map(Into::into).collect())
+    }
+}
+
+impl<'a> From<&'a serde_json::Value> for Value<'a> {
+    /// [`Value::from_json`].
+    fn from(json: &'a serde_json::Value) -> Self {
+        Value::from_json(json)
     }
 }
 

@@ -69,6 +69,9 @@ USAGE:
         their own version (pruned, defaulted), converted (None: apiVersion only; Webhook: a
         ConversionReview posted to --webhook-url or the CRD's url, trusting --ca-bundle or the
         CRD's caBundle), then pruned to VERSION's schema. Other documents are written unchanged.
+    crdgen serve [--addr 127.0.0.1:PORT] [--data DIR] ...
+        Serve the Kubernetes API for CRDs and their objects to kubectl and kube-rs (the local API
+        server; in the crdgen of this repository, see `crdgen serve --help`).
 
 Files may hold several documents (YAML `---` or concatenated JSON) and `kind: List`; `-` is stdin.
 A directory stands for its .yaml, .yml and .json files, recursively.

@@ -18,6 +18,8 @@
 //!     "error parsing regexp: invalid nested repetition operator: `**`"
 //! );
 //! ```
+//!
+//! Depends on `crdkit-apimachinery` (the syntax) and the `regex` crate only.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

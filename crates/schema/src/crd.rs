@@ -285,6 +285,7 @@ fn is_zero(v: &i32) -> bool {
 
 /// Why a document is not a CustomResourceDefinition this crate reads.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReadError {
     /// Another `apiVersion`/`kind`.
     #[error(

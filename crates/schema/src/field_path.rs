@@ -74,7 +74,7 @@ impl PathSchema for JsonSchemaProps {
 /// let (path, found) = valid_field_path(".spec['replicas']", &root, true).unwrap();
 /// assert_eq!(path.to_string(), "spec.replicas");
 /// assert_eq!(found.unwrap().generic.ty, Some(Type::Integer));
-/// assert_eq!(valid_field_path(".spec.nope", &root, true).unwrap_err(), "does not refer to a valid field");
+/// assert_eq!(valid_field_path(".spec.nope", &root, true).unwrap_err().to_string(), "does not refer to a valid field");
 /// ```
 ///
 /// # Errors
@@ -83,29 +83,29 @@ pub fn valid_field_path<'s, S: PathSchema>(
     json_path: &str,
     schema: &'s S,
     allow_array_notation: bool,
-) -> Result<(FieldPath, Option<&'s S>), String> {
+) -> Result<(FieldPath, Option<&'s S>), FieldPathError> {
     let mut path = FieldPath::nil();
     let mut current: Option<&'s S> = Some(schema);
     let mut toks = Tokens { rest: json_path };
-    let invalid = || "does not refer to a valid field".to_owned();
-    let end = || "unexpected end of JSON path".to_owned();
+    let invalid = || FieldPathError::NoSuchField;
+    let end = || FieldPathError::UnexpectedEnd;
 
     while let Some(tok) = toks.next() {
         let bracket = tok == "[";
         let name = match tok {
             "[" => {
                 if !allow_array_notation {
-                    return Err("array notation is not allowed".to_owned());
+                    return Err(FieldPathError::ArrayNotation);
                 }
                 let tok = toks.next().ok_or_else(end)?;
                 if tok.len() < 2 || !tok.starts_with('\'') || !tok.ends_with('\'') {
-                    return Err(format!("expected single quoted string but got {tok}"));
+                    return Err(FieldPathError::ExpectedQuotedString(tok.to_owned()));
                 }
                 unescape_single_quote(&tok[1..tok.len() - 1])
-                    .map_err(|e| format!("invalid string literal: {e}"))?
+                    .map_err(|e| FieldPathError::InvalidStringLiteral(e.to_string()))?
             }
             "." => toks.next().ok_or_else(end)?.to_owned(),
-            other => return Err(format!("expected [ or . but got: {other}")),
+            other => return Err(FieldPathError::ExpectedBracketOrDot(other.to_owned())),
         };
         let s = current.ok_or_else(invalid)?;
         if s.has_properties() {
@@ -120,11 +120,39 @@ pub fn valid_field_path<'s, S: PathSchema>(
         if bracket {
             let close = toks.next().ok_or_else(end)?;
             if close != "]" {
-                return Err(format!("expected ] but got {close}"));
+                return Err(FieldPathError::ExpectedClosingBracket(close.to_owned()));
             }
         }
     }
     Ok((path, current))
+}
+
+/// Why a JSON path is not a valid field path (apiextensions `ValidFieldPath`'s errors; `Display`
+/// is Go's text).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FieldPathError {
+    /// `.spec.nope`: a field the schema does not declare.
+    #[error("does not refer to a valid field")]
+    NoSuchField,
+    /// `.spec.`: the path ends inside a selection.
+    #[error("unexpected end of JSON path")]
+    UnexpectedEnd,
+    /// `.spec['x']` where only dots are allowed.
+    #[error("array notation is not allowed")]
+    ArrayNotation,
+    /// `.spec[x]`: a bracket without a single-quoted name.
+    #[error("expected single quoted string but got {0}")]
+    ExpectedQuotedString(String),
+    /// `.spec['\q']`: an invalid escape in a quoted name.
+    #[error("invalid string literal: {0}")]
+    InvalidStringLiteral(String),
+    /// `spec`: a step that starts with neither `.` nor `[`.
+    #[error("expected [ or . but got: {0}")]
+    ExpectedBracketOrDot(String),
+    /// `.spec['x'.`: a quoted name not closed by `]`.
+    #[error("expected ] but got {0}")]
+    ExpectedClosingBracket(String),
 }
 
 /// The tokens Go's scanner yields: `.`, `[`, `]`, a single-quoted string (up to the first `'`
@@ -230,7 +258,11 @@ mod tests {
         ok(".spec.any.foo", "spec.any[foo]");
         ok("", "<nil>");
         let err = |p: &str, want: &str| {
-            assert_eq!(valid_field_path(p, &s, true).unwrap_err(), want, "{p}");
+            assert_eq!(
+                valid_field_path(p, &s, true).unwrap_err().to_string(),
+                want,
+                "{p}"
+            );
         };
         err(".spec.y", "does not refer to a valid field");
         err("spec", "expected [ or . but got: spec");
@@ -248,7 +280,7 @@ mod tests {
         err(".spec..x", "does not refer to a valid field");
         assert_eq!(
             valid_field_path(".spec['x']", &s, false).unwrap_err(),
-            "array notation is not allowed"
+            FieldPathError::ArrayNotation
         );
         assert!(
             valid_field_path(".spec.any.foo", &s, true)

@@ -23,7 +23,7 @@ pub mod yaml;
 
 pub use check::{StructuralOptions, validate_structural, validate_structural_props};
 pub use convert::ConvertError;
-pub use field_path::valid_field_path;
+pub use field_path::{FieldPathError, valid_field_path};
 pub use props::{JsonSchemaProps, SchemaOrArray, SchemaOrBool, SchemaOrStringArray};
 pub use structural::{
     AdditionalProperties, Extensions, Generic, ListType, MapType, NestedValueValidation,

@@ -113,7 +113,7 @@ impl Builder {
             Kind::Dynamic(f) => match f() {
                 Ok(s) => s,
                 Err(e) => {
-                    self.err(path, e);
+                    self.err(path, e.to_string());
                     Structural::default()
                 }
             },

@@ -4,7 +4,7 @@
 //! serde's data model (structs with renamed and flattened fields, enums with their tagging, maps,
 //! sequences) plus the CRD keywords written on it. Shapes compose through `&T::SHAPE`, so the graph
 //! spans modules and crates without the derive seeing the other types' tokens, and it is data that
-//! rustc can inspect in `const fn`s: the checks in [`check`] run at compile time
+//! rustc can inspect in `const fn`s: the checks in `check` run at compile time
 //! (`const _: () = ...`) and again at run time for schemas loaded from files.
 //!
 //! [`build()`] turns a shape into the [`crdkit_schema::Structural`] model at run time, where enums
@@ -12,7 +12,7 @@
 //!
 //! Also here: [`resource`] (what `#[derive(CustomResource)]` declares about a resource and the CRD
 //! it builds, `merge_crds`), the shape of `metadata` ([`meta`]), and the const CEL checker
-//! ([`cel`]).
+//! (`cel`).
 //!
 //! Depends on `crdkit-schema`, `crdkit-cel-check` and `crdkit-apimachinery`; the `k8s-openapi`
 //! and `schemars` features add impls for those crates' types (with them, the program's copy of
@@ -22,9 +22,12 @@
 
 pub mod build;
 // A failed check returns its message by value: const fns cannot box it.
+// Generated code and the derive use it; not part of the documented API.
+#[doc(hidden)]
 #[allow(clippy::result_large_err)]
 pub mod cel;
 // A failed check returns its message by value: const fns cannot box it.
+#[doc(hidden)]
 #[allow(clippy::result_large_err)]
 pub mod check;
 mod impls;
@@ -41,7 +44,7 @@ pub mod versions;
 pub use build::{BuildError, build};
 pub use impls::MapKey;
 pub use json::Json;
-pub use msg::Msg;
+pub use msg::{MSG_CAP, Msg};
 
 use crdkit_schema::{ListType, MapType};
 
@@ -155,8 +158,24 @@ pub enum Kind {
     /// A serde enum with its representation.
     Enum(&'static Enum),
     /// A schema known only at run time (a `schemars::JsonSchema` type behind `#[crd(schemars)]`).
-    Dynamic(fn() -> Result<crdkit_schema::Structural, String>),
+    Dynamic(fn() -> Result<crdkit_schema::Structural, NotStructural>),
 }
+
+/// Why a schema known only at run time has no structural form: every offending part, with its
+/// path (`Display` writes one per line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotStructural {
+    /// One message per part without a structural equivalent (`properties.x: anyOf of types`).
+    pub errors: Vec<String>,
+}
+
+impl std::fmt::Display for NotStructural {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.errors.join("\n"))
+    }
+}
+
+impl std::error::Error for NotStructural {}
 
 /// A field of a struct or struct variant, under its serialized name.
 #[derive(Clone, Copy, Debug)]
@@ -231,7 +250,7 @@ pub enum DefaultValue {
     /// A literal, checked against the schema at compile time.
     Value(Json),
     /// A function's result, serialized when the CRD is built.
-    Fn(fn() -> Result<serde_json::Value, String>),
+    Fn(fn() -> Result<serde_json::Value, serde_json::Error>),
 }
 
 /// One `x-kubernetes-validations` rule.

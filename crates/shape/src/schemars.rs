@@ -9,13 +9,14 @@
 
 use serde_json::{Map, Value};
 
+use crate::NotStructural;
 use crdkit_schema::{JsonSchemaProps, Structural};
 
 /// The structural schema of `T` from its `schemars::JsonSchema` impl.
 ///
 /// # Errors
 /// Every part of the schema without a structural equivalent, one per line, with its path.
-pub fn schemars_schema<T: schemars::JsonSchema + ?Sized>() -> Result<Structural, String> {
+pub fn schemars_schema<T: schemars::JsonSchema + ?Sized>() -> Result<Structural, NotStructural> {
     let mut settings = schemars::generate::SchemaSettings::openapi3();
     settings.inline_subschemas = true;
     let schema = settings.into_generator().into_root_schema_for::<T>();
@@ -26,7 +27,7 @@ pub fn schemars_schema<T: schemars::JsonSchema + ?Sized>() -> Result<Structural,
 ///
 /// # Errors
 /// Every part of the schema without a structural equivalent, one per line, with its path.
-pub fn from_json_schema(schema: &Value) -> Result<Structural, String> {
+pub fn from_json_schema(schema: &Value) -> Result<Structural, NotStructural> {
     let mut errors = Vec::new();
     let mut v = schema.clone();
     if let Value::Object(m) = &mut v {
@@ -38,11 +39,12 @@ pub fn from_json_schema(schema: &Value) -> Result<Structural, String> {
     }
     normalize(&mut v, "", &mut errors, 0);
     if !errors.is_empty() {
-        return Err(errors.join("\n"));
+        return Err(NotStructural { errors });
     }
+    let one = |e: String| NotStructural { errors: vec![e] };
     let props: JsonSchemaProps =
-        serde_json::from_value(v).map_err(|e| format!("not an OpenAPI schema: {e}"))?;
-    Structural::from_props(&props).map_err(|e| e.to_string())
+        serde_json::from_value(v).map_err(|e| one(format!("not an OpenAPI schema: {e}")))?;
+    Structural::from_props(&props).map_err(|e| one(e.to_string()))
 }
 
 fn child(path: &str, name: &str) -> String {
@@ -209,7 +211,8 @@ mod tests {
             "r": {"$ref": "#/$defs/Node"},
             "u": {"type": ["string", "integer"]},
         }}))
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("r: `$ref`"), "{err}");
         assert!(err.contains("u: a value of several types"), "{err}");
     }

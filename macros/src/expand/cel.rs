@@ -10,9 +10,9 @@
 //! - for non-generic types, a `const _` that fails the build with the message, at the rule.
 //!   Generic types cannot have free consts: their infos fail when the type is instantiated.
 
-use crdkit_shape::cel::check::MAX_NODES;
+use crdkit_shape::cel::MAX_NODES;
+use crdkit_shape::cel::MAX_VARS;
 use crdkit_shape::cel::lower::{LKind, Lowered, lower_source};
-use crdkit_shape::cel::types::MAX_VARS;
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 

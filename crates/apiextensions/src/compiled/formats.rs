@@ -15,6 +15,7 @@ use crdkit_apimachinery::goparse;
 /// A format that CRDs may use on strings (`apiextensions-apiserver` `formats.go`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]
+#[non_exhaustive]
 pub enum Format {
     BsonObjectId,
     Uri,

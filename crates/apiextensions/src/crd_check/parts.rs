@@ -284,7 +284,7 @@ fn selectable_fields(
             continue;
         }
         let resolved = schema
-            .ok_or_else(|| "does not refer to a valid field".to_owned())
+            .ok_or(crdkit_schema::FieldPathError::NoSuchField)
             .and_then(|s| valid_field_path(&f.json_path, s, false));
         let (p, found) = match resolved {
             Ok(r) => r,

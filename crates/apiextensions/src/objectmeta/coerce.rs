@@ -116,7 +116,7 @@ impl Coercer<'_> {
             Err(e) if !self.drop_invalid => Err(FieldError::invalid(
                 &path.child("metadata"),
                 BadValue::from(meta),
-                e,
+                e.message,
             )),
             Err(_) => Ok(()),
             Ok(m) => {

@@ -116,7 +116,7 @@ pub(super) fn decode(
         Kind::Time | Kind::TimePtr => match v {
             Value::String(s) => parse_rfc3339(s)
                 .map(|t| Some(Value::String(format_rfc3339(t))))
-                .map_err(Fatal),
+                .map_err(|e| Fatal(e.to_string())),
             _ => Err(Fatal(format!(
                 "json: cannot unmarshal {} into Go value of type string",
                 json_kind(v)

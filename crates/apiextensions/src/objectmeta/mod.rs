@@ -36,6 +36,28 @@ pub struct ObjectMeta {
     pub unknown_fields: Vec<String>,
 }
 
+/// Why `metadata` does not decode as `metav1.ObjectMeta`: Go's `encoding/json` message
+/// (`json: cannot unmarshal number into Go struct field ObjectMeta.labels of type string`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObjectMetaError {
+    /// Go's decoding message.
+    pub message: String,
+}
+
+impl std::fmt::Display for ObjectMetaError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ObjectMetaError {}
+
+impl From<String> for ObjectMetaError {
+    fn from(message: String) -> ObjectMetaError {
+        ObjectMetaError { message }
+    }
+}
+
 /// Decodes `metadata` as `GetObjectMetaWithOptions` does. `parent` is the path of the object
 /// holding it (nil at the root). Errors are Go's decoding messages.
 ///
@@ -45,7 +67,7 @@ pub fn get_object_meta(
     metadata: &Value,
     parent: &FieldPath,
     drop_invalid: bool,
-) -> Result<ObjectMeta, String> {
+) -> Result<ObjectMeta, ObjectMetaError> {
     let Value::Object(map) = metadata else {
         if metadata.is_null() {
             return Ok(ObjectMeta::default());
@@ -55,12 +77,12 @@ pub fn get_object_meta(
             json_kind(metadata)
         );
         if drop_invalid {
-            return Err(format!(
+            return Err(ObjectMetaError::from(format!(
                 "invalid metadata: expected object, got {}",
                 go_type(metadata)
-            ));
+            )));
         }
-        return Err(err);
+        return Err(err.into());
     };
     let mut out = ObjectMeta::default();
     let mut first_err = None;
@@ -75,7 +97,7 @@ pub fn get_object_meta(
                 out.value.insert(k.clone(), x);
             }
             Ok(None) => {}
-            Err(DecodeError::Fatal(e)) if !drop_invalid => return Err(e),
+            Err(DecodeError::Fatal(e)) if !drop_invalid => return Err(e.into()),
             Err(DecodeError::Saved(e)) if !drop_invalid => {
                 first_err.get_or_insert(e);
             }
@@ -83,7 +105,7 @@ pub fn get_object_meta(
         }
     }
     match first_err {
-        Some(e) => Err(e),
+        Some(e) => Err(e.into()),
         None => Ok(out),
     }
 }

@@ -486,7 +486,7 @@ fn validate_field_path() {
                 failures.push(format!("{}: {fp:?}: ok {p}, want error {want}", c["name"]));
             }
             (Err(e), None) => failures.push(format!("{}: {fp:?}: error {e}", c["name"])),
-            (Err(e), Some(want)) if !e.contains(want) => {
+            (Err(e), Some(want)) if !e.to_string().contains(want) => {
                 failures.push(format!("{}: {fp:?}: error {e}, want {want}", c["name"]));
             }
             _ => {}

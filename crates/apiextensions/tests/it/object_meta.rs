@@ -27,7 +27,9 @@ fn get_object_meta_with_options() {
     let err = "json: cannot unmarshal number into Go struct field ObjectMeta.annotations of type map[string]string";
 
     assert_eq!(
-        get_object_meta(&unknown_and_malformed, &FieldPath::nil(), false).unwrap_err(),
+        get_object_meta(&unknown_and_malformed, &FieldPath::nil(), false)
+            .unwrap_err()
+            .to_string(),
         err
     );
     let m = get_object_meta(&unknown_and_malformed, &FieldPath::nil(), true).unwrap();
@@ -63,7 +65,9 @@ fn get_object_meta_nils_and_case() {
         json!({"name": "good", "namespace": "good"})
     );
     assert_eq!(
-        get_object_meta(&json!({"creationTimestamp": "a"}), &FieldPath::nil(), false).unwrap_err(),
+        get_object_meta(&json!({"creationTimestamp": "a"}), &FieldPath::nil(), false)
+            .unwrap_err()
+            .to_string(),
         r#"parsing time "a" as "2006-01-02T15:04:05Z07:00": cannot parse "a" as "2006""#
     );
     let m = get_object_meta(&json!({"creationTimestamp": "2017-05-31T14:56:35.5+02:00", "labels": {}, "generation": 1.0}), &FieldPath::nil(), false).unwrap();
@@ -399,7 +403,9 @@ fn get_object_meta_malformed_only() {
     let malformed = json!({"name": "my-meta", "generateName": null, "generation": null,
         "labels": {"foo": "bar"}, "annotations": 11});
     assert_eq!(
-        get_object_meta(&malformed, &FieldPath::nil(), false).unwrap_err(),
+        get_object_meta(&malformed, &FieldPath::nil(), false)
+            .unwrap_err()
+            .to_string(),
         "json: cannot unmarshal number into Go struct field ObjectMeta.annotations of type map[string]string"
     );
     let m = get_object_meta(&malformed, &FieldPath::nil(), true).unwrap();

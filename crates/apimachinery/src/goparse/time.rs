@@ -60,15 +60,41 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
-/// `time.Parse(time.RFC3339, s)` as Unix seconds (the fraction dropped), or Go's error text.
-pub fn parse_rfc3339(s: &str) -> Result<i64, String> {
-    let err = |elem: &str, rest: &str| {
-        format!(
+/// Go's `*time.ParseError` of `time.Parse(time.RFC3339, value)`; `Display` is Go's text
+/// (`parsing time "a" as "2006-01-02T15:04:05Z07:00": cannot parse "a" as "2006"`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimeParseError {
+    /// The whole input.
+    pub value: String,
+    /// The part of the input that did not parse.
+    pub value_elem: String,
+    /// The element of the layout it was parsed as (`2006`, `T`, `Z07:00`, ...).
+    pub layout_elem: &'static str,
+}
+
+impl std::fmt::Display for TimeParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
             "parsing time {} as \"2006-01-02T15:04:05Z07:00\": cannot parse {} as {}",
-            crate::field::go_quote(s),
-            crate::field::go_quote(rest),
-            crate::field::go_quote(elem)
+            crate::field::go_quote(&self.value),
+            crate::field::go_quote(&self.value_elem),
+            crate::field::go_quote(self.layout_elem)
         )
+    }
+}
+
+impl std::error::Error for TimeParseError {}
+
+/// `time.Parse(time.RFC3339, s)` as Unix seconds (the fraction dropped).
+///
+/// # Errors
+/// Go's parse error, naming the part that did not parse.
+pub fn parse_rfc3339(s: &str) -> Result<i64, TimeParseError> {
+    let err = |elem: &'static str, rest: &str| TimeParseError {
+        value: s.to_owned(),
+        value_elem: rest.to_owned(),
+        layout_elem: elem,
     };
     let b = s.as_bytes();
     let Some(((y, mo, d), rest)) = parse_ymd(b) else {
@@ -295,7 +321,7 @@ mod tests {
         );
         assert_eq!(format_rfc3339(951_782_400), "2000-02-29T00:00:00Z");
         assert_eq!(
-            parse_rfc3339("a").unwrap_err(),
+            parse_rfc3339("a").unwrap_err().to_string(),
             r#"parsing time "a" as "2006-01-02T15:04:05Z07:00": cannot parse "a" as "2006""#
         );
     }

@@ -284,7 +284,8 @@ impl Compiler<'_> {
         let (associative, keys) = match s.extensions.list_type {
             Some(ListType::Set) => (true, Vec::new()),
             Some(ListType::Map) => (true, s.extensions.list_map_keys.clone()),
-            Some(ListType::Atomic) | None => (false, Vec::new()),
+            // Atomic, unset, and any list type a later API server may add.
+            _ => (false, Vec::new()),
         };
         List {
             elem,

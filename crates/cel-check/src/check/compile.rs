@@ -32,6 +32,9 @@ use crate::types::Type;
 pub const SCOPED_VAR_NAME: &str = "self";
 /// `OldScopedVarName`.
 pub const OLD_SCOPED_VAR_NAME: &str = "oldSelf";
+/// The name [`RuleOptions::default`] gives `self`'s type (the API server generates
+/// `selfType<n>` anew for every CRD update); the derive's checker names it so too.
+pub const SELF_TYPE_NAME: &str = "selfType0";
 
 /// How to compile rules.
 #[derive(Clone, Debug)]
@@ -48,13 +51,14 @@ impl Default for RuleOptions {
     fn default() -> Self {
         RuleOptions {
             version: DEFAULT_COMPATIBILITY_VERSION,
-            self_type_name: "selfType0".into(),
+            self_type_name: SELF_TYPE_NAME.into(),
         }
     }
 }
 
 /// apiserver `cel.ErrorType`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RuleErrorType {
     /// `RuleRequired`
     Required,

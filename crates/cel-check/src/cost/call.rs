@@ -1,11 +1,9 @@
-//! Calls in cel-go `checker/cost.go`: `costCall` and `functionCost` (extension estimators, then
-//! the Kubernetes estimator, then cel-go's built-in rules for strings, lists, logic and
-//! comparisons).
+//! Calls in cel-go `checker/cost.go`: `costCall`, which costs each overload the checker allowed
+//! with the formulas of [`formula`] and follows the paths of `index_list` and `index_map`.
 
-use super::coster::{Coster, EntrySize, ONE};
-use super::k8s::{self, Node};
-use super::{CostEstimate, REGEX_STRING_LENGTH_COST_FACTOR, STRING_TRAVERSAL_COST_FACTOR};
-use super::{SizeEstimate, ext};
+use super::coster::{Coster, Node, ONE, estimate_size};
+use super::formula::{self, Call, Element, Operand};
+use super::{CostEstimate, EntrySize, SizeEstimate};
 use crate::ExprId;
 use crate::check::Reference;
 
@@ -73,8 +71,8 @@ impl Coster<'_> {
         sum.add(fn_cost)
     }
 
-    /// cel-go `functionCost`: extension estimators, then the Kubernetes estimator, then the
-    /// built-in rules; the result size when known.
+    /// cel-go `functionCost` ([`formula::function_cost`]) on this walk's nodes; records the
+    /// result's entry sizes where the formula says where they come from.
     fn function_cost(
         &mut self,
         id: ExprId,
@@ -84,123 +82,69 @@ impl Coster<'_> {
         args: &[Node],
         arg_costs: &[CostEstimate],
     ) -> (CostEstimate, Option<SizeEstimate>) {
-        let arg_sum = arg_costs
-            .iter()
-            .fold(CostEstimate::default(), |s, c| s.add(*c));
-        if let Some((c, s)) = ext::estimate(self.root, self.version, overload, target, args) {
-            return (c.add(arg_sum), s);
+        let target_element = match target {
+            Some(t) if formula::reads_target_element(function) => {
+                list_element_node(t).map(|el| Element {
+                    kind: el.ty.kind(),
+                    size: self.size(&el),
+                })
+            }
+            _ => None,
+        };
+        let operands: Vec<Operand<'_>> = args.iter().map(|a| self.operand(a)).collect();
+        let call = Call {
+            function,
+            overload,
+            version: self.version,
+            target: target.map(|t| self.operand(t)),
+            args: &operands,
+            arg_costs,
+            target_element,
+        };
+        let out = formula::function_cost(&call);
+        if let Some((a, b)) = out.entries_of
+            && let (Some(a), Some(b)) = (self.entry_arg(&args[a]), self.entry_arg(&args[b]))
+        {
+            self.entries.insert(id, a.union(b));
         }
-        if let Some((c, s)) = k8s::estimate_call(self.root, function, overload, target, args) {
-            return (c.add(arg_sum), s);
+        (out.cost, out.size)
+    }
+
+    /// library `sizeEstimate`: the computed size, else the size estimator's.
+    fn size(&self, n: &Node) -> SizeEstimate {
+        n.computed
+            .or_else(|| estimate_size(self.root, n))
+            .unwrap_or(SizeEstimate::UNKNOWN)
+    }
+
+    fn operand<'n>(&self, n: &'n Node) -> Operand<'n> {
+        Operand {
+            computed: n.computed,
+            size: self.size(n),
+            int_literal: n.int_literal,
+            kind: n.ty.kind(),
+            type_name: n.ty.type_name(),
         }
-        let size = |n: &Node| n.computed.unwrap_or(SizeEstimate::UNKNOWN);
-        let st = STRING_TRAVERSAL_COST_FACTOR;
-        match overload {
-            "string_format" if target.is_some() => {
-                return (
-                    size(target.unwrap())
-                        .multiply_by_cost_factor(st)
-                        .add(arg_sum),
-                    None,
-                );
-            }
-            "string_to_bytes" | "bytes_to_string" | "strings_quote" if args.len() == 1 => {
-                let sz = size(&args[0]);
-                let result = match overload {
-                    "string_to_bytes" => SizeEstimate {
-                        min: sz.min,
-                        max: sz.max.saturating_mul(4),
-                    },
-                    "bytes_to_string" => SizeEstimate {
-                        min: sz.min / 4,
-                        max: sz.max,
-                    },
-                    _ => SizeEstimate {
-                        min: sz.min.saturating_add(2),
-                        max: sz.max.saturating_mul(2).saturating_add(2),
-                    },
-                };
-                return (sz.multiply_by_cost_factor(st).add(arg_sum), Some(result));
-            }
-            "starts_with_string" | "ends_with_string" if args.len() == 1 => {
-                return (
-                    size(&args[0]).multiply_by_cost_factor(st).add(arg_sum),
-                    None,
-                );
-            }
-            "in_list" if args.len() == 2 => {
-                return (
-                    size(&args[1]).multiply_by_cost_factor(1.0).add(arg_sum),
-                    None,
-                );
-            }
-            "matches_string" if target.is_some() && args.len() == 1 => {
-                let s = size(target.unwrap())
-                    .add(SizeEstimate::fixed(1))
-                    .multiply_by_cost_factor(st);
-                let r = size(&args[0]).multiply_by_cost_factor(REGEX_STRING_LENGTH_COST_FACTOR);
-                return (s.multiply(r).add(arg_sum), None);
-            }
-            "contains_string" if target.is_some() && args.len() == 1 => {
-                let s = size(target.unwrap()).multiply_by_cost_factor(st);
-                let sub = size(&args[0]).multiply_by_cost_factor(st);
-                return (s.multiply(sub).add(arg_sum), None);
-            }
-            "logical_or" | "logical_and" => {
-                let (l, r) = (arg_costs[0], arg_costs[1]);
-                return (
-                    CostEstimate {
-                        min: l.min,
-                        max: l.add(r).max,
-                    },
-                    None,
-                );
-            }
-            "conditional" => {
-                let result = size(&args[1]).union(size(&args[2]));
-                let (e1, e2) = (self.entry_arg(&args[1]), self.entry_arg(&args[2]));
-                if let (Some(a), Some(b)) = (e1, e2) {
-                    self.entries.insert(id, a.union(b));
-                }
-                let c = arg_costs[0].add(arg_costs[1].union(arg_costs[2]));
-                return (c, Some(result));
-            }
-            "add_string" | "add_bytes" | "add_list" if args.len() == 2 => {
-                let result = size(&args[0]).add(size(&args[1]));
-                if let (Some(a), Some(b)) = (self.entry_arg(&args[0]), self.entry_arg(&args[1])) {
-                    self.entries.insert(id, a.union(b));
-                }
-                if overload == "add_list" {
-                    return (ONE.add(arg_sum), Some(result));
-                }
-                return (
-                    result.multiply_by_cost_factor(st).add(arg_sum),
-                    Some(result),
-                );
-            }
-            "less_string"
-            | "greater_string"
-            | "less_equals_string"
-            | "greater_equals_string"
-            | "less_bytes"
-            | "greater_bytes"
-            | "less_equals_bytes"
-            | "greater_equals_bytes"
-            | "equals"
-            | "not_equals" => {
-                let smallest = size(&args[0]).max.min(size(&args[1]).max);
-                let c = CostEstimate {
-                    min: u64::from(smallest > 0),
-                    max: smallest,
-                };
-                return (c.multiply_by_cost_factor(st).add(arg_sum), None);
-            }
-            _ => {}
-        }
-        (ONE.add(arg_sum), None)
     }
 
     fn entry_arg(&self, n: &Node) -> Option<EntrySize> {
         n.expr.and_then(|e| self.entry_size(e))
     }
+}
+
+/// library `listElementNode`: a node for the elements of a list-typed node (the first type
+/// parameter of its type, whatever the type).
+fn list_element_node(n: &Node) -> Option<Node> {
+    let elem = n.ty.parameters().first().map(|t| (*t).clone())?;
+    let mut path = n.path.clone();
+    if !path.is_empty() {
+        path.push("@items".into());
+    }
+    Some(Node {
+        path,
+        ty: elem,
+        expr: None,
+        computed: None,
+        int_literal: None,
+    })
 }

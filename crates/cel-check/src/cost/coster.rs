@@ -7,8 +7,7 @@
 
 use std::collections::HashMap;
 
-use super::k8s::{self, Node, Sizes};
-use super::{CostEstimate, SizeEstimate};
+use super::{CostEstimate, EntrySize, SizeEstimate, SizeEstimator};
 use super::{LIST_CREATE_BASE_COST, MAP_CREATE_BASE_COST};
 use super::{SELECT_AND_IDENT_COST, STRUCT_CREATE_BASE_COST};
 use crate::check::{CheckedAst, Reference};
@@ -16,22 +15,25 @@ use crate::env::Version;
 use crate::types::{Kind, Type};
 use crate::{ExprId, ExprKind, Literal};
 
-/// The sizes of an aggregate's keys and values (cel-go `entrySizeEstimate`).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct EntrySize {
-    pub(super) list: bool,
-    pub(super) key: SizeEstimate,
-    pub(super) val: SizeEstimate,
+/// The size estimator of an estimation, if any.
+pub(super) type Sizes<'a> = Option<&'a dyn SizeEstimator>;
+
+/// cel-go `AstNode`: a call's target or argument as the estimators see it.
+#[derive(Clone, Debug)]
+pub(super) struct Node {
+    /// The path into the schema; empty when unknown.
+    pub(super) path: Vec<String>,
+    pub(super) ty: Type,
+    pub(super) expr: Option<ExprId>,
+    /// The size the coster derived (`ComputedSize`).
+    pub(super) computed: Option<SizeEstimate>,
+    /// The value of an int literal node (estimators read literal counts and indexes).
+    pub(super) int_literal: Option<i64>,
 }
 
-impl EntrySize {
-    pub(super) fn union(self, o: EntrySize) -> EntrySize {
-        EntrySize {
-            list: self.list,
-            key: self.key.union(o.key),
-            val: self.val.union(o.val),
-        }
-    }
+/// library `CostEstimator.EstimateSize`, delegating to the rule's size estimator.
+pub(super) fn estimate_size(sizes: Sizes<'_>, node: &Node) -> Option<SizeEstimate> {
+    sizes?.estimate_size(&node.path, &node.ty)
 }
 
 struct LocalVar {
@@ -50,7 +52,7 @@ pub(super) struct Coster<'a> {
     pub(super) entries: HashMap<ExprId, EntrySize>,
 }
 
-pub(super) const ONE: CostEstimate = CostEstimate::fixed(1);
+pub(super) const ONE: CostEstimate = CostEstimate::ONE;
 
 impl<'a> Coster<'a> {
     pub(super) fn new(c: &'a CheckedAst, root: Sizes<'a>, version: Version) -> Self {
@@ -332,7 +334,7 @@ impl<'a> Coster<'a> {
             computed: None,
             int_literal: None,
         };
-        if let Some(s) = k8s::estimate_size(self.root, &node) {
+        if let Some(s) = estimate_size(self.root, &node) {
             self.sizes.insert(id, s);
             return Some(s);
         }

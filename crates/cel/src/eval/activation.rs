@@ -23,10 +23,28 @@ impl<'a> Activation<'a> {
         Activation::default()
     }
 
-    /// Binds a variable to a value.
+    /// Binds a variable to a value: a [`Value`], or what converts to one (`i64`, `i32`, `u64`,
+    /// `f64`, `bool`, `&str`, `String`, a `Vec` of those, plain JSON through
+    /// [`Value::from_json`]).
+    ///
+    /// ```
+    /// use crdkit_cel::eval::Activation;
+    ///
+    /// let labels = serde_json::json!({"app": "web"});
+    /// let activation = Activation::new()
+    ///     .bind("replicas", 3)
+    ///     .bind("name", "web")
+    ///     .bind("ports", vec![80, 443])
+    ///     .bind("labels", &labels);
+    /// assert_eq!(activation.get("name").and_then(|v| v.as_str()), Some("web"));
+    /// ```
     #[must_use]
-    pub fn bind(self, name: impl Into<Cow<'a, str>>, value: Value<'a>) -> Activation<'a> {
-        self.bind_result(name, Ok(value))
+    pub fn bind(
+        self,
+        name: impl Into<Cow<'a, str>>,
+        value: impl Into<Value<'a>>,
+    ) -> Activation<'a> {
+        self.bind_result(name, Ok(value.into()))
     }
 
     /// Binds a variable to a value or to an error that reading it raises (a JSON value that

@@ -10,10 +10,8 @@ use super::node::{Call, IntOp, Node, RegexCall, RegexKind};
 use crate::library::{Env, TRAVERSAL, actual_size, ceil_factor};
 use crate::value::{Bytes, List, ListKind, Map, Str, Value};
 
-/// cel-go `ListCreateBaseCost`.
-pub(crate) const LIST_CREATE: u64 = 10;
-/// cel-go `MapCreateBaseCost`.
-const MAP_CREATE: u64 = 30;
+pub(crate) use crate::cost::LIST_CREATE_BASE_COST as LIST_CREATE;
+use crate::cost::MAP_CREATE_BASE_COST as MAP_CREATE;
 
 /// Evaluation state: variables, comprehension locals and the running cost.
 pub(crate) struct Cx<'a, 'x> {

@@ -52,10 +52,9 @@
 //! - Where two or three steps are charged together (an int comparison of two variables), a
 //!   cancelled evaluation reports a cost up to 2 higher than cel-go's.
 //! - JSON objects are iterated in key order (Go: random order).
-//! - Regular expressions run on Rust's `regex` (RE2 syntax and linear time); the patterns Go
-//!   rejects fail with Go's messages, the few that Go accepts and `regex` does not (`\Q..\E`,
-//!   octal escapes) fail with `regex`'s; `\d`, `\w`, `\s` and `\b` are Unicode-aware (Go:
-//!   ASCII).
+//! - Regular expressions are Go's (`crdkit-regexp`: Go's parser and messages, ASCII `\d`, `\w`,
+//!   `\s`, `\b`, Go's `FindString`/`FindAllString`) matched by Rust's `regex` crate, which is
+//!   leftmost-first as Go is.
 //! - IP parse-error texts approximate Go's `netip`; quantities are exact up to 38 significant
 //!   digits (Go: arbitrary precision).
 //! - Time zones come from the IANA database bundled in `jiff`.
@@ -96,12 +95,9 @@ use crate::check::CheckedAst;
 use crate::library::Env;
 use crate::schema::{Schema, address};
 
-/// `PerCallLimit`: the cost limit of one evaluation (apiserver `pkg/apis/cel/config.go`).
-pub const PER_CALL_LIMIT: u64 = 1_000_000;
-/// `RuntimeCELCostBudget`: the cost budget of all rules while validating one object.
-pub const RUNTIME_CEL_COST_BUDGET: u64 = 10_000_000;
+pub use crate::cost::{PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET};
 /// The newest Kubernetes version whose CEL environment is known (`base.go`).
-pub const CURRENT_K8S_VERSION: (u32, u32) = (1, 37);
+pub const CURRENT_K8S_VERSION: (u32, u32) = crate::env::NEWEST_VERSION;
 
 /// Nesting up to which evaluation runs on the caller's stack.
 const INLINE_DEPTH: usize = 48;

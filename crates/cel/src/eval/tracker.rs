@@ -35,6 +35,24 @@ impl CostTracker {
         }
     }
 
+    /// A per-call limit and a budget for all evaluations, each `None` for no limit; presence
+    /// tests cost nothing, as in Kubernetes.
+    ///
+    /// ```
+    /// use crdkit_cel::eval::CostTracker;
+    ///
+    /// let budget = CostTracker::new(Some(1_000), Some(5_000));
+    /// assert_eq!(budget.remaining_budget, Some(5_000));
+    /// ```
+    #[must_use]
+    pub fn new(per_call_limit: Option<u64>, budget: Option<u64>) -> CostTracker {
+        CostTracker {
+            per_call_limit,
+            remaining_budget: budget,
+            ..CostTracker::kubernetes()
+        }
+    }
+
     /// No limit (cost is still measured).
     #[must_use]
     pub fn unlimited() -> CostTracker {

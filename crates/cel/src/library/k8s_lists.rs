@@ -7,7 +7,7 @@
 //! left to dynamic dispatch, starts from the zero of the first element's type (an empty list
 //! sums to `0`), as cel-go's dispatch picks the first overload that accepts the list.
 
-use super::{Env, FnDef};
+use super::{Env, FnDef, TRAVERSAL};
 use crate::eval::{EvalError, EvalResult, equal, list};
 use crate::value::Value;
 
@@ -20,8 +20,8 @@ use crate::value::Value;
 )]
 pub(crate) fn traversal_cost(v: &Value<'_>) -> u64 {
     match v {
-        Value::String(s) => (s.len() as f64 * 0.1) as u64,
-        Value::Bytes(b) => (b.len() as f64 * 0.1) as u64,
+        Value::String(s) => (s.len() as f64 * TRAVERSAL) as u64,
+        Value::Bytes(b) => (b.len() as f64 * TRAVERSAL) as u64,
         Value::List(l) => list::iter(l)
             .map(|x| x.map_or(1, |x| traversal_cost(&x)))
             .fold(0u64, u64::saturating_add),

@@ -165,7 +165,7 @@ fn sort_by_associated_keys<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
     clippy::cast_precision_loss
 )]
 fn allocating(factor: f64, size: u64) -> u64 {
-    ((size as f64 * factor) as u64).saturating_add(11)
+    ((size as f64 * factor) as u64).saturating_add(1 + crate::cost::LIST_CREATE_BASE_COST)
 }
 
 fn cost_output<'a>(_: &[Value<'a>], r: &Value<'a>) -> u64 {

@@ -114,20 +114,12 @@ pub(crate) fn actual_size(v: &Value<'_>) -> u64 {
     }
 }
 
-/// `ceil(size * factor)` as Go computes it in float64.
-#[allow(
-    clippy::cast_precision_loss,
-    clippy::cast_possible_truncation,
-    clippy::cast_sign_loss
-)]
-pub(crate) fn ceil_factor(size: u64, factor: f64) -> u64 {
-    (size as f64 * factor).ceil() as u64
-}
-
-/// `StringTraversalCostFactor`.
-pub(crate) const TRAVERSAL: f64 = 0.1;
 /// `RegexStringLengthCostFactor`.
-pub(crate) const REGEX_FACTOR: f64 = 0.25;
+pub(crate) use crate::cost::REGEX_STRING_LENGTH_COST_FACTOR as REGEX_FACTOR;
+/// `StringTraversalCostFactor`.
+pub(crate) use crate::cost::STRING_TRAVERSAL_COST_FACTOR as TRAVERSAL;
+/// `ceil(size * factor)` as Go computes it in float64 (saturating).
+pub(crate) use crate::cost::mul_factor as ceil_factor;
 
 /// Cost of a traversal of argument 0 (`url`, `lowerAscii`, `trim`, ...).
 pub(crate) fn cost_traverse0<'a>(args: &[Value<'a>], _: &Value<'a>) -> u64 {

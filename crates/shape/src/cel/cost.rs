@@ -1,6 +1,8 @@
-//! The static cost estimate of a checked rule: the counterpart of [`crdkit_cel_check::cost`]
-//! (cel-go `checker/cost.go` with the Kubernetes and extension estimators) over the `const`
-//! checker's output. Calls are in `cost_call.rs`.
+//! The static cost estimate of a checked rule: the walk of cel-go `checker/cost.go` over the
+//! `const` checker's output, the counterpart of [`crdkit_cel_check::cost`]'s walk over a
+//! `CheckedAst`. The sizes and costs ([`SizeEstimate`], [`CostEstimate`]) and the formula of
+//! every call ([`crdkit_cel_check::cost::formula`]) are that crate's `const fn`s; calls are in
+//! `cost_call.rs`.
 //!
 //! A node's path into the schema (`self`, field names, `@items`, `@values`, `@keys`) is kept
 //! resolved: each path entry holds the schema node it leads to, found as apiextensions'
@@ -11,183 +13,22 @@ use super::check::{Checker, MAX_NODES, Ref};
 use super::schema::{self, Layout, NodeRef};
 use super::types::{DYN, NONE, TKind, TyId};
 use crate::msg::str_eq;
+use crdkit_cel_check::cost::{
+    CostEstimate, EntrySize, LIST_CREATE_BASE_COST, MAP_CREATE_BASE_COST, SELECT_AND_IDENT_COST,
+    STRUCT_CREATE_BASE_COST, SizeEstimate,
+};
 
-/// cel-go `SizeEstimate`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Size {
-    /// The smallest size.
-    pub min: u64,
-    /// The largest size; `u64::MAX` when nothing bounds it.
-    pub max: u64,
-}
-
-/// cel-go `CostEstimate`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Cost {
-    /// The cost when every short-circuit and early exit is taken.
-    pub min: u64,
-    /// The worst-case cost, the figure checked against the limits.
-    pub max: u64,
-}
+/// cel-go `SizeEstimate`: the one of [`crdkit_cel_check::cost`].
+pub(crate) type Size = SizeEstimate;
+/// cel-go `CostEstimate`: the one of [`crdkit_cel_check::cost`].
+pub(crate) type Cost = CostEstimate;
 
 /// A size nothing bounds: 0 to `u64::MAX`.
-pub const UNKNOWN: Size = Size {
-    min: 0,
-    max: u64::MAX,
-};
+pub const UNKNOWN: Size = SizeEstimate::UNKNOWN;
 /// No cost (`has(x.f)` in Kubernetes).
-pub const ZERO: Cost = Cost { min: 0, max: 0 };
+pub const ZERO: Cost = CostEstimate::ZERO;
 /// The cost of an identifier or a select.
-pub const ONE: Cost = Cost { min: 1, max: 1 };
-
-/// `x.ceil()` (`f64::ceil` is `const` only from Rust 1.90).
-#[must_use]
-pub const fn ceil(x: f64) -> f64 {
-    // Beyond 2^52 every double is an integer (and NaN stays NaN).
-    if x.is_nan() || x >= 4_503_599_627_370_496.0 || x <= -4_503_599_627_370_496.0 {
-        return x;
-    }
-    let t = x as i64 as f64;
-    if t < x { t + 1.0 } else { t }
-}
-
-/// `x.floor()`.
-#[must_use]
-pub const fn floor(x: f64) -> f64 {
-    -ceil(-x)
-}
-
-/// `ceil(x * y)`, saturating (cel-go `multiplyByCostFactor`).
-#[must_use]
-pub const fn mul_factor(x: u64, y: f64) -> u64 {
-    let xf = x as f64;
-    if xf > 0.0 && y > 0.0 && xf > u64::MAX as f64 / y {
-        return u64::MAX;
-    }
-    let c = ceil(xf * y);
-    if c >= 18_446_744_073_709_551_616.0 {
-        u64::MAX
-    } else {
-        c as u64
-    }
-}
-
-const fn min(a: u64, b: u64) -> u64 {
-    if a < b { a } else { b }
-}
-
-const fn max(a: u64, b: u64) -> u64 {
-    if a > b { a } else { b }
-}
-
-impl Size {
-    /// Exactly `n`.
-    #[must_use]
-    pub const fn fixed(n: u64) -> Size {
-        Size { min: n, max: n }
-    }
-    /// The size of a concatenation, saturating.
-    #[must_use]
-    pub const fn add(self, o: Size) -> Size {
-        Size {
-            min: self.min.saturating_add(o.min),
-            max: self.max.saturating_add(o.max),
-        }
-    }
-    /// The size of a product, saturating.
-    #[must_use]
-    pub const fn multiply(self, o: Size) -> Size {
-        Size {
-            min: self.min.saturating_mul(o.min),
-            max: self.max.saturating_mul(o.max),
-        }
-    }
-    /// The cost of traversing a value of this size at `f` per unit, rounded up and saturating.
-    #[must_use]
-    pub const fn by_factor(self, f: f64) -> Cost {
-        Cost {
-            min: mul_factor(self.min, f),
-            max: mul_factor(self.max, f),
-        }
-    }
-    /// The cost of doing `c` once per unit of this size, saturating.
-    #[must_use]
-    pub const fn by_cost(self, c: Cost) -> Cost {
-        Cost {
-            min: self.min.saturating_mul(c.min),
-            max: self.max.saturating_mul(c.max),
-        }
-    }
-    /// The smaller minimum and the larger maximum (the branches of `_?_:_`).
-    #[must_use]
-    pub const fn union(self, o: Size) -> Size {
-        Size {
-            min: min(self.min, o.min),
-            max: max(self.max, o.max),
-        }
-    }
-}
-
-impl Cost {
-    /// Exactly `n`.
-    #[must_use]
-    pub const fn fixed(n: u64) -> Cost {
-        Cost { min: n, max: n }
-    }
-    /// The cost of doing both, saturating.
-    #[must_use]
-    pub const fn add(self, o: Cost) -> Cost {
-        Cost {
-            min: self.min.saturating_add(o.min),
-            max: self.max.saturating_add(o.max),
-        }
-    }
-    /// The cost of doing `self` as many times as `o` says, saturating.
-    #[must_use]
-    pub const fn multiply(self, o: Cost) -> Cost {
-        Cost {
-            min: self.min.saturating_mul(o.min),
-            max: self.max.saturating_mul(o.max),
-        }
-    }
-    /// The cost scaled by `f`, rounded up and saturating.
-    #[must_use]
-    pub const fn by_factor(self, f: f64) -> Cost {
-        Cost {
-            min: mul_factor(self.min, f),
-            max: mul_factor(self.max, f),
-        }
-    }
-    /// The smaller minimum and the larger maximum (the branches of `_?_:_`).
-    #[must_use]
-    pub const fn union(self, o: Cost) -> Cost {
-        Cost {
-            min: min(self.min, o.min),
-            max: max(self.max, o.max),
-        }
-    }
-}
-
-/// The sizes of an aggregate's keys and values (cel-go `entrySizeEstimate`).
-#[derive(Clone, Copy, Debug)]
-pub struct EntrySize {
-    /// A list (keys are indices) rather than a map.
-    pub list: bool,
-    /// The size of the keys (1 for a list's indices).
-    pub key: Size,
-    /// The size of the elements or values.
-    pub val: Size,
-}
-
-impl EntrySize {
-    const fn union(self, o: EntrySize) -> EntrySize {
-        EntrySize {
-            list: self.list,
-            key: self.key.union(o.key),
-            val: self.val.union(o.val),
-        }
-    }
-}
+pub const ONE: Cost = CostEstimate::fixed(SELECT_AND_IDENT_COST);
 
 /// A path segment.
 #[derive(Clone, Copy)]
@@ -479,7 +320,7 @@ impl Coster<'_> {
                     key: Size::fixed(1),
                     val: item,
                 });
-                sum.add(Cost::fixed(super::cost_call::LIST_CREATE_BASE_COST))
+                sum.add(Cost::fixed(LIST_CREATE_BASE_COST))
             }
             NodeKind::Map { entries } => {
                 let mut sum = ZERO;
@@ -500,7 +341,7 @@ impl Coster<'_> {
                     key,
                     val,
                 });
-                sum.add(Cost::fixed(30))
+                sum.add(Cost::fixed(MAP_CREATE_BASE_COST))
             }
             NodeKind::Struct { fields, .. } => {
                 let mut sum = ZERO;
@@ -509,7 +350,7 @@ impl Coster<'_> {
                     sum = sum.add(self.cost(fields[i].value));
                     i += 1;
                 }
-                sum.add(Cost::fixed(40))
+                sum.add(Cost::fixed(STRUCT_CREATE_BASE_COST))
             }
             NodeKind::Comprehension(comp) => self.cost_comprehension(id, comp),
             _ => ZERO,
@@ -551,7 +392,7 @@ impl Coster<'_> {
         sum = sum.add(self.cost(comp.result));
         self.pop_local(comp.accu_var);
         let range_count = self.size_or_unknown(range);
-        sum = sum.add(range_count.by_cost(step_cost.add(loop_cost)));
+        sum = sum.add(range_count.multiply_by_cost(step_cost.add(loop_cost)));
         match *self.c.ast.kind(comp.accu_init) {
             NodeKind::Null
             | NodeKind::Bool(_)

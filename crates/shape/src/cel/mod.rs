@@ -4,18 +4,22 @@
 //! (CustomResource)]` when the CRD's rules together exceed the cost limits.
 //!
 //! - [`ast`]: a parsed rule as static data, written by the derive ([`lower`] builds it);
-//! - [`schema`]: the schema nodes a rule reaches, seen as the build and `SchemaDeclType` see them;
-//! - [`types`], `unify`: CEL types in a fixed arena, cel-go's assignability and substitution;
-//! - [`check`] (with `call`, `aggregate`, `validate`): cel-go's checker, its walk order, its
+//! - `schema`: the schema nodes a rule reaches, seen as the build and `SchemaDeclType` see them;
+//! - `types`, `unify`: CEL types in a fixed arena, cel-go's assignability and substitution;
+//! - `check` (with `call`, `aggregate`, `validate`): cel-go's checker, its walk order, its
 //!   overload resolution over [`crdkit_cel_check::env::OVERLOADS`], its AST validators, its messages;
-//! - [`cost`] (with `cost_call`): cel-go's static cost estimator and the Kubernetes estimators;
-//! - [`rule`]: one rule as the API server checks it; [`walk`]: the checks of a whole CRD.
+//! - `cost` (with `cost_call`): cel-go's static cost estimator and the Kubernetes estimators, on
+//!   the formulas of [`crdkit_cel_check::cost`];
+//! - `rule`: one rule as the API server checks it ([`check_rule`]); `walk`: the checks of a whole
+//!   CRD ([`check_crd`]).
+//!
+//! Only what generated code, the derive and the tests need is public.
 //!
 //! The run-time checker stays the reference: tests run both on the same rules and schemas
 //! (`tests/cel_const.rs`) and require the same verdicts, messages and costs.
 //!
 //! ```
-//! use crdkit_shape::cel::{check_rule, lower::lower_source, schema::NodeRef, RuleSrc, Site};
+//! use crdkit_shape::cel::{check_rule, lower::lower_source, NodeRef, RuleSrc, Site};
 //! use crdkit_shape::Shape;
 //!
 //! static N: Shape = Shape::integer();
@@ -29,19 +33,24 @@
 mod aggregate;
 pub mod ast;
 mod call;
-pub mod check;
-pub mod cost;
+mod check;
+mod cost;
 mod cost_call;
 pub mod lower;
-pub mod report;
-pub mod rule;
-pub mod schema;
-pub mod types;
+mod report;
+mod rule;
+mod schema;
+mod types;
 mod unify;
 mod validate;
-pub mod walk;
+mod walk;
 
 pub use ast::Ast;
-pub use rule::{Part, RuleInfo, RuleSrc, Site, check_part, check_rule, rule_info, spec_hint};
+pub use check::{MAX_ISSUES, MAX_NODES};
+pub use rule::{
+    Part, RuleInfo, RuleSrc, Site, check_part, check_rule, cost_error, resolve_field_path,
+    rule_info, spec_hint,
+};
 pub use schema::{NodeRef, child};
+pub use types::MAX_VARS;
 pub use walk::check_crd;

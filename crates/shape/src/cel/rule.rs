@@ -15,8 +15,10 @@ use super::types::{BOOL, STRING};
 use super::{cost, report};
 use crate::msg::str_eq;
 use crate::{Msg, Shape};
-use crdkit_cel_check::cost::{STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT};
-use crdkit_cel_check::decl::MAX_REQUEST_SIZE_BYTES;
+use crdkit_cel_check::cost::{
+    COST_ERROR_HINT, STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT, exceed_factor,
+    fixed_decimal, max_cardinality,
+};
 use crdkit_cel_check::env::OVERLOADS;
 use crdkit_schema::ListType;
 
@@ -332,12 +334,6 @@ const fn uses_old_self(c: &Checker) -> bool {
     false
 }
 
-/// compilation.go `maxCardinality`.
-#[must_use]
-pub const fn max_cardinality(min_size: i64) -> u64 {
-    (MAX_REQUEST_SIZE_BYTES / (min_size + 1)) as u64
-}
-
 /// apiextensions `ValidFieldPath` from the rule's node: each step names a property, or a key of
 /// a map.
 ///
@@ -369,19 +365,15 @@ pub const fn resolve_field_path(node: NodeRef, steps: &[&str]) -> Result<(), Msg
     Ok(())
 }
 
-/// validation.go `getCostErrorMessage`.
+/// validation.go `getCostErrorMessage` ([`crdkit_cel_check::cost::cost_error_message`]).
 #[must_use]
 pub const fn cost_error(m: Msg, cost_name: &str, cost: u64, limit: u64) -> Msg {
-    let factor = cost as f64 / limit as f64;
     let m = m.s(cost_name).s(" exceeds budget by factor of ");
-    let m = if factor > 100.0 {
-        m.s("more than 100x")
-    } else if factor < 1.5 {
-        fixed(m, factor, 6).s("x")
-    } else {
-        fixed(m, factor, 1).s("x")
+    let m = match exceed_factor(cost, limit) {
+        None => m.s("more than 100"),
+        Some((factor, decimals)) => m.s(fixed_decimal(factor, decimals).as_str()),
     };
-    m.s(" (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)")
+    m.s("x ").s(COST_ERROR_HINT)
 }
 
 /// The CRD total's message (validation.go).
@@ -393,37 +385,4 @@ pub const fn total_cost_error(m: Msg, total: u64) -> Msg {
         total,
         STATIC_ESTIMATED_CRD_COST_LIMIT,
     )
-}
-
-/// `v` with `decimals` digits after the point, as Go's `%.Nf` prints it.
-#[must_use]
-pub const fn fixed(m: Msg, v: f64, decimals: u32) -> Msg {
-    let mut scale = 1.0;
-    let mut i = 0;
-    while i < decimals {
-        scale *= 10.0;
-        i += 1;
-    }
-    let x = v * scale;
-    let mut n = super::cost::floor(x);
-    let frac = x - n;
-    if frac > 0.5 || (frac == 0.5 && (n as u64) % 2 == 1) {
-        n += 1.0;
-    }
-    let n = n as u64;
-    let p = 10u64.pow(decimals);
-    let m = m.int((n / p) as i128).s(".");
-    let mut digits = [b'0'; 20];
-    let mut rest = n % p;
-    let mut k = decimals as usize;
-    while k > 0 {
-        k -= 1;
-        digits[k] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-    }
-    let (head, _) = digits.split_at(decimals as usize);
-    match core::str::from_utf8(head) {
-        Ok(s) => m.s(s),
-        Err(_) => m,
-    }
 }

@@ -10,9 +10,10 @@
 use crate::msg::str_eq;
 use crate::{Enum, Field, Json, Kind, Repr, Shape, VariantKind};
 use crdkit_cel_check::decl::{
-    JSON_DATE_SIZE, MAX_DATETIME_SIZE_JSON, MAX_DURATION_SIZE_JSON, MAX_REQUEST_SIZE_BYTES,
-    MIN_BOOL_SIZE, MIN_DATETIME_SIZE_JSON, MIN_DURATION_SIZE_JSON, MIN_NUMBER_SIZE,
-    MIN_STRING_SIZE,
+    JSON_DATE_SIZE, MAX_DATETIME_SIZE_JSON, MAX_DURATION_SIZE_JSON, MIN_BOOL_SIZE,
+    MIN_DATETIME_SIZE_JSON, MIN_DURATION_SIZE_JSON, MIN_NUMBER_SIZE, MIN_STRING_SIZE,
+    UNBOUNDED_SIZE as UNBOUNDED, max_string_bytes, required_property_size, unbounded_list_items,
+    unbounded_map_properties,
 };
 
 /// A node of the built schema.
@@ -89,10 +90,9 @@ enum SType {
     IntOrString,
 }
 
-/// `apiserver` `maxRequestSizeBytes - 2`: the unbounded size estimate.
-const UNBOUNDED: i64 = MAX_REQUEST_SIZE_BYTES - 2;
-/// `DNS1123SubdomainMaxLength`.
-const NAME_MAX_LENGTH: u64 = 253;
+/// `DNS1123SubdomainMaxLength`, as the run-time declarations cap `metadata.name`.
+#[allow(clippy::cast_sign_loss)]
+const NAME_MAX_LENGTH: u64 = crdkit_cel_check::schema::NAME_MAX_LENGTH as u64;
 
 /// The node of a child shape (embedded resources are seen with their metadata).
 #[must_use]
@@ -816,18 +816,6 @@ pub const fn additional_props(n: NodeRef) -> Option<NodeRef> {
     }
 }
 
-/// The list items of a node.
-#[must_use]
-pub const fn items(n: NodeRef) -> Option<NodeRef> {
-    match n {
-        NodeRef::Shape(s) => match s.kind {
-            Kind::Array(i) => Some(child(i)),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 /// The shape behind a node, if it is one.
 #[must_use]
 pub const fn shape_of(n: NodeRef) -> Option<&'static Shape> {
@@ -881,7 +869,7 @@ pub const fn max_elements(n: NodeRef) -> i64 {
     let l = layout(n);
     match l {
         Layout::Dyn => match max_length(n) {
-            Some(m) => saturate(m).saturating_mul(4),
+            Some(m) => max_string_bytes(saturate(m)),
             None => UNBOUNDED,
         },
         Layout::Bytes => match max_length(n) {
@@ -899,10 +887,10 @@ pub const fn max_elements(n: NodeRef) -> i64 {
         Layout::String => match n {
             NodeRef::Key => 0,
             NodeRef::PlainString => UNBOUNDED,
-            NodeRef::Capped(c) => saturate(c).saturating_mul(4),
+            NodeRef::Capped(c) => max_string_bytes(saturate(c)),
             NodeRef::Tag(e) => variant_names_max(e),
             NodeRef::Shape(s) | NodeRef::Resource(s) => match s.max_length {
-                Some(m) => saturate(m).saturating_mul(4),
+                Some(m) => max_string_bytes(saturate(m)),
                 None => match str_enum_max(s.enum_values) {
                     Some(m) => m,
                     None => match s.kind {
@@ -917,14 +905,14 @@ pub const fn max_elements(n: NodeRef) -> i64 {
             Some(Shape {
                 max_items: Some(m), ..
             }) => saturate(*m),
-            _ => UNBOUNDED / (min_size(items) + 1),
+            _ => unbounded_list_items(min_size(items)),
         },
         Layout::Map(v) => match shape_of(n) {
             Some(Shape {
                 max_properties: Some(m),
                 ..
             }) => saturate(*m),
-            _ => UNBOUNDED / (min_size(v) + 6),
+            _ => unbounded_map_properties(min_size(v)),
         },
         _ => 0,
     }
@@ -985,7 +973,7 @@ const fn shape_required_size(s: &'static Shape, resource: bool) -> i64 {
         }
         Kind::Enum(e) => match e.repr {
             Repr::Internal { tag } | Repr::Adjacent { tag, .. } => {
-                tag.len() as i64 + MIN_STRING_SIZE + 4
+                required_property_size(tag.len(), MIN_STRING_SIZE)
             }
             Repr::External => 0,
             Repr::Untagged => union_required_size(e),
@@ -1023,7 +1011,7 @@ const fn fields_required_size(fields: &'static [Field], resource: bool) -> i64 {
         } else {
             min_size(c)
         };
-        sum = sum.saturating_add(f.name.len() as i64 + size + 4);
+        sum = sum.saturating_add(required_property_size(f.name.len(), size));
     }
     sum
 }

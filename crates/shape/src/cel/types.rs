@@ -49,9 +49,8 @@ pub const MAX_VARS: usize = 512;
 /// Capacity of the substitution trail.
 const MAX_TRAIL: usize = 1024;
 
-/// The name of `self`'s type (the API server generates `selfType<n>` anew for each CRD
-/// update; the run-time checker's default is this one).
-pub const SELF_TYPE_NAME: &str = "selfType0";
+/// The name of `self`'s type, as the run-time rule compilation names it by default.
+pub use crdkit_cel_check::check::compile::SELF_TYPE_NAME;
 
 /// A type.
 #[derive(Clone, Copy, Debug)]
@@ -97,44 +96,10 @@ pub enum Ty {
     Named(&'static str),
 }
 
-/// cel-go `types.Kind`, for comparisons.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TKind {
-    /// [`Ty::Dyn`].
-    Dyn,
-    /// [`Ty::Error`].
-    Error,
-    /// [`Ty::Null`].
-    Null,
-    /// [`Ty::Bool`].
-    Bool,
-    /// [`Ty::Int`].
-    Int,
-    /// [`Ty::Uint`].
-    Uint,
-    /// [`Ty::Double`].
-    Double,
-    /// [`Ty::String`].
-    String,
-    /// [`Ty::Bytes`].
-    Bytes,
-    /// [`Ty::Duration`].
-    Duration,
-    /// [`Ty::Timestamp`].
-    Timestamp,
-    /// [`Ty::List`], any element type.
-    List,
-    /// [`Ty::Map`], any key and value types.
-    Map,
-    /// [`Ty::Type`].
-    Type,
-    /// [`Ty::Opaque`], any name.
-    Opaque,
-    /// [`Ty::Object`] and [`Ty::LibObject`].
-    Object,
-    /// [`Ty::Var`] and [`Ty::Named`]: a type parameter.
-    Param,
-}
+/// cel-go `types.Kind`, for comparisons: the run-time checker's [`Kind`](crdkit_cel_check::types::Kind)
+/// ([`Ty::Object`] and [`Ty::LibObject`] are objects, [`Ty::Var`] and [`Ty::Named`] type
+/// parameters).
+pub use crdkit_cel_check::types::Kind as TKind;
 
 /// The arenas: types, object names, and the type variables' substitutions with a trail to
 /// undo failed assignability tests.

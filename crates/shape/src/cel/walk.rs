@@ -12,11 +12,14 @@ use super::rule::{RuleInfo, cost_error, total_cost_error};
 use super::schema::{self, NodeRef};
 use crate::msg::str_eq;
 use crate::{Enum, Field, Kind, Msg, Repr, Rule, Rules, Shape, VariantKind};
-use crdkit_cel_check::cost::{STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT};
+use crdkit_cel_check::cost::{
+    MOST_EXPENSIVE_RULES, STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT,
+    is_expensive,
+};
 use crdkit_schema::ListType;
 
 const MAX_DEPTH: usize = 48;
-const TOP: usize = 4;
+const TOP: usize = MOST_EXPENSIVE_RULES;
 /// Property names remembered per object (to skip duplicates the build drops).
 const MAX_SEEN: usize = 96;
 
@@ -187,7 +190,7 @@ impl Walk {
     /// cel_validation.go `TotalCost.ObserveExpressionCost`.
     const fn observe(&mut self, cost: u64, site: &'static str) {
         self.total = self.total.saturating_add(cost);
-        if cost < STATIC_ESTIMATED_CRD_COST_LIMIT / 100 {
+        if !is_expensive(cost) {
             return;
         }
         let mut i = 0;

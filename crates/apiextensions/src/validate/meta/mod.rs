@@ -38,7 +38,9 @@ fn with_decoded(
         check(&fields);
         return Ok(());
     }
-    let decoded = get_object_meta(meta, &parent(), false)?.value;
+    let decoded = get_object_meta(meta, &parent(), false)
+        .map_err(|e| e.message)?
+        .value;
     check(&Fields::of(&decoded));
     Ok(())
 }

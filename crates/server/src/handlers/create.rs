@@ -1,0 +1,111 @@
+//! `POST` of a collection: create.
+//!
+//! Mirrors apiserver `pkg/endpoints/handlers/create.go` and `store.go` `Create`: the body decoded
+//! with the URL's kind as default, the namespace checked, `generateName` expanded,
+//! `BeforeCreate` (system fields, `PrepareForCreate`, validation), strict field validation,
+//! the NamespaceLifecycle check, then the write; 201 with the object.
+
+use std::sync::Arc;
+
+use serde_json::json;
+
+use super::Ctx;
+use super::write::{
+    check_namespace, dry_run, field_validation, finalizer_warnings, generate_name, invalid,
+    namespace, strict_fields, system_fields_for_create, type_meta,
+};
+use crate::http::decode::Decoded;
+use crate::http::response::Resp;
+use crate::http::status::{ApiError, ApiResult};
+use crate::object;
+
+pub(super) async fn create(ctx: &mut Ctx, body: Decoded) -> ApiResult<Resp> {
+    let manager = super::write::manager(ctx, "CreateOptions")?;
+    create_as(ctx, body, Some(&manager)).await
+}
+
+/// Creates the object; `manager` records the write in `metadata.managedFields` (`None` for an
+/// apply that creates, whose field manager has done it).
+pub(super) async fn create_as(
+    ctx: &mut Ctx,
+    body: Decoded,
+    manager: Option<&str>,
+) -> ApiResult<Resp> {
+    let strategy = Arc::clone(&ctx.strategy);
+    let info = strategy.info().clone();
+    if ctx.path.subresource.is_some() {
+        return Err(ApiError::method_not_allowed());
+    }
+    if let Some(msg) = strategy.create_refused() {
+        let mut e = ApiError::method_not_supported(&info.gr(), "create");
+        e.message = msg;
+        return Err(e);
+    }
+    let fv = field_validation(ctx)?;
+    let dry = dry_run(ctx)?;
+    let mut obj = body.value;
+    type_meta(&mut obj, &*strategy)?;
+    namespace(&mut obj, ctx)?;
+    let generate = object::name(&obj).is_empty()
+        && object::meta_str(&obj, "generateName").is_some_and(|g| !g.is_empty());
+    let now = crate::clock::now();
+    system_fields_for_create(&mut obj, &*strategy, now);
+    for attempt in 0..8 {
+        if generate {
+            let prefix = object::meta_str(&obj, "generateName")
+                .unwrap_or("")
+                .to_owned();
+            object::set_meta(&mut obj, "name", Some(json!(generate_name(&prefix))));
+        }
+        let name = object::name(&obj).to_owned();
+        let mut candidate = match manager {
+            Some(m) => {
+                strategy
+                    .field_manager()
+                    .update(None, &obj, m, None, &crate::clock::format(now))
+            }
+            None => obj.clone(),
+        };
+        let admitted = strategy.create(&mut candidate)?;
+        strict_fields(ctx, fv, &body.duplicates, &admitted.unknown_fields)?;
+        invalid(&*strategy, &name, &admitted)?;
+        check_namespace(ctx, &name).await?;
+        if !info.group.is_empty() && info.group != "apiextensions.k8s.io" {
+            ctx.warnings.extend(finalizer_warnings(&candidate, None));
+        }
+        if dry {
+            return Ok(ctx.respond(201, &candidate));
+        }
+        let mut stored = candidate.clone();
+        crate::registry::conversion::to_storage(&*strategy, &mut stored).await?;
+        let key = info.key(ctx.path.namespace.as_deref(), &name);
+        match ctx
+            .api
+            .objects
+            .create(&key, &stored, &info.gr(), &name)
+            .await
+        {
+            Ok(rev) => {
+                object::set_meta(
+                    &mut candidate,
+                    "resourceVersion",
+                    Some(json!(rev.to_string())),
+                );
+                object::set_meta(&mut stored, "resourceVersion", Some(json!(rev.to_string())));
+                super::write::after_write(ctx, &stored, rev);
+                return Ok(ctx.respond(201, &candidate));
+            }
+            // A generated name taken: another try with another suffix.
+            Err(e) if e.code == 409 && generate && attempt < 7 => {}
+            Err(mut e) => {
+                if e.code == 409 && generate {
+                    e.message.push_str(
+                        ", the server was not able to generate a unique name for the object",
+                    );
+                }
+                return Err(e);
+            }
+        }
+    }
+    Err(ApiError::internal("could not generate a unique name"))
+}

@@ -1,0 +1,186 @@
+//! `GuaranteedUpdate`: the update loop every change of an existing object goes through (PUT,
+//! merge and JSON patches, `/status`, `/scale`, server-side apply).
+//!
+//! Mirrors apiserver `pkg/registry/generic/registry/store.go` (`Update`: read, build the new
+//! object, the resourceVersion precondition, `AllowUnconditionalUpdate`, `BeforeUpdate`, no
+//! write when nothing changed, the object deleted when its last finalizer goes, a lost race
+//! retried when the client named no resourceVersion) and `pkg/registry/rest/update.go`.
+
+use serde_json::{Value, json};
+
+use super::Ctx;
+use super::write::{
+    dry_run, field_validation, finalizer_errors, finalizer_warnings, invalid, namespace,
+    spec_changed, strict_fields, system_fields_for_update, type_meta,
+};
+use crate::engine::{BadValue, FieldError, FieldPath, ignore_managed_fields_timestamps};
+use crate::http::status::{ApiError, ApiResult, GroupResource};
+use crate::object;
+use crate::store::encode;
+
+/// Which part of an object an update may change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Target {
+    Main,
+    Status,
+}
+
+/// The outcome of an update.
+pub(crate) struct Updated {
+    /// The object after the update (request version), resourceVersion set; after the last
+    /// finalizer of a deleting object went, the object as it was deleted.
+    pub object: Value,
+}
+
+/// `GuaranteedUpdate`: reads the object, builds the new one with `build`, prepares, validates
+/// and writes it with compare-and-swap. A lost race is retried when the new object names no
+/// resourceVersion (patches of the current object, unconditional updates).
+///
+/// `manager` records the write in `metadata.managedFields` (an `Update` by that manager);
+/// `None` for applies, whose field manager has done it.
+pub(crate) async fn update_object(
+    ctx: &mut Ctx,
+    target: Target,
+    duplicates: &[String],
+    allow_unconditional: bool,
+    manager: Option<&str>,
+    mut build: impl FnMut(&Value) -> ApiResult<Value>,
+) -> ApiResult<Updated> {
+    let strategy = std::sync::Arc::clone(&ctx.strategy);
+    let info = strategy.info().clone();
+    let gr: GroupResource = info.gr();
+    let name = ctx.path.name.clone().unwrap_or_default();
+    let key = info.key(ctx.path.namespace.as_deref(), &name);
+    let fv = field_validation(ctx)?;
+    let dry = dry_run(ctx)?;
+    let api = std::sync::Arc::clone(&ctx.api);
+    for _ in 0..32 {
+        let current = api.objects.get(&key, &gr, &name).await?;
+        let mut old = current.value;
+        crate::registry::conversion::to_request(&*strategy, &mut old).await?;
+        let mut new = build(&old)?;
+        type_meta(&mut new, &*strategy)?;
+        match object::name(&new) {
+            "" => object::set_meta(&mut new, "name", Some(json!(name))),
+            n if n != name => {
+                return Err(ApiError::bad_request(format!(
+                    "the name of the object ({n}) does not match the name on the URL ({name})"
+                )));
+            }
+            _ => {}
+        }
+        namespace(&mut new, ctx)?;
+        let want_rv = object::resource_version(&new).to_owned();
+        let explicit = !want_rv.is_empty();
+        if explicit && want_rv != current.revision.to_string() {
+            return Err(ApiError::modified(&gr, &name));
+        }
+        if !explicit && !allow_unconditional {
+            return Err(ApiError::invalid(
+                &info.group,
+                &info.kind,
+                &name,
+                &[FieldError::invalid(
+                    &FieldPath::new("metadata").child("resourceVersion"),
+                    BadValue::Raw("0x0".to_owned()),
+                    "must be specified for an update",
+                )],
+            ));
+        }
+        if let Some(manager) = manager {
+            let subresource = (target == Target::Status).then_some("status");
+            let now = crate::clock::format(crate::clock::now());
+            new = strategy
+                .field_manager()
+                .update(Some(&old), &new, manager, subresource, &now);
+        }
+        let mut errors = system_fields_for_update(&mut new, &old);
+        let mut admitted = match target {
+            Target::Main => strategy.update(&mut new, &old)?,
+            Target::Status => strategy.update_status(&mut new, &old)?,
+        };
+        errors.append(&mut admitted.errors);
+        errors.extend(finalizer_errors(&new, &old));
+        strict_fields(ctx, fv, duplicates, &admitted.unknown_fields)?;
+        admitted.errors = errors;
+        invalid(&*strategy, &name, &admitted)?;
+        if target == Target::Main && strategy.uses_generation() && spec_changed(&new, &old) {
+            object::set_meta(
+                &mut new,
+                "generation",
+                Some(json!(object::generation(&old) + 1)),
+            );
+        }
+        if info.group != "apiextensions.k8s.io" && !info.group.is_empty() {
+            ctx.warnings.extend(finalizer_warnings(&new, Some(&old)));
+        }
+        object::set_meta(
+            &mut new,
+            "resourceVersion",
+            Some(json!(current.revision.to_string())),
+        );
+        // A write that changes nothing but managed fields' times stores nothing.
+        let mut new = ignore_managed_fields_timestamps(new, &old);
+        if encode(&new) == encode(&old) {
+            return Ok(Updated { object: old });
+        }
+        if dry {
+            return Ok(Updated { object: new });
+        }
+        if object::is_deleting(&new) && !strategy.has_finalizers(&new) {
+            match api
+                .objects
+                .delete(&key, Some(current.revision), &gr, &name)
+                .await
+            {
+                Ok(d) => {
+                    object::set_meta(
+                        &mut new,
+                        "resourceVersion",
+                        Some(json!(d.revision.to_string())),
+                    );
+                    after_delete(ctx, &name, d.revision);
+                    return Ok(Updated { object: new });
+                }
+                Err(e) if e.code == 409 && !explicit => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        let mut stored = new.clone();
+        crate::registry::conversion::to_storage(&*strategy, &mut stored).await?;
+        match api
+            .objects
+            .update(&key, &stored, current.revision, &gr, &name)
+            .await
+        {
+            Ok(rev) => {
+                object::set_meta(&mut new, "resourceVersion", Some(json!(rev.to_string())));
+                object::set_meta(&mut stored, "resourceVersion", Some(json!(rev.to_string())));
+                after_write(ctx, &stored, rev);
+                return Ok(Updated { object: new });
+            }
+            Err(e) if e.code == 409 && !explicit => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Err(ApiError::modified(&gr, &name))
+}
+
+/// Keeps the registry in step with CRD writes made here (other replicas' come by watch).
+pub(crate) fn after_write(ctx: &Ctx, stored: &Value, revision: u64) {
+    if is_crd(ctx) {
+        ctx.api.upsert_crd(stored, revision);
+    }
+}
+
+/// Keeps the registry in step with CRD deletes made here.
+pub(crate) fn after_delete(ctx: &Ctx, name: &str, revision: u64) {
+    if is_crd(ctx) {
+        ctx.api.remove_crd(name, revision);
+    }
+}
+
+fn is_crd(ctx: &Ctx) -> bool {
+    let info = ctx.strategy.info();
+    info.group == "apiextensions.k8s.io" && info.resource == "customresourcedefinitions"
+}

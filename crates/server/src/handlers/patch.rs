@@ -1,0 +1,131 @@
+//! `PATCH` of an object, its status or its scale: JSON merge patch and JSON patch.
+//!
+//! Mirrors apiserver `pkg/endpoints/handlers/patch.go`: the patch applied to the current object
+//! on every try of the update (so a lost race is retried unless the patch names a
+//! resourceVersion), strict field validation of the result, and the media types: strategic
+//! merge patch only for built-in kinds (here applied as a merge patch without its `$`
+//! directives); server-side apply goes to [`super::apply`].
+
+use bytes::Bytes;
+use http::header;
+use serde_json::Value;
+
+use super::Ctx;
+use super::update::scale_update;
+use super::write::{Target, update_object};
+use crate::http::decode;
+use crate::http::negotiate::{self, BodyType};
+use crate::http::response::Resp;
+use crate::http::status::{ApiError, ApiResult};
+use crate::object;
+use crate::patch as patches;
+
+/// The kinds of patch served.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Merge,
+    Json,
+    Strategic,
+}
+
+pub(super) async fn patch(ctx: &mut Ctx, raw: &Bytes) -> ApiResult<Resp> {
+    let ct = ctx
+        .headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok());
+    let builtin =
+        ctx.strategy.info().group.is_empty() || ctx.strategy.info().group == "apiextensions.k8s.io";
+    let kind = match negotiate::body_type(ct) {
+        BodyType::MergePatch => Kind::Merge,
+        BodyType::JsonPatch => Kind::Json,
+        BodyType::StrategicMergePatch if builtin => Kind::Strategic,
+        BodyType::ApplyPatch => return super::apply::apply(ctx, raw).await,
+        _ => {
+            return Err(ApiError::unsupported_media_type(&[
+                "application/json-patch+json",
+                "application/merge-patch+json",
+                "application/apply-patch+yaml",
+            ]));
+        }
+    };
+    let decoded = match decode::json(raw) {
+        Ok(d) => d,
+        Err(e) if kind == Kind::Json => return Err(e),
+        Err(_) => return Err(ApiError::bad_request("Invalid JSON Patch")),
+    };
+    let mut patch = decoded.value;
+    if kind == Kind::Strategic {
+        strip_directives(&mut patch, 0);
+    }
+    let apply = |target: &Value| -> ApiResult<Value> {
+        match kind {
+            Kind::Json => patches::json_patch(target.clone(), &patch),
+            Kind::Merge | Kind::Strategic => patches::apply_merge(target.clone(), &patch),
+        }
+    };
+    // Whether the patch itself names a resourceVersion (then a precondition).
+    let names_rv = |patched: &Value, old: &Value| {
+        object::resource_version(patched) != object::resource_version(old)
+    };
+    match ctx.path.subresource.as_deref() {
+        Some("scale") => {
+            scale_update(ctx, Value::Null, |s| {
+                *s = apply(s)?;
+                Ok(())
+            })
+            .await
+        }
+        sub => {
+            let target = if sub == Some("status") {
+                Target::Status
+            } else {
+                Target::Main
+            };
+            let manager = super::write::manager(ctx, "PatchOptions")?;
+            let updated = update_object(
+                ctx,
+                target,
+                &decoded.duplicates,
+                true,
+                Some(&manager),
+                |old| {
+                    let mut new = apply(old)?;
+                    if !new.is_object() {
+                        return Err(ApiError::bad_request(
+                            "the patched object is not a JSON object",
+                        ));
+                    }
+                    if !names_rv(&new, old) {
+                        // Patched from the current object: retried on conflict.
+                        object::set_meta(&mut new, "resourceVersion", None);
+                    }
+                    Ok(new)
+                },
+            )
+            .await?;
+            Ok(ctx.respond(200, &updated.object))
+        }
+    }
+}
+
+/// Removes strategic merge patch directives (`$patch`, `$retainKeys`, `$setElementOrder/…`,
+/// `$deleteFromPrimitiveList/…`), leaving the merge patch they decorate.
+fn strip_directives(v: &mut Value, depth: usize) {
+    if depth > 128 {
+        return;
+    }
+    match v {
+        Value::Object(m) => {
+            m.retain(|k, _| !k.starts_with('$'));
+            for c in m.values_mut() {
+                strip_directives(c, depth + 1);
+            }
+        }
+        Value::Array(a) => {
+            for c in a {
+                strip_directives(c, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}

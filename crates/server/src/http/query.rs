@@ -1,0 +1,118 @@
+//! Query parameters: `application/x-www-form-urlencoded`, as Go's `url.ParseQuery` reads them
+//! (empty pairs such as kube-rs's `?&` skipped, `+` as a space, the first value of a repeated key).
+
+use super::status::ApiError;
+
+/// The query of a request.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Query {
+    pairs: Vec<(String, String)>,
+}
+
+impl Query {
+    /// Parses `a=1&b=2`.
+    ///
+    /// # Errors
+    /// A malformed percent escape (400, as Go rejects it).
+    pub fn parse(query: &str) -> Result<Query, ApiError> {
+        let mut pairs = Vec::new();
+        for part in query.split(['&', ';']) {
+            if part.is_empty() {
+                continue;
+            }
+            let (k, v) = part.split_once('=').unwrap_or((part, ""));
+            pairs.push((decode(k)?, decode(v)?));
+        }
+        Ok(Query { pairs })
+    }
+
+    /// The first value of `key`.
+    #[must_use]
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.pairs
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Every value of `key`.
+    pub fn all<'a>(&'a self, key: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.pairs
+            .iter()
+            .filter(move |(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// A boolean parameter (`strconv.ParseBool`); absent or empty is `false`.
+    ///
+    /// # Errors
+    /// A value Go's `ParseBool` rejects.
+    pub fn bool(&self, key: &str) -> Result<bool, ApiError> {
+        match self.get(key) {
+            None | Some("") => Ok(false),
+            Some("1" | "t" | "T" | "true" | "TRUE" | "True") => Ok(true),
+            Some("0" | "f" | "F" | "false" | "FALSE" | "False") => Ok(false),
+            Some(v) => Err(ApiError::bad_request(format!(
+                "strconv.ParseBool: parsing \"{v}\": invalid syntax"
+            ))),
+        }
+    }
+
+    /// An integer parameter; absent or empty is `None`.
+    ///
+    /// # Errors
+    /// A value that is not an integer.
+    pub fn int(&self, key: &str) -> Result<Option<i64>, ApiError> {
+        match self.get(key) {
+            None | Some("") => Ok(None),
+            Some(v) => v.parse().map(Some).map_err(|_| {
+                ApiError::bad_request(format!("strconv.ParseInt: parsing \"{v}\": invalid syntax"))
+            }),
+        }
+    }
+}
+
+fn decode(s: &str) -> Result<String, ApiError> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' => {
+                let hex = bytes
+                    .get(i + 1..i + 3)
+                    .and_then(|h| std::str::from_utf8(h).ok())
+                    .and_then(|h| u8::from_str_radix(h, 16).ok())
+                    .ok_or_else(|| {
+                        ApiError::bad_request(format!(
+                            "invalid URL escape {:?}",
+                            String::from_utf8_lossy(&bytes[i..bytes.len().min(i + 3)])
+                        ))
+                    })?;
+                out.push(hex);
+                i += 2;
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_kube_rs_and_kubectl_queries() {
+        let q = Query::parse("&watch=true&fieldSelector=metadata.name%3Dprobe&limit=500").unwrap();
+        assert!(q.bool("watch").unwrap());
+        assert_eq!(q.get("fieldSelector"), Some("metadata.name=probe"));
+        assert_eq!(q.int("limit").unwrap(), Some(500));
+        assert_eq!(q.int("timeoutSeconds").unwrap(), None);
+        assert!(Query::parse("a=%zz").is_err());
+        assert!(Query::parse("watch=maybe").unwrap().bool("watch").is_err());
+        assert_eq!(Query::parse("a=b+c").unwrap().get("a"), Some("b c"));
+    }
+}

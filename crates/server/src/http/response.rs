@@ -1,0 +1,169 @@
+//! Responses: JSON or YAML bodies, `Status` errors, `Warning` headers, and streamed watch bodies.
+//!
+//! Mirrors apiserver `pkg/endpoints/handlers/responsewriters` (`WriteObjectNegotiated`,
+//! `ErrorNegotiated`) and `pkg/warning` (`Warning: 299 - "<text>"`).
+
+use std::convert::Infallible;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use http::{HeaderValue, Response, StatusCode, header};
+use http_body::Frame;
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use super::negotiate::Encoding;
+use super::status::ApiError;
+
+/// A response body: whole, or streamed from a channel (watch).
+pub enum Body {
+    /// The whole body (taken once).
+    Full(Option<Bytes>),
+    /// Chunks until the sender is dropped.
+    Stream(mpsc::Receiver<Bytes>),
+}
+
+impl http_body::Body for Body {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        match &mut *self {
+            Body::Full(b) => Poll::Ready(b.take().map(|b| Ok(Frame::data(b)))),
+            Body::Stream(rx) => rx.poll_recv(cx).map(|c| c.map(|b| Ok(Frame::data(b)))),
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        matches!(self, Body::Full(None))
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        match self {
+            Body::Full(Some(b)) => http_body::SizeHint::with_exact(b.len() as u64),
+            Body::Full(None) => http_body::SizeHint::with_exact(0),
+            Body::Stream(_) => http_body::SizeHint::default(),
+        }
+    }
+}
+
+/// The response type of every handler.
+pub type Resp = Response<Body>;
+
+/// `Content-Type` values.
+pub mod content_type {
+    /// JSON.
+    pub const JSON: &str = "application/json";
+    /// YAML.
+    pub const YAML: &str = "application/yaml";
+    /// Aggregated discovery v2.
+    pub const DISCOVERY_V2: &str =
+        "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+    /// Aggregated discovery v2beta1.
+    pub const DISCOVERY_V2BETA1: &str =
+        "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList";
+}
+
+/// A response with `body` as `content_type`.
+#[must_use]
+pub fn bytes(status: u16, content_type: &str, body: Bytes) -> Resp {
+    let mut r = Response::new(Body::Full(Some(body)));
+    *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    if let Ok(v) = HeaderValue::from_str(content_type) {
+        r.headers_mut().insert(header::CONTENT_TYPE, v);
+    }
+    r
+}
+
+/// A value encoded as JSON or YAML.
+#[must_use]
+pub fn value(status: u16, v: &Value, encoding: Encoding) -> Resp {
+    match encoding {
+        Encoding::Json => bytes(
+            status,
+            content_type::JSON,
+            Bytes::from(serde_json::to_vec(v).unwrap_or_default()),
+        ),
+        Encoding::Yaml => bytes(
+            status,
+            content_type::YAML,
+            Bytes::from(crate::engine::to_yaml(v)),
+        ),
+    }
+}
+
+/// A value as JSON with a specific content type (Table, discovery).
+#[must_use]
+pub fn json_as(status: u16, v: &Value, content_type: &str) -> Resp {
+    bytes(
+        status,
+        content_type,
+        Bytes::from(serde_json::to_vec(v).unwrap_or_default()),
+    )
+}
+
+/// The `Status` of an error.
+#[must_use]
+pub fn error(e: &ApiError, encoding: Encoding) -> Resp {
+    value(e.code, &e.to_status(), encoding)
+}
+
+/// Adds `Warning: 299 - "<text>"` headers.
+pub fn add_warnings(r: &mut Resp, warnings: &[String]) {
+    for w in warnings {
+        if let Ok(v) = HeaderValue::from_str(&warning_header(w)) {
+            r.headers_mut().append(header::WARNING, v);
+        }
+    }
+}
+
+/// The header value of a warning: code 299, agent `-`, the text quoted with `"` and `\` escaped
+/// and control characters dropped (`pkg/warning` `headerWriter`).
+#[must_use]
+pub fn warning_header(text: &str) -> String {
+    let mut s = String::from("299 - \"");
+    for c in text.chars() {
+        match c {
+            '"' | '\\' => {
+                s.push('\\');
+                s.push(c);
+            }
+            c if c.is_control() => s.push(' '),
+            c if !c.is_ascii() => {
+                // Header values must be visible ASCII; Go's writer escapes these too.
+                s.push('?');
+            }
+            c => s.push(c),
+        }
+    }
+    s.push('"');
+    s
+}
+
+/// A streamed response (watch) and the sender that feeds it.
+#[must_use]
+pub fn stream(content_type: &str, capacity: usize) -> (Resp, mpsc::Sender<Bytes>) {
+    let (tx, rx) = mpsc::channel(capacity.max(1));
+    let mut r = Response::new(Body::Stream(rx));
+    if let Ok(v) = HeaderValue::from_str(content_type) {
+        r.headers_mut().insert(header::CONTENT_TYPE, v);
+    }
+    (r, tx)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn warning_headers_escape_quotes() {
+        assert_eq!(
+            warning_header("unknown field \"spec.someRandomField\""),
+            "299 - \"unknown field \\\"spec.someRandomField\\\"\""
+        );
+    }
+}

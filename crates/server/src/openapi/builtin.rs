@@ -1,0 +1,175 @@
+//! The documents of the two built-in group-versions the server serves: `api/v1` (namespaces)
+//! and `apis/apiextensions.k8s.io/v1` (CustomResourceDefinitions).
+//!
+//! The paths come from the same route builder as CRDs (the built-in installer of apiserver
+//! `pkg/endpoints/installer.go` produces the same shapes for these verbs); the schemas follow
+//! `k8s.io/api/core/v1` `Namespace` and apiextensions-apiserver `pkg/apis/apiextensions/v1`,
+//! with the recursive `JSONSchemaProps` published as an object that keeps unknown fields.
+
+use serde_json::{Map, Value, json};
+
+use super::meta;
+use super::paths::{self, Names};
+use crate::engine::CustomResourceDefinitionVersion;
+
+fn version_with_status() -> CustomResourceDefinitionVersion {
+    serde_json::from_value(
+        json!({"name": "v1", "served": true, "storage": true, "subresources": {"status": {}}}),
+    )
+    .unwrap_or_default()
+}
+
+fn build(names: &Names, kind: Value, list: Value) -> Value {
+    let mut doc_paths = Map::new();
+    for (p, item) in paths::paths(names, &version_with_status()) {
+        doc_paths.insert(p, item);
+    }
+    let mut schemas = Map::new();
+    schemas.insert(names.definition(&names.kind), kind);
+    schemas.insert(names.definition(&names.list_kind), list);
+    for (name, def) in meta::definitions() {
+        schemas.insert(name, def);
+    }
+    super::document(doc_paths, schemas)
+}
+
+fn list(names: &Names, gvk_group: &str) -> Value {
+    json!({
+        "description": format!("{} is a list of {} objects.", names.list_kind, names.kind),
+        "type": "object",
+        "required": ["items"],
+        "properties": {
+            "apiVersion": {"type": "string", "description": "APIVersion defines the versioned schema of this representation of an object."},
+            "items": {"type": "array", "items": {"default": {}, "allOf": [{"$ref": format!("#/components/schemas/{}", names.definition(&names.kind))}]}},
+            "kind": {"type": "string", "description": "Kind is a string value representing the REST resource this object represents."},
+            "metadata": {"default": {}, "description": "Standard list metadata.", "allOf": [{"$ref": format!("#/components/schemas/{}", meta::LIST_META)}]},
+        },
+        "x-kubernetes-group-version-kind": [{"group": gvk_group, "kind": names.list_kind, "version": "v1"}],
+    })
+}
+
+fn object_meta() -> Value {
+    json!({"default": {}, "description": "Standard object's metadata.", "allOf": [{"$ref": format!("#/components/schemas/{}", meta::OBJECT_META)}]})
+}
+
+/// `/openapi/v3/api/v1`: `Namespace`.
+#[must_use]
+pub fn core_v1() -> Value {
+    let names = Names {
+        group: String::new(),
+        version: "v1".to_owned(),
+        kind: "Namespace".to_owned(),
+        list_kind: "NamespaceList".to_owned(),
+        plural: "namespaces".to_owned(),
+        namespaced: false,
+        definition_prefix: Some("io.k8s.api.core.v1"),
+    };
+    let kind = json!({
+        "description": "Namespace provides a scope for Names. Use of multiple namespaces is optional.",
+        "type": "object",
+        "properties": {
+            "apiVersion": {"type": "string", "description": "APIVersion defines the versioned schema of this representation of an object."},
+            "kind": {"type": "string", "description": "Kind is a string value representing the REST resource this object represents."},
+            "metadata": object_meta(),
+            "spec": {
+                "description": "Spec defines the behavior of the Namespace.",
+                "type": "object",
+                "properties": {"finalizers": {"type": "array", "description": "Finalizers is an opaque list of values that must be empty to permanently remove object from storage.", "items": {"type": "string", "default": ""}, "x-kubernetes-list-type": "atomic"}},
+            },
+            "status": {
+                "description": "Status describes the current status of a Namespace.",
+                "type": "object",
+                "properties": {
+                    "conditions": {"type": "array", "description": "Represents the latest available observations of a namespace's current state.", "items": {"type": "object"}},
+                    "phase": {"type": "string", "description": "Phase is the current lifecycle phase of the namespace: Active or Terminating.", "enum": ["Active", "Terminating"]},
+                },
+            },
+        },
+        "x-kubernetes-group-version-kind": [{"group": "", "kind": "Namespace", "version": "v1"}],
+    });
+    let list = list(&names, "");
+    build(&names, kind, list)
+}
+
+/// `/openapi/v3/apis/apiextensions.k8s.io/v1`: `CustomResourceDefinition`.
+#[must_use]
+pub fn apiextensions_v1() -> Value {
+    let names = Names {
+        group: "apiextensions.k8s.io".to_owned(),
+        version: "v1".to_owned(),
+        kind: "CustomResourceDefinition".to_owned(),
+        list_kind: "CustomResourceDefinitionList".to_owned(),
+        plural: "customresourcedefinitions".to_owned(),
+        namespaced: false,
+        definition_prefix: Some("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1"),
+    };
+    let string = |d: &str| json!({"type": "string", "description": d});
+    let strings = |d: &str| json!({"type": "array", "description": d, "items": {"type": "string", "default": ""}, "x-kubernetes-list-type": "atomic"});
+    let names_schema = json!({
+        "description": "The resource and kind names of the custom resource.",
+        "type": "object",
+        "required": ["plural", "kind"],
+        "properties": {
+            "categories": strings("categories is a list of grouped resources this custom resource belongs to (e.g. 'all')."),
+            "kind": string("kind is the serialized kind of the resource, normally CamelCase and singular."),
+            "listKind": string("listKind is the serialized kind of the list for this resource. Defaults to \"`kind`List\"."),
+            "plural": string("plural is the plural name of the resource to serve, all lowercase."),
+            "shortNames": strings("shortNames are short names for the resource, exposed in API discovery documents."),
+            "singular": string("singular is the singular name of the resource, all lowercase. Defaults to the lowercased `kind`."),
+        },
+    });
+    let kind = json!({
+        "description": "CustomResourceDefinition represents a resource that should be exposed on the API server. Its name MUST be in the format <.spec.name>.<.spec.group>.",
+        "type": "object",
+        "required": ["spec"],
+        "properties": {
+            "apiVersion": {"type": "string", "description": "APIVersion defines the versioned schema of this representation of an object."},
+            "kind": {"type": "string", "description": "Kind is a string value representing the REST resource this object represents."},
+            "metadata": object_meta(),
+            "spec": {
+                "description": "spec describes how the user wants the resources to appear.",
+                "type": "object",
+                "required": ["group", "names", "scope", "versions"],
+                "properties": {
+                    "conversion": {"type": "object", "description": "conversion defines conversion settings for the CRD.", "x-kubernetes-preserve-unknown-fields": true},
+                    "group": string("group is the API group of the defined custom resource."),
+                    "names": names_schema,
+                    "preserveUnknownFields": {"type": "boolean", "description": "Deprecated: keep unknown fields with x-kubernetes-preserve-unknown-fields in the schema instead."},
+                    "scope": string("scope indicates whether the defined custom resource is cluster- or namespace-scoped: Cluster or Namespaced."),
+                    "versions": {
+                        "type": "array",
+                        "description": "versions is the list of all API versions of the defined custom resource.",
+                        "x-kubernetes-list-type": "atomic",
+                        "items": {
+                            "type": "object",
+                            "required": ["name", "served", "storage"],
+                            "properties": {
+                                "additionalPrinterColumns": {"type": "array", "description": "additionalPrinterColumns specifies additional columns returned in Table output.", "items": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}, "x-kubernetes-list-type": "atomic"},
+                                "deprecated": {"type": "boolean", "description": "deprecated indicates this version of the custom resource API is deprecated."},
+                                "deprecationWarning": string("deprecationWarning overrides the default warning returned to API clients."),
+                                "name": string("name is the version name, e.g. \"v1\", \"v2beta1\"."),
+                                "schema": {"type": "object", "description": "schema describes the schema used for validation, pruning, and defaulting of this version of the custom resource.", "x-kubernetes-preserve-unknown-fields": true},
+                                "selectableFields": {"type": "array", "description": "selectableFields specifies paths to fields that may be used as field selectors.", "items": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}, "x-kubernetes-list-type": "atomic"},
+                                "served": {"type": "boolean", "description": "served is a flag enabling/disabling this version from being served via REST APIs."},
+                                "storage": {"type": "boolean", "description": "storage indicates this version should be used when persisting custom resources to storage."},
+                                "subresources": {"type": "object", "description": "subresources specify what subresources this version of the defined custom resource have.", "x-kubernetes-preserve-unknown-fields": true},
+                            },
+                        },
+                    },
+                },
+            },
+            "status": {
+                "description": "status indicates the actual state of the CustomResourceDefinition.",
+                "type": "object",
+                "properties": {
+                    "acceptedNames": names_schema,
+                    "conditions": {"type": "array", "description": "conditions indicate state for particular aspects of a CustomResourceDefinition.", "items": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}, "x-kubernetes-list-map-keys": ["type"], "x-kubernetes-list-type": "map"},
+                    "storedVersions": strings("storedVersions lists all versions of CustomResources that were ever persisted."),
+                },
+            },
+        },
+        "x-kubernetes-group-version-kind": [{"group": "apiextensions.k8s.io", "kind": "CustomResourceDefinition", "version": "v1"}],
+    });
+    let list = list(&names, "apiextensions.k8s.io");
+    build(&names, kind, list)
+}

@@ -1,0 +1,272 @@
+//! Objects over the storage trait: JSON values in, JSON values out, `resourceVersion` being the
+//! key's mod revision, and storage errors turned into the API server's Status errors.
+//!
+//! Mirrors apiserver `pkg/storage/etcd3/store.go` (the versioner: `resourceVersion` is cleared
+//! before an object is written and set from the mod revision when it is read; a deleted object
+//! carries the revision of its deletion) and `pkg/storage/errors.go` →
+//! `pkg/registry/generic/registry/store.go` `interpretGetError`/`interpretUpdateError`
+//! (`NotFound`, `AlreadyExists`, `Conflict`, 410 `Expired` for a compacted revision, 504 for a
+//! revision the store has not reached).
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use crdkit_storage::{Error as StorageError, KeyValue, ListOptions, ListResult, Revision, Storage};
+use serde_json::Value;
+
+use crate::http::status::{ApiError, ApiResult, Cause, Details, GroupResource};
+use crate::object;
+
+/// An object read from storage, with its `resourceVersion` set.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stored {
+    /// The object, as stored (storage version), `metadata.resourceVersion` set.
+    pub value: Value,
+    /// Its mod revision.
+    pub revision: Revision,
+}
+
+/// The storage's bytes of an object: `resourceVersion` and `selfLink` are not stored.
+#[must_use]
+pub fn encode(obj: &Value) -> Bytes {
+    let mut obj = obj.clone();
+    if let Some(Value::Object(meta)) = obj.get_mut("metadata") {
+        meta.remove("resourceVersion");
+        meta.remove("selfLink");
+    }
+    Bytes::from(serde_json::to_vec(&obj).unwrap_or_default())
+}
+
+/// An object from stored bytes, its `resourceVersion` set to `revision`.
+///
+/// # Errors
+/// Bytes that are not a JSON object (a damaged store): 500.
+pub fn decode(bytes: &[u8], revision: Revision) -> ApiResult<Value> {
+    let mut v: Value = serde_json::from_slice(bytes)
+        .map_err(|e| ApiError::internal(format!("stored object does not decode: {e}")))?;
+    if !v.is_object() {
+        return Err(ApiError::internal("stored object is not a JSON object"));
+    }
+    object::set_meta(
+        &mut v,
+        "resourceVersion",
+        Some(Value::String(revision.to_string())),
+    );
+    Ok(v)
+}
+
+fn stored(kv: &KeyValue) -> ApiResult<Stored> {
+    Ok(Stored {
+        value: decode(&kv.value, kv.mod_revision)?,
+        revision: kv.mod_revision,
+    })
+}
+
+/// A storage error as the API server reports it for `gr`/`name`.
+#[must_use]
+pub fn error(e: StorageError, gr: &GroupResource, name: &str) -> ApiError {
+    match e {
+        StorageError::NotFound { .. } => ApiError::not_found(gr, name),
+        StorageError::AlreadyExists { .. } => ApiError::already_exists(gr, name),
+        StorageError::Conflict { .. } => ApiError::modified(gr, name),
+        StorageError::Compacted {
+            requested,
+            compacted,
+        } => expired(requested, compacted),
+        StorageError::FutureRevision { requested, current } => too_large(requested, current),
+        other => ApiError::internal(other),
+    }
+}
+
+/// 410 `too old resource version: <rv> (<oldest>)`.
+#[must_use]
+pub fn expired(requested: Revision, compacted: Revision) -> ApiError {
+    ApiError::expired(format!(
+        "too old resource version: {requested} ({compacted})"
+    ))
+}
+
+/// 504 `Too large resource version` (`NewTooLargeResourceVersionError`).
+#[must_use]
+pub fn too_large(requested: Revision, current: Revision) -> ApiError {
+    let mut e = ApiError::timeout(format!(
+        "Too large resource version: {requested}, current: {current}"
+    ));
+    e.details = Some(Box::new(Details {
+        causes: vec![Cause {
+            reason: "ResourceVersionTooLarge".to_owned(),
+            message: "Too large resource version".to_owned(),
+            field: String::new(),
+        }],
+        retry_after_seconds: 1,
+        ..Details::default()
+    }));
+    e
+}
+
+/// Objects over a storage backend.
+#[derive(Clone)]
+pub struct Objects {
+    storage: Arc<dyn Storage>,
+}
+
+impl Objects {
+    /// Objects in `storage`.
+    #[must_use]
+    pub fn new(storage: Arc<dyn Storage>) -> Objects {
+        Objects { storage }
+    }
+
+    /// The backend.
+    #[must_use]
+    pub fn storage(&self) -> &Arc<dyn Storage> {
+        &self.storage
+    }
+
+    /// The object at `key`.
+    ///
+    /// # Errors
+    /// 404 when absent.
+    pub async fn get(&self, key: &str, gr: &GroupResource, name: &str) -> ApiResult<Stored> {
+        let kv = self
+            .storage
+            .get(key)
+            .await
+            .map_err(|e| error(e, gr, name))?;
+        stored(&kv)
+    }
+
+    /// A page of the objects under `prefix`.
+    ///
+    /// # Errors
+    /// 410 for a compacted revision, 504 for a future one.
+    pub async fn list(
+        &self,
+        prefix: &str,
+        options: &ListOptions,
+        gr: &GroupResource,
+    ) -> ApiResult<(Vec<Stored>, ListResult)> {
+        let result = self
+            .storage
+            .list(prefix, options)
+            .await
+            .map_err(|e| error(e, gr, ""))?;
+        let items = result.items.iter().map(stored).collect::<ApiResult<_>>()?;
+        Ok((items, result))
+    }
+
+    /// Creates `key`; returns the new revision.
+    ///
+    /// # Errors
+    /// 409 when the key exists.
+    pub async fn create(
+        &self,
+        key: &str,
+        obj: &Value,
+        gr: &GroupResource,
+        name: &str,
+    ) -> ApiResult<Revision> {
+        let kv = self
+            .storage
+            .create(key, encode(obj))
+            .await
+            .map_err(|e| error(e, gr, name))?;
+        Ok(kv.mod_revision)
+    }
+
+    /// Replaces `key` if its revision is still `expected`; returns the new revision.
+    ///
+    /// # Errors
+    /// 404 when gone, 409 when modified since.
+    pub async fn update(
+        &self,
+        key: &str,
+        obj: &Value,
+        expected: Revision,
+        gr: &GroupResource,
+        name: &str,
+    ) -> ApiResult<Revision> {
+        let kv = self
+            .storage
+            .update(key, encode(obj), expected)
+            .await
+            .map_err(|e| error(e, gr, name))?;
+        Ok(kv.mod_revision)
+    }
+
+    /// Deletes `key` if its revision is still `expected`; returns the deleted object with the
+    /// revision of the delete as its `resourceVersion`.
+    ///
+    /// # Errors
+    /// 404 when gone, 409 when modified since.
+    pub async fn delete(
+        &self,
+        key: &str,
+        expected: Option<Revision>,
+        gr: &GroupResource,
+        name: &str,
+    ) -> ApiResult<Stored> {
+        let d = self
+            .storage
+            .delete(key, expected)
+            .await
+            .map_err(|e| error(e, gr, name))?;
+        Ok(Stored {
+            value: decode(&d.prev.value, d.revision)?,
+            revision: d.revision,
+        })
+    }
+
+    /// The store's latest revision.
+    ///
+    /// # Errors
+    /// A backend failure.
+    pub async fn current_revision(&self) -> ApiResult<Revision> {
+        self.storage
+            .current_revision()
+            .await
+            .map_err(ApiError::internal)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn resource_version_is_not_stored() {
+        let b =
+            encode(&json!({"metadata": {"name": "a", "resourceVersion": "5", "selfLink": "/x"}}));
+        assert_eq!(&b[..], br#"{"metadata":{"name":"a"}}"#);
+        let v = decode(&b, 9).unwrap();
+        assert_eq!(v["metadata"]["resourceVersion"], "9");
+        assert_eq!(decode(b"[1]", 1).unwrap_err().code, 500);
+    }
+
+    #[test]
+    fn storage_errors_map_to_statuses() {
+        let gr = GroupResource::new("stable.example.com", "crontabs");
+        let e = error(
+            StorageError::Compacted {
+                requested: 3,
+                compacted: 10,
+            },
+            &gr,
+            "",
+        );
+        assert_eq!((e.code, e.reason), (410, "Expired"));
+        assert_eq!(e.message, "too old resource version: 3 (10)");
+        let e = error(
+            StorageError::Conflict {
+                key: "k".into(),
+                expected: 1,
+                current_revision: 2,
+            },
+            &gr,
+            "x",
+        );
+        assert_eq!(e.code, 409);
+        assert_eq!(too_large(9, 3).code, 504);
+    }
+}

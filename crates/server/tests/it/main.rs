@@ -1,0 +1,13 @@
+//! Integration tests of crdkit-server: the HTTP API as kubectl and kube-rs use it, the docs'
+//! walkthrough with the real kubectl, kube-rs clients, robustness and a bounded load test.
+
+mod api;
+mod common;
+mod conversion;
+#[cfg(feature = "etcd")]
+mod etcd;
+mod kube_client;
+mod load;
+mod robustness;
+mod walkthrough;
+mod watch;

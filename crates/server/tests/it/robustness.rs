@@ -1,0 +1,423 @@
+//! Requests that must not crash or wedge the server: malformed and huge bodies, deep nesting,
+//! bad patches and selectors, unknown paths, garbage and slow clients; the transport options
+//! (h2, TLS with a bearer token, the loopback rule); and persistence across `kill -9`.
+
+use std::time::Duration;
+
+use bytes::Bytes;
+use crdkit_server::{ApiConfig, ApiServer, ServerConfig, TlsConfig};
+use http_body_util::{BodyExt, Full};
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use serde_json::json;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use crate::common::{CRDS, CT, Http, manifest_json, server, server_with};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_huge_and_deep_bodies() {
+    let s = server().await;
+    let h = Http::of(&s);
+    h.crd("resourcedefinition.yaml").await;
+    let json_ct = [("content-type", "application/json")];
+    let e = h
+        .send("POST", CT, &json_ct, Some(b"{\"apiVersion\": ".to_vec()))
+        .await
+        .expect(400)
+        .json();
+    assert_eq!(
+        (e["kind"].as_str(), e["reason"].as_str()),
+        (Some("Status"), Some("BadRequest"))
+    );
+    assert_eq!(
+        h.send("POST", CT, &json_ct, Some(b"[1,2]".to_vec()))
+            .await
+            .status,
+        400
+    );
+    assert_eq!(
+        h.send("POST", CT, &json_ct, Some(b"".to_vec()))
+            .await
+            .status,
+        400
+    );
+    assert_eq!(
+        h.send("POST", CT, &json_ct, Some(vec![0xff, 0xfe, 0x00]))
+            .await
+            .status,
+        400
+    );
+    // Over the 3 MiB limit.
+    let mut big = br#"{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"big"},"spec":{"image":""#.to_vec();
+    big.extend(std::iter::repeat_n(b'x', 4 * 1024 * 1024));
+    big.extend(br#""}}"#);
+    let e = h
+        .send("POST", CT, &json_ct, Some(big))
+        .await
+        .expect(413)
+        .json();
+    assert_eq!(e["reason"], "RequestEntityTooLarge");
+    assert_eq!(e["message"], "Request entity too large: limit is 3145728");
+    // Nesting deeper than the decoders go.
+    let deep = format!(
+        "{{\"apiVersion\":\"stable.example.com/v1\",\"kind\":\"CronTab\",\"metadata\":{{\"name\":\"d\"}},\"spec\":{}{}}}",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    assert_eq!(
+        h.send("POST", CT, &json_ct, Some(deep.into_bytes()))
+            .await
+            .status,
+        400
+    );
+    let deep_yaml = format!(
+        "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {{name: d}}\nspec: {}",
+        "[".repeat(50_000)
+    );
+    assert_eq!(
+        h.send(
+            "POST",
+            CT,
+            &[("content-type", "application/yaml")],
+            Some(deep_yaml.into_bytes())
+        )
+        .await
+        .status,
+        400
+    );
+    // YAML bodies work; malformed ones are 400s.
+    let yaml = crate::common::manifest("my-crontab.yaml");
+    h.send(
+        "POST",
+        CT,
+        &[("content-type", "application/yaml")],
+        Some(yaml.into_bytes()),
+    )
+    .await
+    .expect(201);
+    assert_eq!(
+        h.send(
+            "POST",
+            CT,
+            &[("content-type", "application/yaml")],
+            Some(b"a: [".to_vec())
+        )
+        .await
+        .status,
+        400
+    );
+    // Media types.
+    let e = h
+        .send(
+            "POST",
+            CT,
+            &[("content-type", "application/vnd.kubernetes.protobuf")],
+            Some(vec![1, 2]),
+        )
+        .await
+        .expect(415)
+        .json();
+    assert_eq!(e["reason"], "UnsupportedMediaType");
+    assert_eq!(
+        h.send(
+            "GET",
+            CT,
+            &[("accept", "application/vnd.kubernetes.protobuf")],
+            None
+        )
+        .await
+        .status,
+        406
+    );
+    // A nested patch document and a JSON patch of many operations.
+    let ops: Vec<_> = (0..10_001)
+        .map(|_| json!({"op": "test", "path": "/kind", "value": "CronTab"}))
+        .collect();
+    h.patch(
+        &format!("{CT}/my-new-cron-object"),
+        "application/json-patch+json",
+        &json!(ops),
+    )
+    .await
+    .expect(413);
+    // Still serving.
+    h.get(&format!("{CT}/my-new-cron-object")).await.expect(200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_paths_methods_and_parameters() {
+    let s = server().await;
+    let h = Http::of(&s);
+    h.crd("resourcedefinition.yaml").await;
+    for path in [
+        "/apis/stable.example.com/v9/namespaces/default/crontabs",
+        "/apis/stable.example.com/v1/namespaces/default/nothings",
+        "/apis/stable.example.com/v1/namespaces/default/crontabs/a/b/c",
+        "/apis/stable.example.com/v1/crontabs/a",
+        "/api/v2/namespaces",
+        "/openapi/v3/apis/nope/v1",
+        "/%ff%fe",
+        "/apis//v1",
+    ] {
+        let r = h.get(path).await;
+        assert_eq!(r.status, 404, "{path}");
+        assert_eq!(r.json()["kind"], "Status", "{path}");
+    }
+    assert_eq!(h.send("PUT", CT, &[], None).await.status, 405);
+    assert_eq!(
+        h.send("POST", &format!("{CT}/x"), &[], None).await.status,
+        405
+    );
+    assert_eq!(h.send("OPTIONS", CT, &[], None).await.status, 405);
+    for q in [
+        "limit=abc",
+        "watch=maybe",
+        "labelSelector=%zz",
+        "fieldSelector=a",
+        "resourceVersion=x&resourceVersionMatch=Exact",
+        "resourceVersionMatch=Exact",
+        "continue=x",
+        "includeObject=All",
+    ] {
+        let accept = if q.starts_with("includeObject") {
+            crate::common::TABLE
+        } else {
+            "application/json"
+        };
+        let r = h.get_as(&format!("{CT}?{q}"), accept).await;
+        assert_eq!(r.status, 400, "{q}: {}", String::from_utf8_lossy(&r.body));
+    }
+    assert_eq!(
+        h.get(&format!("{CT}?resourceVersion=999999")).await.status,
+        504
+    );
+    assert_eq!(
+        h.send(
+            "DELETE",
+            &format!("{CT}/x"),
+            &[("content-type", "application/json")],
+            Some(b"{\"propagationPolicy\":\"Sometimes\"}".to_vec())
+        )
+        .await
+        .status,
+        400
+    );
+    assert_eq!(
+        h.send(
+            "DELETE",
+            &format!("{CT}/x"),
+            &[],
+            Some(b"not json".to_vec())
+        )
+        .await
+        .status,
+        400
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn garbage_and_slow_clients_do_not_wedge_the_server() {
+    let s = server_with(ApiConfig {
+        body_timeout: Duration::from_millis(500),
+        ..ApiConfig::default()
+    })
+    .await;
+    let h = Http::of(&s);
+    h.crd("resourcedefinition.yaml").await;
+    // Not HTTP at all.
+    let mut raw = tokio::net::TcpStream::connect(s.addr()).await.unwrap();
+    raw.write_all(b"\x16\x03\x01garbage\r\n\r\n").await.unwrap();
+    let mut buf = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(5), raw.read_to_end(&mut buf)).await;
+    // A client announcing a body it never sends gets a Status after the body timeout.
+    let mut slow = tokio::net::TcpStream::connect(s.addr()).await.unwrap();
+    slow.write_all(format!("POST {CT} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{{").as_bytes()).await.unwrap();
+    // Meanwhile others are served.
+    for _ in 0..20 {
+        h.get(CT).await.expect(200);
+    }
+    let mut reply = vec![0u8; 4096];
+    let n = tokio::time::timeout(Duration::from_secs(10), slow.read(&mut reply))
+        .await
+        .expect("answered")
+        .unwrap();
+    let text = String::from_utf8_lossy(&reply[..n]);
+    assert!(text.starts_with("HTTP/1.1 504"), "{text}");
+    // Many connections opened and dropped.
+    for _ in 0..200 {
+        drop(tokio::net::TcpStream::connect(s.addr()).await.unwrap());
+    }
+    h.get("/version").await.expect(200);
+    // A watch whose client goes away ends on the server.
+    let w = h.watch(&format!("{CT}?watch=true")).await;
+    drop(w);
+    h.post(CT, &manifest_json("my-crontab.yaml"))
+        .await
+        .expect(201);
+    h.get(CT).await.expect(200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http2_cleartext() {
+    let s = server().await;
+    let stream = tokio::net::TcpStream::connect(s.addr()).await.unwrap();
+    let (mut sender, conn) =
+        hyper::client::conn::http2::handshake(TokioExecutor::new(), TokioIo::new(stream))
+            .await
+            .expect("h2");
+    tokio::spawn(conn);
+    let req = http::Request::builder()
+        .uri(format!("http://{}/version", s.addr()))
+        .body(Full::new(Bytes::new()))
+        .unwrap();
+    let resp = sender.send_request(req).await.expect("h2 request");
+    assert_eq!(resp.version(), http::Version::HTTP_2);
+    assert_eq!(resp.status(), 200);
+    let body = resp.into_body().collect().await.unwrap().to_bytes();
+    assert!(String::from_utf8_lossy(&body).contains("\"minor\":\"32\""));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tls_token_and_loopback_rule() {
+    let s = ApiServer::start_with(ServerConfig {
+        tls: Some(TlsConfig::Generate),
+        token: Some("s3cret".to_owned()),
+        ..ServerConfig::default()
+    })
+    .await
+    .expect("TLS server");
+    assert!(s.url().starts_with("https://127.0.0.1:"));
+    let kubeconfig = std::fs::read_to_string(s.kubeconfig()).unwrap();
+    assert!(
+        kubeconfig.contains("certificate-authority-data: ") && kubeconfig.contains("token: s3cret"),
+        "{kubeconfig}"
+    );
+    let pem = s.ca_pem().unwrap();
+    let mut config = kube::Config::new(s.url().parse().unwrap());
+    config.root_cert = Some(vec![crdkit_server::tls::pem_to_der(pem)]);
+    let anonymous = kube::Client::try_from(config.clone()).unwrap();
+    match anonymous.apiserver_version().await {
+        Err(kube::Error::Api(e)) => assert_eq!(e.code, 401),
+        other => panic!("{other:?}"),
+    }
+    config.auth_info.token = Some("s3cret".to_owned().into());
+    let client = kube::Client::try_from(config).unwrap();
+    assert_eq!(
+        client.apiserver_version().await.expect("version").minor,
+        "32"
+    );
+    // Non-loopback addresses need the flag and a token.
+    let any = "0.0.0.0:0".parse().unwrap();
+    let e = ApiServer::start_with(ServerConfig {
+        addr: any,
+        ..ServerConfig::default()
+    })
+    .await
+    .err()
+    .expect("refused");
+    assert!(e.to_string().contains("not a loopback address"), "{e}");
+    let e = ApiServer::start_with(ServerConfig {
+        addr: any,
+        allow_remote: true,
+        ..ServerConfig::default()
+    })
+    .await
+    .err()
+    .expect("refused");
+    assert!(e.to_string().contains("bearer token"), "{e}");
+    let ok = ApiServer::start_with(ServerConfig {
+        addr: any,
+        allow_remote: true,
+        token: Some("t".into()),
+        ..ServerConfig::default()
+    })
+    .await
+    .expect("allowed");
+    ok.shutdown().await;
+    s.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn graceful_shutdown_ends_watches() {
+    let s = server().await;
+    let h = Http::of(&s);
+    let mut w = h
+        .watch("/api/v1/namespaces?watch=true&resourceVersion=0")
+        .await;
+    w.next().await;
+    tokio::time::timeout(Duration::from_secs(10), s.shutdown())
+        .await
+        .expect("shut down in time");
+    assert!(w.ends_within(5).await);
+    assert!(tokio::net::TcpStream::connect(h.addr).await.is_err() || h_is_closed(h).await);
+}
+
+async fn h_is_closed(h: Http) -> bool {
+    // The port may be reused by the OS only later; a connection that is refused or reset is
+    // closed.
+    let Ok(mut s) = tokio::net::TcpStream::connect(h.addr).await else {
+        return true;
+    };
+    let _ = s
+        .write_all(b"GET /version HTTP/1.1\r\nhost: x\r\n\r\n")
+        .await;
+    let mut buf = [0u8; 16];
+    matches!(
+        tokio::time::timeout(Duration::from_secs(2), s.read(&mut buf)).await,
+        Ok(Ok(0) | Err(_)) | Err(_)
+    )
+}
+
+/// A write acknowledged to the client survives `kill -9` of a server running with `--data`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn data_survives_kill_9() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let start = || {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_crdkit-server"))
+            .args(["--addr", "127.0.0.1:0", "--data"])
+            .arg(dir.path())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("server");
+        let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+        let first = lines.next().unwrap().unwrap();
+        std::thread::spawn(move || for _ in lines {});
+        let addr = first
+            .trim_start_matches("serving on http://")
+            .parse()
+            .unwrap();
+        (child, Http { addr })
+    };
+    let (mut child, h) = start();
+    h.crd("resourcedefinition.yaml").await;
+    let mut last = String::new();
+    for i in 0..20 {
+        let r = h.post(CT, &json!({"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": {"name": format!("c{i}")}, "spec": {"replicas": i}})).await.expect(201).json();
+        last = r["metadata"]["resourceVersion"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let (mut child, h) = start();
+    let list = h.get(CT).await.expect(200).json();
+    assert_eq!(list["items"].as_array().unwrap().len(), 20);
+    assert_eq!(list["metadata"]["resourceVersion"], json!(last));
+    let crd = h
+        .get(&format!("{CRDS}/crontabs.stable.example.com"))
+        .await
+        .expect(200)
+        .json();
+    assert_eq!(crd["status"]["storedVersions"], json!(["v1"]));
+    let next = h.post(CT, &json!({"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": {"name": "after"}, "spec": {}})).await.expect(201).json();
+    let next_rv: u64 = next["metadata"]["resourceVersion"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(next_rv > last.parse::<u64>().unwrap());
+    assert_eq!(h.get("/api/v1/namespaces/default").await.status, 200);
+    child.kill().unwrap();
+    child.wait().unwrap();
+}

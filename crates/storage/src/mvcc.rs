@@ -1,0 +1,99 @@
+//! Snapshot reads over "current state + write log", shared by the memory and redb backends.
+//!
+//! etcd's mvcc (server/mvcc/kvstore.go, index.go) keeps every revision of every key until
+//! compaction. We keep the current state plus the log of writes since the compacted revision,
+//! which holds the same information: a key's value at revision R is its current value unless a
+//! write after R touched it, in which case it is the value before the first such write.
+
+use std::collections::BTreeMap;
+use std::ops::Bound;
+
+use crate::{Error, Event, KeyValue, ListOptions, Result, Revision};
+
+/// The revision a list reads at: `at` if given and still readable, else `current`.
+pub(crate) fn read_revision(
+    at: Option<Revision>,
+    current: Revision,
+    compacted: Revision,
+) -> Result<Revision> {
+    match at {
+        None => Ok(current),
+        Some(requested) if requested > current => Err(Error::FutureRevision { requested, current }),
+        Some(requested) if requested < compacted => Err(Error::Compacted {
+            requested,
+            compacted,
+        }),
+        Some(requested) => Ok(requested),
+    }
+}
+
+/// The first key a list looks at: strictly after the continue key, or the prefix itself.
+pub(crate) fn lower_bound<'a>(prefix: &'a str, options: &'a ListOptions) -> Bound<&'a str> {
+    match options.continue_key.as_deref() {
+        Some(after) if after >= prefix => Bound::Excluded(after),
+        _ => Bound::Included(prefix),
+    }
+}
+
+/// Whether `key` lies in the list's range (under `prefix`, after `lower`).
+fn in_range(key: &str, prefix: &str, lower: Bound<&str>) -> bool {
+    key.starts_with(prefix)
+        && match lower {
+            Bound::Excluded(after) => key > after,
+            Bound::Included(first) => key >= first,
+            Bound::Unbounded => true,
+        }
+}
+
+/// The states at revision R of the keys in range that writes after R touched, from the events
+/// after R in revision order: the value before the first such write (`None`: absent at R).
+pub(crate) fn overlay<'e>(
+    events_after: impl IntoIterator<Item = &'e Event>,
+    prefix: &str,
+    lower: Bound<&str>,
+) -> BTreeMap<String, Option<KeyValue>> {
+    let mut states = BTreeMap::new();
+    for event in events_after {
+        if in_range(&event.key, prefix, lower) && !states.contains_key(&event.key) {
+            states.insert(event.key.clone(), event.prev_kv());
+        }
+    }
+    states
+}
+
+/// Merges the current items in range (sorted by key) with the overlay of the keys changed since
+/// the read revision, and cuts the page at `limit`. Returns the page and whether more follow.
+pub(crate) fn page(
+    current: impl Iterator<Item = Result<KeyValue>>,
+    overlay: BTreeMap<String, Option<KeyValue>>,
+    limit: Option<usize>,
+) -> Result<(Vec<KeyValue>, bool)> {
+    let limit = limit.filter(|&n| n > 0).unwrap_or(usize::MAX);
+    let mut current = current.peekable();
+    let mut overlay = overlay.into_iter().peekable();
+    let mut items = Vec::new();
+    loop {
+        let next = match (current.peek(), overlay.peek()) {
+            (None, None) => return Ok((items, false)),
+            (Some(Err(_)), _) => {
+                return Err(current
+                    .next()
+                    .and_then(Result::err)
+                    .unwrap_or_else(|| Error::backend("read failed")));
+            }
+            (Some(Ok(kv)), Some((key, _))) if kv.key == *key => {
+                current.next();
+                overlay.next().and_then(|(_, state)| state)
+            }
+            (Some(Ok(kv)), Some((key, _))) if kv.key < *key => current.next().and_then(Result::ok),
+            (_, Some(_)) => overlay.next().and_then(|(_, state)| state),
+            (Some(Ok(_)), None) => current.next().and_then(Result::ok),
+        };
+        if let Some(kv) = next {
+            if items.len() == limit {
+                return Ok((items, true));
+            }
+            items.push(kv);
+        }
+    }
+}

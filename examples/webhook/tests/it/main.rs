@@ -1,0 +1,4 @@
+//! The integration tests of the example, one binary.
+
+mod binary;
+mod derived;
