@@ -665,4 +665,3 @@ fn const_checker_agrees_with_run_time_checker() {
     );
     eprintln!("{agreed} cases agree ({ok} compile, {err} errors)");
 }
-

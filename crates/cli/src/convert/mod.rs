@@ -296,11 +296,7 @@ fn convert_all(
             }
         }
         Err(message) => {
-            let message = if message.starts_with("returned ") {
-                format!("conversion webhook for {gvk} {message}")
-            } else {
-                format!("conversion webhook for {gvk} failed: {message}")
-            };
+            let message = format!("conversion webhook for {gvk} {message}");
             for (i, _) in to_send {
                 results[i] = Err(message.clone());
             }
@@ -356,11 +352,12 @@ fn call_webhook(
     let versions = webhook.map_or(&[][..], |w| &w.conversion_review_versions[..]);
     let version = match review::review_version(versions) {
         Ok(v) => v,
-        Err(e) => return Ok(Err(e)),
+        Err(e) => return Ok(Err(format!("failed: {e}"))),
     };
     let uid = request_uid();
     let body = review::request(version, &uid, desired, objects);
     Ok(post(&url, ca.as_deref(), &body)
+        .map_err(|e| format!("failed: {e}"))
         .and_then(|answer| review::converted_objects(version, &uid, objects, desired, &answer)))
 }
 
