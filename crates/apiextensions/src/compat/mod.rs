@@ -42,6 +42,7 @@
 mod crd;
 mod rules;
 mod schema;
+mod values;
 
 use std::fmt;
 

@@ -5,6 +5,7 @@
 //! (type, field); a few cases also pin the full message.
 
 mod go_table;
+mod go_update;
 
 use serde_json::{Value, json};
 
