@@ -58,7 +58,8 @@ USAGE:
         objects against the CRDs given or met earlier in the input, built-in kinds against the
         schemas Kubernetes publishes (structural checks only). CRDs in the input are checked too.
         Each object is validated against the schema of its own version; a version its CRD does not
-        serve is rejected (`no matches for kind`), a deprecated one warns as the API server does.
+        serve is rejected (`no matches for kind`), a deprecated one warns as the API server does;
+        a stored object (--old) of another version is read at the object's version first.
         --field-validation: unknown and duplicate fields fail the object (Strict, the default, as
         kubectl), warn, or are dropped. --unknown-kinds: objects of a kind nothing defines fail
         (the default), warn, or are skipped.

@@ -42,6 +42,47 @@ pub struct Target {
     /// The warning every request to this version gets: the version is deprecated
     /// ([`crdkit_apiextensions::versions::deprecation_warning`]).
     pub warning: Option<String>,
+    /// The CRD of a custom kind (to read stored objects of its other versions).
+    pub crd: Option<Box<CustomResourceDefinition>>,
+}
+
+impl Target {
+    /// The stored object `old` as the API server reads it for an update at this target's
+    /// version: unchanged at the same version; else decoded at its own version, converted with
+    /// the `None` strategy and pruned to this version's schema
+    /// ([`crdkit_apiextensions::codec::Codec`]).
+    ///
+    /// # Errors
+    /// A message when `old` is of another version and the CRD converts through a webhook (or
+    /// `old` cannot be converted).
+    pub fn read_stored(&self, old: &Json) -> Result<Json, String> {
+        let api_version = self.admission.api_version();
+        let old_version = old
+            .get("apiVersion")
+            .and_then(Json::as_str)
+            .unwrap_or_default();
+        let Some(crd) = self.crd.as_deref() else {
+            return Ok(old.clone());
+        };
+        if old_version == api_version || group_of(old_version) != group_of(api_version) {
+            return Ok(old.clone());
+        }
+        let to = api_version.rsplit_once('/').map_or(api_version, |(_, v)| v);
+        let strategy = crd
+            .spec
+            .conversion
+            .as_ref()
+            .map_or("None", |c| c.strategy.as_str());
+        if strategy == "Webhook" {
+            return Err(format!(
+                "the stored object is at {old_version} and {} converts through a webhook: convert it first with `crdgen convert --to {to}`",
+                crd.metadata.name.as_deref().unwrap_or_default()
+            ));
+        }
+        crdkit_apiextensions::codec::Codec::new(crd)
+            .and_then(|codec| codec.convert_none(old.clone(), to))
+            .map_err(|e| format!("the stored object cannot be read at {api_version}: {e}"))
+    }
 }
 
 /// Where an object goes.
@@ -237,6 +278,7 @@ impl Registry {
                 admission: Admission::for_schema(api_version, kind, &schema),
                 builtin: true,
                 warning: None,
+                crd: None,
             })),
         }
     }
@@ -293,6 +335,7 @@ impl Registry {
             admission,
             builtin: false,
             warning: crdkit_apiextensions::versions::deprecation_warning(crd, version),
+            crd: Some(Box::new(crd.clone())),
         })
     }
 }
