@@ -8,13 +8,18 @@
 //! - [`objectmeta`], [`default`], [`prune`], [`ratchet`]: the API server's algorithms;
 //! - [`validate`]: OpenAPI, metadata, list-type and CEL validation ([`validate::CompiledSchema`]);
 //! - [`pipeline`] and [`admission`]: create, update and status update in the API server's order;
+//! - [`codec`]: a stored object read at another version (`None` conversion, pruning);
 //! - [`crd_check`]: the API server's validation of CRDs (`crdgen check`);
 //! - [`conversion`]: conversion webhooks' `ConversionReview`, over converters written in Rust;
+//! - [`versions`]: served, storage and deprecated versions (the warning a deprecated one gets);
+//! - [`compat`]: what a new CRD breaks for stored objects and clients (beyond the API server);
 //! - [`openapi`]: the OpenAPI v3 and v2 documents the API server publishes for CRDs.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod admission;
+pub mod codec;
+pub mod compat;
 pub mod compiled;
 pub mod conversion;
 pub mod crd_check;
@@ -25,4 +30,5 @@ pub mod pipeline;
 pub mod prune;
 pub mod ratchet;
 pub mod validate;
+pub mod versions;
 pub mod walk;

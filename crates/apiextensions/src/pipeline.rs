@@ -91,6 +91,21 @@ impl CompiledSchema {
     /// A `metadata`, `apiVersion` or `kind` the API server cannot decode (it rejects the request
     /// before validation).
     pub fn prune_and_default(&self, obj: &mut Value) -> Result<Vec<String>, FieldError> {
+        self.decode(obj, true)
+    }
+
+    /// `unstructuredSchemaCoercer.apply` without defaulting: what `schemaCoercingConverter`
+    /// does to an object converted to this schema's version (prunes unknown fields, also inside
+    /// root and embedded `metadata`, drops non-nullable nulls without defaults). Returns the
+    /// pruned paths, as [`prune_and_default`](Self::prune_and_default) does.
+    ///
+    /// # Errors
+    /// A `metadata`, `apiVersion` or `kind` the API server cannot decode.
+    pub fn coerce(&self, obj: &mut Value) -> Result<Vec<String>, FieldError> {
+        self.decode(obj, false)
+    }
+
+    fn decode(&self, obj: &mut Value, defaults: bool) -> Result<Vec<String>, FieldError> {
         let mut unknown = Vec::new();
         let (mut api_version, mut kind, mut metadata) = (None, None, None);
         if let Value::Object(map) = &*obj {
@@ -128,7 +143,7 @@ impl CompiledSchema {
         // Embedded resources are coerced between pruning and defaulting (which may then set
         // defaults inside their metadata): that takes separate passes.
         let embedded = self.root.has_embedded();
-        let also = if embedded {
+        let also = if embedded || !defaults {
             Also::DropNulls
         } else {
             Also::DropNullsAndDefault
@@ -151,6 +166,9 @@ impl CompiledSchema {
         }
         if let (Some(meta), Value::Object(map)) = (meta, &mut *obj) {
             map.insert("metadata".to_owned(), Value::Object(meta));
+        }
+        if !defaults {
+            return Ok(unknown);
         }
         if embedded {
             default(obj, &self.root, 0);

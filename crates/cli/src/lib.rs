@@ -1,5 +1,5 @@
-//! `crdgen`: print CRDs, check CRD files, validate manifests offline, write the OpenAPI documents
-//! the API server publishes for CRDs.
+//! `crdgen`: print CRDs, check CRD files (and updates of them), validate and convert manifests
+//! offline, write the OpenAPI documents the API server publishes for CRDs.
 //!
 //! A user's own binary is three lines: `fn main() -> ExitCode { crdkit::cli::main(&[CronTab::crd()?]) }`.
 //! Exit codes: 0 success (valid, accepted), 1 invalid or rejected, 2 usage or input errors.
@@ -12,6 +12,7 @@
 
 pub mod builtin;
 pub mod check;
+pub mod convert;
 pub mod lines;
 pub mod load;
 pub mod openapi;
@@ -40,6 +41,16 @@ USAGE:
         Print the built-in CRDs, one document each.
     crdgen check [--output text|json] CRD.yaml|DIR...
         Would the API server accept these CRDs on create?
+    crdgen check --old OLD.yaml|DIR [--stored-versions v1beta1,v1]
+                 [--fail-on breaks-stored-objects|breaks-clients|info|none] [--output text|json]
+                 CRD.yaml|DIR...
+        Would the API server accept these CRDs as updates of the old ones (same name), and what
+        would the update break? The API server's update rules (stored versions kept, immutable
+        names and scope, ...), then a compatibility report: each change with its field path and
+        severity, breaks-stored-objects (existing objects may become invalid or lose data),
+        breaks-clients (requests of existing clients may fail) or info. --stored-versions: the
+        old CRD's status.storedVersions (default: its status, else its storage version).
+        --fail-on: the least severe change that fails the run (default breaks-clients).
     crdgen validate [--crd CRD.yaml|DIR]... [--old OLD.yaml [--subresource status]]
                     [--field-validation Strict|Warn|Ignore] [--unknown-kinds fail|warn|ignore]
                     [--kubernetes-version 1.35] [--output text|json|github] OBJECT.yaml|DIR...
@@ -47,9 +58,19 @@ USAGE:
         or an update of the status subresource, which keeps all but the object's status): custom
         objects against the CRDs given or met earlier in the input, built-in kinds against the
         schemas Kubernetes publishes (structural checks only). CRDs in the input are checked too.
+        Each object is validated against the schema of its own version; a version its CRD does not
+        serve is rejected (`no matches for kind`), a deprecated one warns as the API server does;
+        a stored object (--old) of another version is read at the object's version first.
         --field-validation: unknown and duplicate fields fail the object (Strict, the default, as
         kubectl), warn, or are dropped. --unknown-kinds: objects of a kind nothing defines fail
         (the default), warn, or are skipped.
+
+    crdgen convert --to VERSION [--crd CRD.yaml|DIR]... [--webhook-url URL] [--ca-bundle CA.pem]
+                   [--output yaml|json] OBJECT.yaml|DIR...
+        Objects as the API server returns them at VERSION (or GROUP/VERSION) of their CRD: read at
+        their own version (pruned, defaulted), converted (None: apiVersion only; Webhook: a
+        ConversionReview posted to --webhook-url or the CRD's url, trusting --ca-bundle or the
+        CRD's caBundle), then pruned to VERSION's schema. Other documents are written unchanged.
 
     crdgen openapi [--v2] [--group-version GROUP/VERSION] [--output json|yaml] CRD.yaml|DIR...
         The OpenAPI documents the API server publishes for these CRDs (Kubernetes 1.36): v3, one
@@ -62,7 +83,8 @@ USAGE:
 
 Files may hold several documents (YAML `---` or concatenated JSON) and `kind: List`; `-` is stdin.
 A directory stands for its .yaml, .yml and .json files, recursively.
-Exit status: 0 valid, 1 invalid or rejected, 2 usage or input errors.
+Exit status: 0 valid, 1 invalid or rejected (or, with --old, a change at or above --fail-on),
+2 usage or input errors.
 ";
 
 /// Output format.
@@ -215,6 +237,7 @@ fn run_inner(
                     "validate" => validate::run(rest, builtin, out, err),
                     "check" => check::run(rest, builtin, out, err),
                     "openapi" => openapi::run(rest, builtin, out, err),
+                    "convert" => convert::run(rest, builtin, out, err),
                     _ => Err(Failure::Usage(format!("unknown command `{cmd}`"))),
                 };
             }

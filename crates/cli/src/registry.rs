@@ -39,6 +39,50 @@ pub struct Target {
     pub admission: Admission,
     /// Whether the kind is one of Kubernetes' built-in kinds.
     pub builtin: bool,
+    /// The warning every request to this version gets: the version is deprecated
+    /// ([`crdkit_apiextensions::versions::deprecation_warning`]).
+    pub warning: Option<String>,
+    /// The CRD of a custom kind (to read stored objects of its other versions).
+    pub crd: Option<Box<CustomResourceDefinition>>,
+}
+
+impl Target {
+    /// The stored object `old` as the API server reads it for an update at this target's
+    /// version: unchanged at the same version; else decoded at its own version, converted with
+    /// the `None` strategy and pruned to this version's schema
+    /// ([`crdkit_apiextensions::codec::Codec`]).
+    ///
+    /// # Errors
+    /// A message when `old` is of another version and the CRD converts through a webhook (or
+    /// `old` cannot be converted).
+    pub fn read_stored(&self, old: &Json) -> Result<Json, String> {
+        let api_version = self.admission.api_version();
+        let old_version = old
+            .get("apiVersion")
+            .and_then(Json::as_str)
+            .unwrap_or_default();
+        let Some(crd) = self.crd.as_deref() else {
+            return Ok(old.clone());
+        };
+        if old_version == api_version || group_of(old_version) != group_of(api_version) {
+            return Ok(old.clone());
+        }
+        let to = api_version.rsplit_once('/').map_or(api_version, |(_, v)| v);
+        let strategy = crd
+            .spec
+            .conversion
+            .as_ref()
+            .map_or("None", |c| c.strategy.as_str());
+        if strategy == "Webhook" {
+            return Err(format!(
+                "the stored object is at {old_version} and {} converts through a webhook: convert it first with `crdgen convert --to {to}`",
+                crd.metadata.name.as_deref().unwrap_or_default()
+            ));
+        }
+        crdkit_apiextensions::codec::Codec::new(crd)
+            .and_then(|codec| codec.convert_none(old.clone(), to))
+            .map_err(|e| format!("the stored object cannot be read at {api_version}: {e}"))
+    }
 }
 
 /// Where an object goes.
@@ -47,6 +91,9 @@ pub enum Found {
     Target(usize),
     /// Nowhere: no CRD and no built-in kind has it (the message says so, as kubectl does).
     Unknown(String),
+    /// Its CRD does not serve its version: the API server has no such resource (discovery does
+    /// not list it, requests get a 404), so kubectl finds no mapping for it; the message says so.
+    NotServed(String),
 }
 
 /// The kinds known so far.
@@ -123,8 +170,8 @@ impl Registry {
     /// Finds (compiling it on first use) what admits `doc`.
     ///
     /// # Errors
-    /// [`Failure::Input`] when the object has no `apiVersion` or `kind`, names a version its CRD
-    /// does not serve, or the schema does not compile.
+    /// [`Failure::Input`] when the object has no `apiVersion` or `kind`, or the schema does not
+    /// compile.
     pub fn find(&mut self, doc: &Document, err: &mut dyn Write) -> Result<Found, Failure> {
         let s = |k: &str| doc.value.get(k).and_then(Json::as_str).unwrap_or_default();
         let (api_version, kind) = (s("apiVersion"), s("kind"));
@@ -144,6 +191,11 @@ impl Registry {
             .crds
             .iter()
             .position(|c| c.crd.spec.group == group && c.crd.spec.names.kind == kind);
+        if let Some(i) = own
+            && let Some(message) = self.not_served(i, api_version, version, kind)
+        {
+            return Ok(Found::NotServed(message));
+        }
         let target = if let Some(i) = own {
             self.crd_target(i, version, kind, doc, err)?
         } else if let Some(t) = self.builtin_target(api_version, kind, doc)? {
@@ -154,6 +206,9 @@ impl Registry {
             // API server answers a client that posts it there (test/integration/
             // validation_test.go TestForProperValidationErrors "bad kind"). With several CRDs in
             // the group, the resource meant is unknown. Not cached: it depends on the CRDs known.
+            if let Some(message) = self.not_served(i, api_version, version, kind) {
+                return Ok(Found::NotServed(message));
+            }
             let t = self.crd_target(i, version, kind, doc, err)?;
             self.targets.push(t);
             return Ok(Found::Target(self.targets.len() - 1));
@@ -170,6 +225,28 @@ impl Registry {
         let i = self.targets.len() - 1;
         self.index.insert(key, i);
         Ok(Found::Target(i))
+    }
+
+    /// Why CRD `i` does not serve `version`, in kubectl's words (`no matches for kind`), or
+    /// `None` when it does.
+    fn not_served(&self, i: usize, api_version: &str, version: &str, kind: &str) -> Option<String> {
+        let c = &self.crds[i];
+        let served = crdkit_apiextensions::versions::served_versions(&c.crd);
+        let why = match crdkit_apiextensions::versions::version(&c.crd, version) {
+            Some(v) if v.served => return None,
+            Some(_) => format!("the CRD at {} does not serve version {version}", c.position),
+            None => format!("the CRD at {} has no version {version}", c.position),
+        };
+        let served = if served.is_empty() {
+            "none".to_owned()
+        } else {
+            served.join(", ")
+        };
+        Some(format!(
+            "no matches for kind {} in version {}: {why} (served: {served})",
+            crdkit_apimachinery::field::go_quote(kind),
+            crdkit_apimachinery::field::go_quote(api_version),
+        ))
     }
 
     fn only_crd_of(&self, group: &str) -> Option<usize> {
@@ -200,6 +277,8 @@ impl Registry {
                 kind: kind.to_owned(),
                 admission: Admission::for_schema(api_version, kind, &schema),
                 builtin: true,
+                warning: None,
+                crd: None,
             })),
         }
     }
@@ -221,11 +300,6 @@ impl Registry {
                 "the CRD at {position} has no version {version} of {resource}"
             )));
         };
-        if !v.served {
-            return Err(wrong(format!(
-                "version {version} of {resource} is not served"
-            )));
-        }
         if v.schema
             .as_ref()
             .and_then(|s| s.open_api_v3_schema.as_ref())
@@ -260,6 +334,8 @@ impl Registry {
             kind: kind.to_owned(),
             admission,
             builtin: false,
+            warning: crdkit_apiextensions::versions::deprecation_warning(crd, version),
+            crd: Some(Box::new(crd.clone())),
         })
     }
 }

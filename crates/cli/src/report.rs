@@ -127,6 +127,9 @@ pub struct Reporter<'a> {
     /// The text of each input file, for the lines of fields (`--output github`).
     texts: HashMap<PathBuf, String>,
     lines: HashMap<PathBuf, crate::lines::Lines>,
+    /// The warnings of the document being reported, by its position: `--output json` puts them
+    /// in its document (`"warnings": [..]`).
+    warnings: Vec<(String, String)>,
 }
 
 impl<'a> Reporter<'a> {
@@ -137,7 +140,18 @@ impl<'a> Reporter<'a> {
             out,
             texts,
             lines: HashMap::new(),
+            warnings: Vec::new(),
         }
+    }
+
+    /// The warnings given for `doc` since the last document was reported.
+    fn take_warnings(&mut self, doc: &Document) -> Vec<String> {
+        let position = doc.position();
+        std::mem::take(&mut self.warnings)
+            .into_iter()
+            .filter(|(p, _)| *p == position)
+            .map(|(_, w)| w)
+            .collect()
     }
 
     /// The line of `field` in `doc` (the document's own line when the file is not at hand).
@@ -167,7 +181,16 @@ impl<'a> Reporter<'a> {
         status: bool,
     ) -> std::io::Result<()> {
         let position = doc.position();
+        let warnings = self.take_warnings(doc);
         match self.output {
+            Output::Json if !warnings.is_empty() => {
+                let errors: Vec<Value> = errors.iter().map(error_json).collect();
+                let mut v = json!({"errors": errors, "warnings": warnings});
+                if let Some(o) = object {
+                    v["object"] = o.clone();
+                }
+                writeln!(self.out, "{v}")
+            }
             Output::Github => {
                 let title = format!("{kind} {} is invalid", go_quote(name));
                 for e in errors {
@@ -198,9 +221,13 @@ impl<'a> Reporter<'a> {
         title: &str,
         fields: &[(String, String)],
     ) -> std::io::Result<()> {
+        let warnings = self.take_warnings(doc);
         match self.output {
             Output::Json => {
                 let mut v = json!({"errors": [], "rejected": message});
+                if !warnings.is_empty() {
+                    v["warnings"] = json!(warnings);
+                }
                 if let Some(o) = object {
                     v["object"] = o.clone();
                 }
@@ -218,8 +245,9 @@ impl<'a> Reporter<'a> {
         }
     }
 
-    /// A warning about a document (also printed on the standard error by the caller); only
-    /// `--output github` shows it here, at `field` when given.
+    /// A warning about a document (also printed on the standard error by the caller):
+    /// `--output github` shows it here, at `field` when given; `--output json` puts it in the
+    /// document's report (`"warnings"`).
     ///
     /// # Errors
     /// When writing fails.
@@ -230,8 +258,13 @@ impl<'a> Reporter<'a> {
         title: &str,
         message: &str,
     ) -> std::io::Result<()> {
-        if self.output != Output::Github {
-            return Ok(());
+        match self.output {
+            Output::Json => {
+                self.warnings.push((doc.position(), message.to_owned()));
+                return Ok(());
+            }
+            Output::Github => {}
+            _ => return Ok(()),
         }
         let line = match field {
             Some(f) => self.line(doc, f),

@@ -8,9 +8,11 @@ use std::cell::RefCell;
 
 use serde_json::Value;
 
-use super::{CelNode, CelRuleChecker};
+use super::{CelNode, CelRuleChecker, PreexistingExpressions};
 use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath, go_json};
-use crdkit_cel::check::compile::{RuleErrorType, RuleOptions, compile_rules};
+use crdkit_cel::check::compile::{
+    CompilationResult, RuleErrorType, RuleOptions, RuleSource, compile_rule, compile_rules,
+};
 use crdkit_cel::cost::{
     STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT, TotalCost, cost_error_message,
     multiply_with_overflow_guard,
@@ -66,6 +68,34 @@ pub fn child_cardinality(parent: &JsonSchemaProps, parent_cardinality: Option<u6
         .and_then(|c| max_elements(parent).map(|m| multiply_with_overflow_guard(c, m)))
 }
 
+/// The estimated cost of each rule of `node` as the CRD check counts it (`getExpressionCost`:
+/// the rule's worst case times how often it can run, `cardinality` being the node's own within
+/// its schema, [`child_cardinality`]; `None` unbounded), or `None` for a rule that does not
+/// compile. `is_root`: the node is the schema root (or an embedded resource), so `self` has
+/// `apiVersion`, `kind` and `metadata`.
+#[must_use]
+pub fn rule_costs(
+    node: &JsonSchemaProps,
+    cardinality: Option<u64>,
+    is_root: bool,
+    options: &RuleOptions,
+) -> Vec<Option<u64>> {
+    let decl = Structural::from_props(node)
+        .ok()
+        .and_then(|s| schema_decl_type(&s, is_root || node.x_embedded_resource));
+    let Some(decl) = decl else {
+        return vec![None; node.x_validations.len()];
+    };
+    compile_rules(&node.x_validations, &decl, options)
+        .iter()
+        .map(|cr| {
+            cr.error.is_none().then(|| {
+                multiply_with_overflow_guard(cr.max_cost, cardinality.unwrap_or(cr.max_cardinality))
+            })
+        })
+        .collect()
+}
+
 /// The cardinality of `target` within `root` (`CELSchemaContext.MaxCardinality`; `None` is
 /// unbounded), found by identity; `Err` if `target` is not in the tree.
 fn cardinality(root: &JsonSchemaProps, target: &JsonSchemaProps) -> Result<Option<u64>, ()> {
@@ -102,6 +132,61 @@ fn rule_json(r: &ValidationRule) -> String {
     )
 }
 
+impl CrdRuleChecker {
+    /// `cel.Compile` with `preexistingExpressions`: a rule (and, separately, a message
+    /// expression) the old CRD has compiles in the environment of stored expressions, which
+    /// has every library of the newest Kubernetes version; the others in that of
+    /// [`CrdRuleChecker::options`].
+    fn compile_with_preexisting(
+        &self,
+        rules: &[ValidationRule],
+        decl: &crdkit_cel::decl::DeclType,
+        pre: &PreexistingExpressions,
+    ) -> Vec<CompilationResult> {
+        let stored = RuleOptions {
+            version: crdkit_cel::env::NEWEST_VERSION,
+            ..self.options.clone()
+        };
+        let env_for = |stored_expr: bool| if stored_expr { &stored } else { &self.options };
+        rules
+            .iter()
+            .map(|r| {
+                let rule_env = env_for(pre.rules.contains(&r.rule));
+                let message_env = env_for(pre.message_expressions.contains(&r.message_expression));
+                if std::ptr::eq(rule_env, message_env) {
+                    return compile_rule(r, decl, rule_env);
+                }
+                // Two environments: the rule alone in its own, and the message expression
+                // behind a rule that always compiles in its own; Go compiles the message
+                // expression only once the rule compiled.
+                let source = RuleSource::from(r);
+                let mut result = compile_rule(
+                    RuleSource {
+                        message_expression: "",
+                        ..source
+                    },
+                    decl,
+                    rule_env,
+                );
+                if result.error.is_none() && !source.message_expression.is_empty() {
+                    let message = compile_rule(
+                        RuleSource {
+                            rule: "true",
+                            ..source
+                        },
+                        decl,
+                        message_env,
+                    );
+                    result.message_expression = message.message_expression;
+                    result.message_expression_error = message.message_expression_error;
+                    result.message_expression_max_cost = message.message_expression_max_cost;
+                }
+                result
+            })
+            .collect()
+    }
+}
+
 impl CelRuleChecker for CrdRuleChecker {
     fn check_rules(&self, node: &CelNode<'_>) -> Vec<FieldError> {
         let at = node.path.child("x-kubernetes-validations");
@@ -124,11 +209,12 @@ impl CelRuleChecker for CrdRuleChecker {
         let context_cardinality = cardinality(node.root, node.schema).unwrap_or(None);
         let rules = &node.schema.x_validations;
         let mut errs = Vec::new();
+        let results = match node.preexisting {
+            Some(pre) => self.compile_with_preexisting(rules, &decl, pre),
+            None => compile_rules(rules, &decl, &self.options),
+        };
         let mut total = self.total.borrow_mut();
-        for (i, cr) in compile_rules(rules, &decl, &self.options)
-            .iter()
-            .enumerate()
-        {
+        for (i, cr) in results.iter().enumerate() {
             let rule = &rules[i];
             let at = at.index(i);
             let (rule_path, msg_path) = (at.child("rule"), at.child("messageExpression"));
@@ -136,7 +222,7 @@ impl CelRuleChecker for CrdRuleChecker {
                 cr.max_cost,
                 context_cardinality.unwrap_or(cr.max_cardinality),
             );
-            if cost > STATIC_ESTIMATED_COST_LIMIT {
+            if cost > STATIC_ESTIMATED_COST_LIMIT && !node.suppress_per_expression_cost {
                 let msg =
                     cost_error_message("estimated rule cost", cost, STATIC_ESTIMATED_COST_LIMIT);
                 errs.push(FieldError::forbidden(&rule_path, msg));
@@ -156,7 +242,7 @@ impl CelRuleChecker for CrdRuleChecker {
                 ));
             } else if cr.message_expression.is_some() {
                 let cost = cr.message_expression_max_cost;
-                if cost > STATIC_ESTIMATED_COST_LIMIT {
+                if cost > STATIC_ESTIMATED_COST_LIMIT && !node.suppress_per_expression_cost {
                     let msg = cost_error_message(
                         "estimated messageExpression cost",
                         cost,

@@ -159,38 +159,8 @@ impl Walk<'_> {
 
     // validateMapListKeysMapSet
     pub(super) fn map_list_keys_map_set(&mut self, s: &JsonSchemaProps, path: &FieldPath) {
-        let (Some(is), Some(lt)) = (items_schema(s), s.x_list_type.as_deref()) else {
-            return;
-        };
-        if lt != "set" && lt != "map" {
-            return;
-        }
-        if is.nullable {
-            self.push(FieldError::forbidden(
-                &path.child("items").child("nullable"),
-                format!("cannot be nullable when x-kubernetes-list-type is {lt}"),
-            ));
-        }
-        if lt != "map" {
-            return;
-        }
-        for k in &s.x_list_map_keys {
-            let Some(p) = is.properties.get(k) else {
-                continue;
-            };
-            let at = path.child("items").child("properties").key(k);
-            if !is.required.contains(k) && !has_default(p) {
-                self.push(FieldError::required(
-                    &at.child("default"),
-                    "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property",
-                ));
-            }
-            if p.nullable {
-                self.push(FieldError::forbidden(
-                    &at.child("nullable"),
-                    "this property is in x-kubernetes-list-map-keys, so it cannot be nullable",
-                ));
-            }
+        for e in map_list_keys_map_set(s, path) {
+            self.push(e);
         }
     }
 
@@ -268,4 +238,43 @@ impl Walk<'_> {
             }
         }
     }
+}
+
+// validateMapListKeysMapSet
+pub(super) fn map_list_keys_map_set(s: &JsonSchemaProps, path: &FieldPath) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    let (Some(is), Some(lt)) = (items_schema(s), s.x_list_type.as_deref()) else {
+        return errs;
+    };
+    if lt != "set" && lt != "map" {
+        return errs;
+    }
+    if is.nullable {
+        errs.push(FieldError::forbidden(
+            &path.child("items").child("nullable"),
+            format!("cannot be nullable when x-kubernetes-list-type is {lt}"),
+        ));
+    }
+    if lt != "map" {
+        return errs;
+    }
+    for k in &s.x_list_map_keys {
+        let Some(p) = is.properties.get(k) else {
+            continue;
+        };
+        let at = path.child("items").child("properties").key(k);
+        if !is.required.contains(k) && !has_default(p) {
+            errs.push(FieldError::required(
+                &at.child("default"),
+                "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property",
+            ));
+        }
+        if p.nullable {
+            errs.push(FieldError::forbidden(
+                &at.child("nullable"),
+                "this property is in x-kubernetes-list-map-keys, so it cannot be nullable",
+            ));
+        }
+    }
+    errs
 }

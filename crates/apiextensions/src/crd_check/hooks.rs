@@ -143,13 +143,15 @@ const RUNTIME_CEL_COST_BUDGET_I64: i64 = RUNTIME_CEL_COST_BUDGET as i64;
 /// and CEL (compilation and cost), in its order. The same as [`super::check_crd`].
 #[must_use]
 pub fn check_crd_full(crd: &CustomResourceDefinition) -> Vec<FieldError> {
+    with_full_engines(|opts| check_crd_with(crd, opts))
+}
+
+/// Runs `f` with the value validator for defaults and the CEL checker plugged in.
+pub(super) fn with_full_engines<T>(f: impl FnOnce(&CheckOptions<'_>) -> T) -> T {
     let cel = CrdRuleChecker::new(RuleOptions::default());
     let defaults = ValueDefaultValidator::default();
-    check_crd_with(
-        crd,
-        &CheckOptions {
-            default_validator: Some(&defaults),
-            cel: Some(&cel),
-        },
-    )
+    f(&CheckOptions {
+        default_validator: Some(&defaults),
+        cel: Some(&cel),
+    })
 }

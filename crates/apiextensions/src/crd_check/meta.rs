@@ -2,8 +2,9 @@
 //!
 //! Mirrors apimachinery `pkg/api/validation/objectmeta.go` (`ValidateObjectMetaAccessor` with the
 //! CRD's name function) and apiextensions-apiserver `validateAPIApproval` and
-//! `pkg/apihelpers/helpers.go`. The registry clears `namespace` and sets `generation` of
-//! cluster-scoped objects before validation, so neither is checked; managed fields are not checked.
+//! `pkg/apihelpers/helpers.go`; on update, `ValidateObjectMetaAccessorUpdate`. The registry clears
+//! `namespace` and sets `generation` of cluster-scoped objects before validation, so neither is
+//! checked on create; managed fields are not checked.
 
 use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath};
 use crdkit_apimachinery::names;
@@ -68,6 +69,122 @@ pub(super) fn object_meta(crd: &CustomResourceDefinition) -> Vec<FieldError> {
             }
         }
     }
+    errs.extend(labels_annotations_owners(crd, &p));
+    let finalizers = p.child("finalizers");
+    let list = m.finalizers.as_deref().unwrap_or_default();
+    for f in list {
+        for msg in names::label_key(f) {
+            errs.push(FieldError::invalid(&finalizers, f, msg));
+        }
+    }
+    if list.iter().any(|f| f == "orphan") && list.iter().any(|f| f == "foregroundDeletion") {
+        errs.push(FieldError::invalid(
+            &finalizers,
+            BadValue::Json(serde_json::Value::from(list.to_vec())),
+            "finalizer orphan and foregroundDeletion cannot be both set",
+        ));
+    }
+    errs
+}
+
+/// `ValidateObjectMetaAccessorUpdate`: the stored object's identity cannot change, and the
+/// labels, annotations and owner references of the new one are checked as on create (its name
+/// is not: it cannot change).
+pub(super) fn object_meta_update(
+    crd: &CustomResourceDefinition,
+    old: &CustomResourceDefinition,
+) -> Vec<FieldError> {
+    let (m, o) = (&crd.metadata, &old.metadata);
+    let p = FieldPath::new("metadata");
+    let mut errs = Vec::new();
+    if o.deletion_timestamp.is_some() {
+        let old_finalizers = o.finalizers.as_deref().unwrap_or_default();
+        for f in m.finalizers.as_deref().unwrap_or_default() {
+            if !old_finalizers.contains(f) {
+                errs.push(FieldError::forbidden(
+                    &p.child("finalizers"),
+                    format!("no new finalizers can be added if the object is being deleted, found new finalizers {}", go_string_list(m.finalizers.as_deref().unwrap_or_default(), old_finalizers)),
+                ));
+                break;
+            }
+        }
+    }
+    if m.resource_version.as_deref().unwrap_or("").is_empty() {
+        errs.push(FieldError::invalid(
+            &p.child("resourceVersion"),
+            "",
+            "must be specified for an update",
+        ));
+    }
+    let (generation, old_generation) = (m.generation.unwrap_or(0), o.generation.unwrap_or(0));
+    if generation < 0 {
+        errs.push(FieldError::invalid(
+            &p.child("generation"),
+            generation,
+            "must be greater than or equal to 0",
+        ));
+    }
+    if generation < old_generation {
+        errs.push(FieldError::invalid(
+            &p.child("generation"),
+            generation,
+            "must not be decremented",
+        ));
+    }
+    let text = |v: &Option<String>| v.clone().unwrap_or_default();
+    for (field, new, old) in [
+        ("name", text(&m.name), text(&o.name)),
+        ("namespace", text(&m.namespace), text(&o.namespace)),
+        ("uid", text(&m.uid), text(&o.uid)),
+        (
+            "creationTimestamp",
+            text(&m.creation_timestamp),
+            text(&o.creation_timestamp),
+        ),
+        (
+            "deletionTimestamp",
+            text(&m.deletion_timestamp),
+            text(&o.deletion_timestamp),
+        ),
+    ] {
+        if new != old {
+            errs.push(immutable(&p.child(field), new.as_str()));
+        }
+    }
+    if m.deletion_grace_period_seconds != o.deletion_grace_period_seconds {
+        errs.push(immutable(
+            &p.child("deletionGracePeriodSeconds"),
+            BadValue::Json(
+                serde_json::to_value(m.deletion_grace_period_seconds).unwrap_or_default(),
+            ),
+        ));
+    }
+    errs.extend(labels_annotations_owners(crd, &p));
+    errs
+}
+
+/// `ValidateImmutableField`'s error.
+pub(super) fn immutable(path: &FieldPath, value: impl Into<BadValue>) -> FieldError {
+    FieldError::invalid(path, value, "field is immutable")
+}
+
+/// Go's `%#v` of the sorted set of new finalizers not in the old ones: `[]string{"a", "b"}`.
+fn go_string_list(new: &[String], old: &[String]) -> String {
+    let added: std::collections::BTreeSet<String> = new
+        .iter()
+        .filter(|f| !old.contains(f))
+        .map(|f| crdkit_apimachinery::field::go_quote(f))
+        .collect();
+    format!(
+        "[]string{{{}}}",
+        added.into_iter().collect::<Vec<_>>().join(", ")
+    )
+}
+
+/// The checks of labels, annotations and owner references, on create and update.
+fn labels_annotations_owners(crd: &CustomResourceDefinition, p: &FieldPath) -> Vec<FieldError> {
+    let m = &crd.metadata;
+    let mut errs = Vec::new();
     let labels = p.child("labels");
     for (k, v) in m.labels.iter().flatten() {
         for msg in names::label_key(k) {
@@ -89,20 +206,6 @@ pub(super) fn object_meta(crd: &CustomResourceDefinition) -> Vec<FieldError> {
         errs.push(FieldError::too_long(&annotations, 256 * 1024));
     }
     errs.extend(owner_references(crd, &p.child("ownerReferences")));
-    let finalizers = p.child("finalizers");
-    let list = m.finalizers.as_deref().unwrap_or_default();
-    for f in list {
-        for msg in names::label_key(f) {
-            errs.push(FieldError::invalid(&finalizers, f, msg));
-        }
-    }
-    if list.iter().any(|f| f == "orphan") && list.iter().any(|f| f == "foregroundDeletion") {
-        errs.push(FieldError::invalid(
-            &finalizers,
-            BadValue::Json(serde_json::Value::from(list.to_vec())),
-            "finalizer orphan and foregroundDeletion cannot be both set",
-        ));
-    }
     errs
 }
 
@@ -152,8 +255,42 @@ fn valid_group_version(s: &str) -> bool {
     }
 }
 
-// validateAPIApproval on create
-pub(super) fn api_approval(crd: &CustomResourceDefinition) -> Vec<FieldError> {
+/// `apihelpers.APIApprovalState`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Approval {
+    Invalid,
+    Missing,
+    Approved,
+    Bypassed,
+}
+
+fn approval_value(crd: &CustomResourceDefinition) -> &str {
+    crd.metadata
+        .annotations
+        .as_ref()
+        .and_then(|a| a.get(APPROVAL))
+        .map_or("", String::as_str)
+}
+
+// GetAPIApprovalState
+fn approval_state(crd: &CustomResourceDefinition) -> Approval {
+    let value = approval_value(crd);
+    if value.is_empty() {
+        Approval::Missing
+    } else if value.starts_with("unapproved") {
+        Approval::Bypassed
+    } else if is_request_uri_with_host(value) {
+        Approval::Approved
+    } else {
+        Approval::Invalid
+    }
+}
+
+// validateAPIApproval (`old` on update: an unchanged state is never an error)
+pub(super) fn api_approval(
+    crd: &CustomResourceDefinition,
+    old: Option<&CustomResourceDefinition>,
+) -> Vec<FieldError> {
     let group = crd.spec.group.as_str();
     let protected = group == "k8s.io"
         || group.ends_with(".k8s.io")
@@ -162,30 +299,30 @@ pub(super) fn api_approval(crd: &CustomResourceDefinition) -> Vec<FieldError> {
     if !protected {
         return Vec::new();
     }
+    let state = approval_state(crd);
+    if old.is_some_and(|o| approval_state(o) == state) {
+        return Vec::new();
+    }
     let at = FieldPath::new("metadata")
         .child("annotations")
         .key(APPROVAL);
-    let value = crd
-        .metadata
-        .annotations
-        .as_ref()
-        .and_then(|a| a.get(APPROVAL))
-        .map_or("", String::as_str);
-    if value.is_empty() {
-        let reason = format!(
-            "protected groups must have approval annotation {}, see https://github.com/kubernetes/enhancements/pull/1111",
-            crdkit_apimachinery::field::go_quote(APPROVAL)
-        );
-        return vec![FieldError::required(&at, reason)];
+    match state {
+        Approval::Missing => {
+            let reason = format!(
+                "protected groups must have approval annotation {}, see https://github.com/kubernetes/enhancements/pull/1111",
+                crdkit_apimachinery::field::go_quote(APPROVAL)
+            );
+            vec![FieldError::required(&at, reason)]
+        }
+        Approval::Approved | Approval::Bypassed => Vec::new(),
+        Approval::Invalid => {
+            let reason = format!(
+                "protected groups must have approval annotation {} with either a URL or a reason starting with \"unapproved\", see https://github.com/kubernetes/enhancements/pull/1111",
+                crdkit_apimachinery::field::go_quote(APPROVAL)
+            );
+            vec![FieldError::invalid(&at, approval_value(crd), reason)]
+        }
     }
-    if value.starts_with("unapproved") || is_request_uri_with_host(value) {
-        return Vec::new();
-    }
-    let reason = format!(
-        "protected groups must have approval annotation {} with either a URL or a reason starting with \"unapproved\", see https://github.com/kubernetes/enhancements/pull/1111",
-        crdkit_apimachinery::field::go_quote(APPROVAL)
-    );
-    vec![FieldError::invalid(&at, value, reason)]
 }
 
 // url.ParseRequestURI succeeded with a scheme and a host: `scheme://host...`.

@@ -1,4 +1,5 @@
-//! Would the API server accept this CRD? `ValidateCustomResourceDefinition` for a create.
+//! Would the API server accept this CRD? `ValidateCustomResourceDefinition` for a create,
+//! `ValidateCustomResourceDefinitionUpdate` for an update ([`check_crd_update`]).
 //!
 //! Mirrors apiextensions-apiserver `pkg/apis/apiextensions/validation/validation.go` with the
 //! options it sets for a create, run on the CRD as the API server sees it: v1 defaults applied
@@ -40,10 +41,14 @@ mod internal;
 mod meta;
 mod openapi;
 mod parts;
+mod spec;
 mod status;
 #[cfg(test)]
 mod tests;
+mod update;
 pub use hooks::{ValueDefaultValidator, check_crd_full};
+use spec::{Opts, enum_string, spec};
+pub use update::{check_crd_update, check_crd_update_with};
 
 use serde_json::Value;
 
@@ -70,6 +75,52 @@ pub struct CelNode<'a> {
     /// When `oldSelf` must not be used, the highest uncorrelatable ancestor (Go reports
     /// `oldSelf cannot be used on the uncorrelatable portion of the schema within <path>`).
     pub uncorrelatable: Option<&'a FieldPath>,
+    /// On an update, the rules and message expressions of the old CRD: these compile in the
+    /// environment of stored expressions (every library the API server has), the others in
+    /// the one of new expressions (`preexistingExpressions`). `None` on create.
+    pub preexisting: Option<&'a PreexistingExpressions>,
+    /// On an update that leaves this version's schema unchanged, rules over the per-expression
+    /// cost limit are not reported (`suppressPerExpressionCost`); the schema's total still is.
+    pub suppress_per_expression_cost: bool,
+}
+
+/// The CEL expressions of a CRD before an update (`findPreexistingExpressions`): a rule or
+/// message expression found here was accepted once, so it compiles with every library the API
+/// server knows, not only those of its compatibility version (a control plane rollback must not
+/// make a stored CRD unchangeable).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PreexistingExpressions {
+    /// `rule`s, verbatim.
+    pub rules: std::collections::BTreeSet<String>,
+    /// `messageExpression`s, verbatim (empty ones are not recorded).
+    pub message_expressions: std::collections::BTreeSet<String>,
+}
+
+impl PreexistingExpressions {
+    /// The expressions of every schema of `crd`, anywhere in them (`SchemaHas`).
+    #[must_use]
+    pub fn of(crd: &CustomResourceDefinition) -> PreexistingExpressions {
+        let found = std::cell::RefCell::new(PreexistingExpressions::default());
+        for v in &crd.spec.versions {
+            if let Some(s) = v
+                .schema
+                .as_ref()
+                .and_then(|s| s.open_api_v3_schema.as_ref())
+            {
+                openapi::schema_has(s, 0, &|n| {
+                    let mut f = found.borrow_mut();
+                    for r in &n.x_validations {
+                        f.rules.insert(r.rule.clone());
+                        if !r.message_expression.is_empty() {
+                            f.message_expressions.insert(r.message_expression.clone());
+                        }
+                    }
+                    false
+                });
+            }
+        }
+        found.into_inner()
+    }
 }
 
 /// The hook for CEL: compile each rule, check `messageExpression`, `optionalOldSelf`, estimate
@@ -140,210 +191,89 @@ pub fn check_crd(crd: &CustomResourceDefinition) -> Vec<FieldError> {
 pub fn check_crd_with(crd: &CustomResourceDefinition, opts: &CheckOptions<'_>) -> Vec<FieldError> {
     let crd = internal::prepare(crd);
     let view = internal::View::of(&crd);
+    let o = Opts::create(*opts);
     let mut errs = meta::object_meta(&crd);
-    errs.extend(spec(&crd, &view, opts));
-    errs.extend(stored_versions(&crd));
-    errs.extend(meta::api_approval(&crd));
-    if crd.spec.preserve_unknown_fields {
-        errs.push(FieldError::invalid(
-            &FieldPath::new("spec").child("preserveUnknownFields"),
-            true,
-            "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead",
-        ));
-    }
-    errs
-}
-
-// validateCustomResourceDefinitionSpec
-fn spec(
-    crd: &CustomResourceDefinition,
-    view: &internal::View<'_>,
-    opts: &CheckOptions<'_>,
-) -> Vec<FieldError> {
-    let spec = &crd.spec;
-    let p = FieldPath::new("spec");
-    let mut errs = Vec::new();
-    let group = p.child("group");
-    if spec.group.is_empty() {
-        errs.push(FieldError::required(&group, ""));
-    } else if let errs_g @ [_, ..] = &crdkit_apimachinery::names::dns1123_subdomain(&spec.group)[..]
-    {
-        errs.push(FieldError::invalid(&group, &spec.group, errs_g.join(",")));
-    } else if !spec.group.contains('.') {
-        errs.push(FieldError::invalid(
-            &group,
-            &spec.group,
-            "should be a domain with at least one dot",
-        ));
-    }
-    errs.extend(enum_string(
-        &p.child("scope"),
-        &spec.scope,
-        &["Cluster", "Namespaced"],
-    ));
-
-    if view
-        .validation
-        .and_then(|v| v.open_api_v3_schema.as_ref())
-        .is_none()
-    {
-        for (i, v) in view.versions.iter().enumerate() {
-            if v.schema
-                .and_then(|s| s.open_api_v3_schema.as_ref())
-                .is_none()
-            {
-                let at = p
-                    .child("versions")
-                    .index(i)
-                    .child("schema")
-                    .child("openAPIV3Schema");
-                errs.push(FieldError::required(&at, ""));
-            }
-        }
-    }
-    if view.any_schema(|s| openapi::schema_has(s, 0, &|n| crdkit_schema::check::has_default(n)))
-        && spec.preserve_unknown_fields
-    {
-        errs.push(FieldError::invalid(
-            &p.child("preserveUnknownFields"),
-            true,
-            "must be false in order to use defaults in the schema",
-        ));
-    }
-
-    let mut storage = 0;
-    let mut seen = std::collections::BTreeSet::new();
-    let mut unique = true;
-    for (i, v) in view.versions.iter().enumerate() {
-        let at = p.child("versions").index(i);
-        storage += usize::from(v.version.storage);
-        unique &= seen.insert(v.version.name.as_str());
-        if let Some(e) = crdkit_apimachinery::names::label(&v.version.name) {
-            errs.push(FieldError::invalid(&at.child("name"), &v.version.name, e));
-        }
-        let status = view.subresources_for(i).is_some_and(|s| s.status.is_some());
-        errs.extend(parts::version(v, &at, status, opts));
-    }
-    let versions = p.child("versions");
-    if !unique {
-        errs.push(FieldError::invalid(
-            &versions,
-            view.versions_value(),
-            "must contain unique version names",
-        ));
-    }
-    if storage != 1 {
-        errs.push(FieldError::invalid(
-            &versions,
-            view.versions_value(),
-            "must have exactly one version marked as storage version",
-        ));
-    }
-    if let Some(first) = view.versions.first()
-        && let Some(e) = crdkit_apimachinery::names::label(&first.version.name)
-    {
-        errs.push(FieldError::invalid(
-            &p.child("version"),
-            &first.version.name,
-            e,
-        ));
-    }
-
-    let names = p.child("names");
-    for (value, name) in [
-        (&spec.names.plural, "plural"),
-        (&spec.names.singular, "singular"),
-        (&spec.names.kind, "kind"),
-        (&spec.names.list_kind, "listKind"),
-    ] {
-        if value.is_empty() {
-            errs.push(FieldError::required(&names.child(name), ""));
-        }
-    }
-    errs.extend(parts::names(&spec.names, &names));
-    if let Some(v) = view.validation {
-        errs.extend(openapi::validation(
-            v,
-            view.any_status(),
-            &p.child("validation"),
-            openapi::SchemaOpts::CREATE,
-            opts,
-        ));
-    }
-    if let Some(s) = view.subresources {
-        errs.extend(parts::subresources(s, &p.child("subresources")));
-    }
-    for (i, c) in view.columns.iter().enumerate() {
-        errs.extend(parts::column(
-            c,
-            &p.child("additionalPrinterColumns").index(i),
-        ));
-    }
-    if let Some(fields) = view.selectable.filter(|f| !f.is_empty()) {
-        let at = p.child("selectableFields");
-        match view.validation {
-            None => errs.push(FieldError::invalid(
-                &at,
-                "",
-                "may only be set when validations.schema is included",
-            )),
-            Some(v) => errs.extend(parts::selectable_fields_with(
-                fields,
-                v.open_api_v3_schema.as_ref(),
-                &p.child("schema.openAPIV3Schema"),
-                &at,
-            )),
-        }
-    }
-    errs.extend(parts::conversion(spec, &p.child("conversion")));
-    errs
-}
-
-// validateEnumStrings (required)
-fn enum_string(path: &FieldPath, value: &str, accepted: &[&str]) -> Vec<FieldError> {
-    if value.is_empty() {
-        vec![FieldError::required(path, "")]
-    } else if accepted.contains(&value) {
-        Vec::new()
-    } else {
-        vec![FieldError::not_supported(path, value, accepted)]
-    }
-}
-
-// ValidateCustomResourceDefinitionStoredVersions, with the stored versions the registry sets on
-// create: the first storage version.
-fn stored_versions(crd: &CustomResourceDefinition) -> Vec<FieldError> {
-    let at = FieldPath::new("status").child("storedVersions");
-    let stored: Vec<&str> = crd
-        .spec
-        .versions
-        .iter()
-        .find(|v| v.storage)
-        .map(|v| v.name.as_str())
+    errs.extend(spec(&crd, &view, &o));
+    // The registry resets `status` on create and records the storage version as stored.
+    let stored: Vec<String> = crate::versions::storage_version(&crd)
+        .map(str::to_owned)
         .into_iter()
         .collect();
+    // Go appends to a nil slice: without a storage version it stays nil.
+    let stored = (!stored.is_empty()).then_some(&stored[..]);
+    errs.extend(stored_versions(stored, &crd.spec.versions));
+    errs.extend(meta::api_approval(&crd, None));
+    errs.extend(preserve_unknown_fields(&crd, None));
+    errs
+}
+
+// ValidateCustomResourceDefinitionStoredVersions (`None`: Go's nil slice, printed `null`)
+fn stored_versions(
+    stored: Option<&[String]>,
+    versions: &[crdkit_schema::crd::CustomResourceDefinitionVersion],
+) -> Vec<FieldError> {
+    let at = FieldPath::new("status").child("storedVersions");
+    let value = || {
+        crdkit_apimachinery::field::BadValue::Json(match stored {
+            None => Value::Null,
+            Some(s) => Value::from(s.to_vec()),
+        })
+    };
+    let stored = stored.unwrap_or_default();
     if stored.is_empty() {
         return vec![FieldError::invalid(
             &at,
-            crdkit_apimachinery::field::BadValue::Json(Value::Null),
+            value(),
             "must have at least one stored version",
         )];
     }
-    let value = crdkit_apimachinery::field::BadValue::Json(Value::from(stored.clone()));
-    let mut remaining = stored;
+    // Go keeps the last index of a name given twice.
+    let mut remaining: std::collections::BTreeMap<&str, usize> = stored
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.as_str(), i))
+        .collect();
     let mut errs = Vec::new();
-    for v in &crd.spec.versions {
-        let found = remaining.iter().position(|s| *s == v.name);
-        if v.storage && found.is_none() {
+    for v in versions {
+        let found = remaining.remove(v.name.as_str()).is_some();
+        if v.storage && !found {
             errs.push(FieldError::invalid(
                 &at,
-                value.clone(),
+                value(),
                 format!("must have the storage version {}", v.name),
             ));
         }
-        if let Some(i) = found {
-            remaining.remove(i);
-        }
+    }
+    // Go ranges over a map here; the order is by index.
+    let mut missing: Vec<(usize, &str)> = remaining.into_iter().map(|(v, i)| (i, v)).collect();
+    missing.sort_unstable();
+    for (i, v) in missing {
+        errs.push(FieldError::invalid(
+            &at.index(i),
+            v,
+            format!(
+                "missing from spec.versions; {v} was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in {v} and removes {v} from status.storedVersions"
+            ),
+        ));
     }
     errs
+}
+
+// validatePreserveUnknownFields
+fn preserve_unknown_fields(
+    crd: &CustomResourceDefinition,
+    old: Option<&CustomResourceDefinition>,
+) -> Vec<FieldError> {
+    if old.is_some_and(|o| o.spec.preserve_unknown_fields) {
+        // Kept for the data stored under it.
+        return Vec::new();
+    }
+    if crd.spec.preserve_unknown_fields {
+        return vec![FieldError::invalid(
+            &FieldPath::new("spec").child("preserveUnknownFields"),
+            true,
+            "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead",
+        )];
+    }
+    Vec::new()
 }

@@ -7,7 +7,7 @@
 //! extension checks), and the CEL errors of the hook after all of them. Go visits map entries in
 //! random order; here they come sorted by key.
 
-use super::{CelNode, CheckOptions, defaults};
+use super::{CelNode, CheckOptions, PreexistingExpressions, defaults};
 use crdkit_apimachinery::field::{FieldError, FieldPath};
 use crdkit_schema::check::{
     MAX_SCHEMA_DEPTH, StructuralOptions, depth_message, has_default, new_structural_error,
@@ -20,26 +20,33 @@ use crdkit_schema::{
 
 const OPENAPI_V3_TYPES: [&str; 6] = ["array", "boolean", "integer", "number", "object", "string"];
 
-/// The `validationOptions` that matter for one schema; a create sets them all.
+/// The `validationOptions` that matter for one schema; a create sets them all (and an update
+/// relaxes those the old CRD already broke, [`super::update`]).
 #[derive(Clone, Copy, Debug)]
 #[allow(clippy::struct_excessive_bools)]
-pub(super) struct SchemaOpts {
+pub(super) struct SchemaOpts<'a> {
     pub allow_defaults: bool,
     pub valid_type: bool,
     pub structural: bool,
     pub pruned_defaults: bool,
     pub atomic_set: bool,
     pub map_list_keys: bool,
+    /// `suppressPerExpressionCost`: the version's schema is unchanged by the update.
+    pub suppress_cost: bool,
+    /// `preexistingExpressions` of the old CRD (`None` on create).
+    pub preexisting: Option<&'a PreexistingExpressions>,
 }
 
-impl SchemaOpts {
-    pub const CREATE: SchemaOpts = SchemaOpts {
+impl SchemaOpts<'_> {
+    pub const CREATE: SchemaOpts<'static> = SchemaOpts {
         allow_defaults: true,
         valid_type: true,
         structural: true,
         pruned_defaults: true,
         atomic_set: true,
         map_list_keys: true,
+        suppress_cost: false,
+        preexisting: None,
     };
 }
 
@@ -48,7 +55,7 @@ pub(super) fn validation(
     v: &CustomResourceValidation,
     status_enabled: bool,
     path: &FieldPath,
-    so: SchemaOpts,
+    so: SchemaOpts<'_>,
     opts: &CheckOptions<'_>,
 ) -> Vec<FieldError> {
     let Some(schema) = &v.open_api_v3_schema else {
@@ -138,7 +145,7 @@ impl Ssv {
 }
 
 pub(super) struct Walk<'a> {
-    pub(super) so: SchemaOpts,
+    pub(super) so: SchemaOpts<'a>,
     opts: &'a CheckOptions<'a>,
     root: &'a JsonSchemaProps,
     root_path: &'a FieldPath,
@@ -277,6 +284,8 @@ impl Walk<'_> {
                 root: self.root,
                 root_path: self.root_path,
                 uncorrelatable: ssv.uncorrelatable.as_ref(),
+                preexisting: self.so.preexisting,
+                suppress_per_expression_cost: self.so.suppress_cost,
             };
             self.cel_errs.extend(checker.check_rules(&node));
         }

@@ -6,7 +6,8 @@
 //! `ValidateCustomResourceColumnDefinition`, `ValidateCustomResourceSelectableFields`,
 //! `validateCustomResourceConversion`); the webhook checks of apiserver
 //! `pkg/util/webhook/validation.go` are `crdkit_apimachinery::webhook`, which the derive runs
-//! too. `caBundle` is not parsed (Go allows an invalid one on create).
+//! too. `caBundle` is checked only where Go checks it: on an update of an established CRD whose
+//! bundle was valid.
 
 use std::collections::BTreeSet;
 
@@ -14,7 +15,9 @@ use super::internal::VersionView;
 use super::{CheckOptions, MAX_SELECTABLE_FIELDS, openapi};
 use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath};
 use crdkit_apimachinery::names;
-use crdkit_apimachinery::webhook::{validate_webhook_service, validate_webhook_url};
+use crdkit_apimachinery::webhook::{
+    validate_ca_bundle, validate_webhook_service, validate_webhook_url,
+};
 use crdkit_schema::check::new_structural_error;
 use crdkit_schema::crd::{
     CustomResourceColumnDefinition, CustomResourceDefinitionNames, CustomResourceDefinitionSpec,
@@ -25,11 +28,19 @@ use crdkit_schema::{JsonSchemaProps, valid_field_path};
 const COLUMN_TYPES: &str = "boolean,date,integer,number,string";
 const COLUMN_FORMATS: &str = "byte,date,date-time,double,float,int32,int64,password";
 
+/// The options of one version's checks.
+pub(super) struct VersionOpts<'a> {
+    pub schema: openapi::SchemaOpts<'a>,
+    /// `allowTooManySelectableFields[version]`.
+    pub too_many_selectable_allowed: bool,
+}
+
 // validateCustomResourceDefinitionVersion
 pub(super) fn version(
     v: &VersionView<'_>,
     path: &FieldPath,
     status_enabled: bool,
+    vo: &VersionOpts<'_>,
     opts: &CheckOptions<'_>,
 ) -> Vec<FieldError> {
     let ver = v.version;
@@ -52,7 +63,7 @@ pub(super) fn version(
             s,
             status_enabled,
             &path.child("schema"),
-            openapi::SchemaOpts::CREATE,
+            vo.schema,
             opts,
         ));
     }
@@ -76,6 +87,7 @@ pub(super) fn version(
                 Some(schema),
                 &path.child("schema.openAPIV3Schema"),
                 &at,
+                vo.too_many_selectable_allowed,
             )),
         }
     }
@@ -243,22 +255,25 @@ pub(super) fn selectable_fields_with(
     schema: Option<&JsonSchemaProps>,
     schema_path: &FieldPath,
     path: &FieldPath,
+    too_many_allowed: bool,
 ) -> Vec<FieldError> {
     let Some(schema) = schema else {
         // Go dereferences the missing schema here and panics; report the fields unresolvable.
-        return selectable_fields(fields, None, path);
+        return selectable_fields(fields, None, path, too_many_allowed);
     };
     if let Some(e) = new_structural_error(schema) {
         return vec![FieldError::invalid(schema_path, "", e)];
     }
-    selectable_fields(fields, Some(schema), path)
+    selectable_fields(fields, Some(schema), path, too_many_allowed)
 }
 
-// ValidateCustomResourceSelectableFields (on create: never more than the maximum)
+// ValidateCustomResourceSelectableFields (more than the maximum only when an update keeps
+// them as they were)
 fn selectable_fields(
     fields: &[SelectableField],
     schema: Option<&JsonSchemaProps>,
     path: &FieldPath,
+    too_many_allowed: bool,
 ) -> Vec<FieldError> {
     let mut errs = Vec::new();
     let mut unique = BTreeSet::new();
@@ -300,7 +315,7 @@ fn selectable_fields(
             errs.push(FieldError::duplicate(&at, &f.json_path));
         }
     }
-    if unique.len() > MAX_SELECTABLE_FIELDS {
+    if unique.len() > MAX_SELECTABLE_FIELDS && !too_many_allowed {
         errs.push(FieldError::too_many(
             path,
             i64::try_from(unique.len()).unwrap_or(i64::MAX),
@@ -310,9 +325,22 @@ fn selectable_fields(
     errs
 }
 
+/// The options of the conversion checks.
+#[derive(Clone, Copy)]
+pub(super) struct ConversionOpts {
+    /// `requireRecognizedConversionReviewVersion`.
+    pub require_recognized_review_version: bool,
+    /// `allowInvalidCABundle`.
+    pub allow_invalid_ca_bundle: bool,
+}
+
 // The conversion checks of validateCustomResourceDefinitionSpec and validateCustomResourceConversion
 // (with the webhook configuration at its internal path `webhookClientConfig`).
-pub(super) fn conversion(spec: &CustomResourceDefinitionSpec, path: &FieldPath) -> Vec<FieldError> {
+pub(super) fn conversion(
+    spec: &CustomResourceDefinitionSpec,
+    path: &FieldPath,
+    co: ConversionOpts,
+) -> Vec<FieldError> {
     let mut errs = Vec::new();
     let Some(c) = &spec.conversion else {
         return errs;
@@ -361,9 +389,16 @@ pub(super) fn conversion(spec: &CustomResourceDefinitionSpec, path: &FieldPath) 
                 )),
             },
         }
+        if let Some(bundle) = client_config.and_then(|c| c.ca_bundle.as_deref())
+            && !bundle.is_empty()
+            && !co.allow_invalid_ca_bundle
+        {
+            errs.extend(validate_ca_bundle(&cc_path.child("caBundle"), bundle));
+        }
         errs.extend(review_versions_errors(
             review_versions,
             &path.child("conversionReviewVersions"),
+            co.require_recognized_review_version,
         ));
     } else {
         if client_config.is_some() {
@@ -382,8 +417,12 @@ pub(super) fn conversion(spec: &CustomResourceDefinitionSpec, path: &FieldPath) 
     errs
 }
 
-// validateConversionReviewVersions (a recognized version is required on create)
-fn review_versions_errors(versions: &[String], path: &FieldPath) -> Vec<FieldError> {
+// validateConversionReviewVersions
+fn review_versions_errors(
+    versions: &[String],
+    path: &FieldPath,
+    require_recognized: bool,
+) -> Vec<FieldError> {
     if versions.is_empty() {
         return vec![FieldError::required(path, "")];
     }
@@ -400,7 +439,7 @@ fn review_versions_errors(versions: &[String], path: &FieldPath) -> Vec<FieldErr
         }
         accepted |= v == "v1" || v == "v1beta1";
     }
-    if !accepted {
+    if require_recognized && !accepted {
         errs.push(FieldError::invalid(
             path,
             BadValue::Json(serde_json::Value::from(versions.to_vec())),

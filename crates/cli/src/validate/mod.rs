@@ -25,10 +25,13 @@ use crdkit_schema::crd::CustomResourceDefinition;
 enum Step<'a> {
     /// A CRD: checked as `crdgen check` does, and known to the objects after it.
     Crd(&'a Document, Box<CustomResourceDefinition>),
-    /// An object, its target in the registry, and its stored version (`--old`).
-    Object(&'a Document, usize, Option<&'a Document>),
+    /// An object, its target in the registry, and its stored version (`--old`), read at the
+    /// object's version.
+    Object(&'a Document, usize, Option<Json>),
     /// An object of a kind nobody has.
     Unknown(&'a Document, String),
+    /// An object of a version its CRD does not serve.
+    NotServed(&'a Document, String),
 }
 
 /// Runs `crdgen validate [--crd CRD.yaml|DIR]... [--old OLD.yaml [--subresource status]]
@@ -124,8 +127,12 @@ pub fn run(
                 }
                 UnknownKinds::Ignore => true,
             },
+            Step::NotServed(doc, message) => {
+                reporter.rejected(doc, None, &message, "version not served", &[])?;
+                false
+            }
             Step::Object(doc, target, old) => {
-                admit(&o, &registry, doc, target, old, &mut reporter, err)?
+                admit(&o, &registry, doc, target, old.as_ref(), &mut reporter, err)?
             }
         };
         if !valid {
@@ -159,11 +166,18 @@ fn plan<'a>(
                 steps.push(Step::Unknown(doc, message));
                 continue;
             }
+            Found::NotServed(message) => {
+                steps.push(Step::NotServed(doc, message));
+                continue;
+            }
         };
         let old = if single_pair {
             olds.first()
         } else {
-            olds.iter().find(|old| same_object(old, doc))
+            // The stored object may be at another version of the kind.
+            olds.iter()
+                .find(|old| same_object(old, doc, true))
+                .or_else(|| olds.iter().find(|old| same_object(old, doc, false)))
         };
         if o.status_subresource {
             let t = registry.target(target);
@@ -181,7 +195,18 @@ fn plan<'a>(
                 )));
             }
         }
-        steps.push(Step::Object(doc, target, old));
+        // An update at another version than the stored one: the API server reads the stored
+        // object at the request's version first.
+        let stored = match old {
+            Some(old) => Some(
+                registry
+                    .target(target)
+                    .read_stored(&old.value)
+                    .map_err(|e| Failure::Input(format!("{}: {e}", old.position())))?,
+            ),
+            None => None,
+        };
+        steps.push(Step::Object(doc, target, stored));
     }
     Ok(steps)
 }
@@ -192,24 +217,26 @@ fn admit(
     registry: &Registry,
     doc: &Document,
     target: usize,
-    old: Option<&Document>,
+    old: Option<&Json>,
     reporter: &mut Reporter<'_>,
     err: &mut dyn Write,
 ) -> Result<bool, Failure> {
     let target = registry.target(target);
+    if let Some(w) = &target.warning {
+        // The API server's `Warning` header, which kubectl prints as `Warning: <text>`.
+        let _ = writeln!(err, "Warning: {}: {w}", doc.position());
+        reporter.warning(doc, None, "deprecated version", w)?;
+    }
     let mut obj = doc.value.clone();
     let admitted = match (old, o.status_subresource) {
-        (Some(old), false) => target.admission.update(&mut obj, &old.value),
-        (Some(old), true) => target
-            .admission
-            .update_status(&mut obj, &old.value)
-            .map_err(|_| {
-                Failure::Input(format!(
-                    "{}: the {} resource has no status subresource",
-                    doc.position(),
-                    target.kind
-                ))
-            })?,
+        (Some(old), false) => target.admission.update(&mut obj, old),
+        (Some(old), true) => target.admission.update_status(&mut obj, old).map_err(|_| {
+            Failure::Input(format!(
+                "{}: the {} resource has no status subresource",
+                doc.position(),
+                target.kind
+            ))
+        })?,
         (None, _) => target.admission.create(&mut obj),
     };
     as_stored(&mut obj);
@@ -359,8 +386,9 @@ fn fill_type_meta(obj: &mut Json, crd: &CustomResourceDefinition) {
     }
 }
 
-/// The same object in the old and new files: same kind, namespace and name.
-fn same_object(a: &Document, b: &Document) -> bool {
+/// The same object in the old and new files: same kind, namespace and name, and the same
+/// `apiVersion` (`same_version`) or only the same group.
+fn same_object(a: &Document, b: &Document, same_version: bool) -> bool {
     let key = |d: &Document| {
         [
             "/apiVersion",
@@ -369,11 +397,16 @@ fn same_object(a: &Document, b: &Document) -> bool {
             "/metadata/name",
         ]
         .map(|p| {
-            d.value
+            let s = d
+                .value
                 .pointer(p)
                 .and_then(Json::as_str)
-                .unwrap_or_default()
-                .to_owned()
+                .unwrap_or_default();
+            if p == "/apiVersion" && !same_version {
+                s.rsplit_once('/').map_or("", |(g, _)| g).to_owned()
+            } else {
+                s.to_owned()
+            }
         })
     };
     key(a) == key(b)

@@ -1,5 +1,5 @@
 //! The tables of apiextensions-apiserver `pkg/apis/apiextensions/validation/validation_test.go`
-//! that apply to creating a v1 CRD, transcribed as data (`data/*.json`): each case's input
+//! that apply to creating or updating a v1 CRD, transcribed as data (`data/*.json`): each case's input
 //! written as the v1 JSON that converts to Go's internal-type input, and its expected errors as
 //! `[type, field]` or `[type, field, text the message contains]`, compared as multisets like
 //! Go's test loop does.
@@ -13,6 +13,18 @@
 //!   `ValidFieldPath` error Go's test pins).
 //! - `data/deprecation_warning.json`: `Test_validateDeprecationWarning`, as the one version's
 //!   `deprecated`/`deprecationWarning` (its `non-utf-8` case cannot be written in JSON or YAML).
+//! - `data/update.json`: `TestValidateCustomResourceDefinitionUpdate` (42/43), each case's `old`
+//!   and `resource` written as v1 (Go's top-level `validation`, `subresources`, columns and
+//!   selectable fields copied into every version, as `v1/conversion.go` does; `[]byte` values
+//!   base64), run through `ValidateCustomResourceDefinitionUpdate` with `crd.status` as given
+//!   (Go's test calls validation without the registry's `PrepareForUpdate`). Left out: `top-level
+//!   and per-version fields are mutually exclusive` (both at once cannot be written in v1). The
+//!   cases whose `preserveUnknownFields` is nil are written with `false` (their `notes` say so):
+//!   v1 has no nil, and none of them depends on it (nil forces structural schemas as `false`
+//!   does). `update_relaxations_are_exercised` checks that 17 of the error-free cases are CRDs
+//!   a create rejects, so the update's relaxations carry them.
+//! - `TestValidateCustomResourceDefinitionValidationRuleCompatibility` (3/3) and
+//!   `TestValidateCustomResourceDefinitionStoredVersions` (5/5), written in Rust below.
 //! - `data/validation.json`: `TestValidateCustomResourceDefinitionValidation`, run through
 //!   `validateCustomResourceDefinitionValidation` with the case's `validationOptions`.
 //! - `data/integration_nonstructural.json`: `test/integration/validation_test.go`
@@ -49,10 +61,8 @@
 //!   and is kept.)
 //! - the `non-utf-8` case of `Test_validateDeprecationWarning`: JSON and YAML text is UTF-8.
 //!
-//! Not applicable to a create: `TestValidateCustomResourceDefinitionUpdate`,
-//! `TestValidateCustomResourceDefinitionValidationRuleCompatibility`,
-//! `TestValidateCustomResourceDefinitionStoredVersions` (update or status), and the unit tests
-//! of Go helpers with no CRD input (`TestSchemaHasDefaults`, `TestCostInfo`, `TestCelContext`).
+//! Not transcribed: the unit tests of Go helpers with no CRD input (`TestSchemaHasDefaults`,
+//! `TestCostInfo`, `TestCelContext`).
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -67,27 +77,30 @@ use crdkit_schema::crd::{CustomResourceDefinition, CustomResourceValidation};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Case {
-    name: String,
+pub(super) struct Case {
+    pub(super) name: String,
     #[serde(default)]
-    crd: Option<Value>,
+    pub(super) crd: Option<Value>,
+    /// The stored CRD of an update case (`data/update.json`).
     #[serde(default)]
-    schema: Option<Value>,
+    pub(super) old: Option<Value>,
     #[serde(default)]
-    status: bool,
+    pub(super) schema: Option<Value>,
     #[serde(default)]
-    opts: Opts,
-    errors: Vec<Vec<String>>,
+    pub(super) status: bool,
+    #[serde(default)]
+    pub(super) opts: Opts,
+    pub(super) errors: Vec<Vec<String>>,
     #[serde(default)]
     #[allow(dead_code)]
-    notes: Vec<String>,
+    pub(super) notes: Vec<String>,
 }
 
 /// Go's `validationOptions` fields that the tables set.
 #[derive(Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[allow(clippy::struct_excessive_bools)]
-struct Opts {
+pub(super) struct Opts {
     #[serde(default)]
     allow_defaults: bool,
     #[serde(default)]
@@ -104,7 +117,7 @@ struct Opts {
 
 /// Go's matching: each expected error takes the first unseen error of its type and field whose
 /// text contains the expected substring; every error must be taken.
-fn mismatches(case: &Case, got: &[FieldError]) -> Option<String> {
+pub(super) fn mismatches(case: &Case, got: &[FieldError]) -> Option<String> {
     let texts: Vec<String> = got.iter().map(ToString::to_string).collect();
     let mut seen = vec![false; got.len()];
     let mut missing = Vec::new();
@@ -138,7 +151,7 @@ fn mismatches(case: &Case, got: &[FieldError]) -> Option<String> {
     }
 }
 
-fn run(data: &str, check: impl Fn(&Case) -> Vec<FieldError>) {
+pub(super) fn run(data: &str, check: impl Fn(&Case) -> Vec<FieldError>) {
     let cases: Vec<Case> = serde_json::from_str(data).unwrap();
     let failures: Vec<String> = cases
         .iter()
@@ -246,6 +259,8 @@ fn go_validate_custom_resource_definition_validation() {
             pruned_defaults: o.require_pruned_defaults,
             atomic_set: o.require_atomic_set_type,
             map_list_keys: o.require_map_list_keys_map_set_validation,
+            suppress_cost: false,
+            preexisting: None,
         };
         let cel = CrdRuleChecker::new(RuleOptions::default());
         let defaults = ValueDefaultValidator::default();

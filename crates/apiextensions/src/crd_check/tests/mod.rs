@@ -5,6 +5,7 @@
 //! (type, field); a few cases also pin the full message.
 
 mod go_table;
+mod go_update;
 
 use serde_json::{Value, json};
 
@@ -15,15 +16,17 @@ use crdkit_apimachinery::field::ErrorType::{
 };
 use crdkit_schema::crd::CustomResourceValidation;
 
-const NONE: SchemaOpts = SchemaOpts {
+const NONE: SchemaOpts<'static> = SchemaOpts {
     allow_defaults: false,
     valid_type: false,
     structural: false,
     pruned_defaults: false,
     atomic_set: false,
     map_list_keys: false,
+    suppress_cost: false,
+    preexisting: None,
 };
-const STRUCTURAL: SchemaOpts = SchemaOpts {
+const STRUCTURAL: SchemaOpts<'static> = SchemaOpts {
     structural: true,
     ..NONE
 };
@@ -86,7 +89,7 @@ fn validation_table() {
         &'static str,
         Value,
         bool,
-        SchemaOpts,
+        SchemaOpts<'static>,
         Vec<(ErrorType, String)>,
     );
     let cases: Vec<Case> = vec![

@@ -1,0 +1,232 @@
+//! `crdgen check`: would the API server accept these CRDs on create, or, with `--old`, as
+//! updates of the stored ones, and what would the update break ([`update`])?
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::PathBuf;
+
+use super::load::{self, Document};
+use super::report::{self, Output};
+use super::{Failure, INVALID, OK};
+use crdkit_apiextensions::compat::Severity;
+use crdkit_apiextensions::crd_check::check_crd_full;
+use crdkit_schema::crd::CustomResourceDefinition;
+
+mod update;
+
+/// `--fail-on`: the least severe finding of the compatibility report that fails the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailOn {
+    /// Any finding at or above this severity.
+    Severity(Severity),
+    /// No finding: only the API server's rejection fails the run.
+    Never,
+}
+
+/// The options of a run.
+struct Options {
+    output: Output,
+    old_files: Vec<PathBuf>,
+    stored_versions: Option<Vec<String>>,
+    fail_on: FailOn,
+    files: Vec<PathBuf>,
+}
+
+fn parse_args(args: Vec<OsString>) -> Result<Options, Failure> {
+    use lexopt::prelude::*;
+    let mut parser = lexopt::Parser::from_args(args);
+    let mut o = Options {
+        output: Output::Text,
+        old_files: Vec::new(),
+        stored_versions: None,
+        fail_on: FailOn::Severity(Severity::BreaksClients),
+        files: Vec::new(),
+    };
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Long("output") | Short('o') => {
+                o.output = super::parse_output(parser.value()?, &[Output::Text, Output::Json])?;
+            }
+            Long("old") => o.old_files.push(parser.value()?.into()),
+            Long("stored-versions") => {
+                let v = parser.value()?.string()?;
+                o.stored_versions = Some(
+                    v.split(',')
+                        .map(str::trim)
+                        .filter(|s| !s.is_empty())
+                        .map(str::to_owned)
+                        .collect(),
+                );
+            }
+            Long("fail-on") => {
+                let v = parser.value()?.string()?;
+                o.fail_on = match v.as_str() {
+                    "none" => FailOn::Never,
+                    s => FailOn::Severity(Severity::parse(s).ok_or_else(|| {
+                        Failure::Usage(format!(
+                            "unknown `--fail-on {v}` (breaks-stored-objects, breaks-clients, info or none)"
+                        ))
+                    })?),
+                };
+            }
+            Value(f) => o.files.push(f.into()),
+            _ => return Err(arg.unexpected().into()),
+        }
+    }
+    if o.old_files.is_empty()
+        && (o.stored_versions.is_some() || o.fail_on != FailOn::Severity(Severity::BreaksClients))
+    {
+        return Err(Failure::Usage(
+            "`--stored-versions` and `--fail-on` compare with the stored CRDs: give them with `--old OLD.yaml`"
+                .to_owned(),
+        ));
+    }
+    Ok(o)
+}
+
+/// Runs `crdgen check [--output text|json] [--old OLD.yaml|DIR]... [--stored-versions V,..]
+/// [--fail-on SEVERITY|none] CRD.yaml|DIR...`; without files, checks `builtin`. Returns [`OK`]
+/// when every CRD would be accepted (and, with `--old`, no change is at or above `--fail-on`),
+/// else [`INVALID`].
+///
+/// # Errors
+/// [`Failure::Usage`] for bad arguments, [`Failure::Input`] for a file that is not YAML or JSON
+/// CRDs, [`Failure::Io`] when reading or writing fails.
+pub fn run(
+    args: Vec<OsString>,
+    builtin: &[CustomResourceDefinition],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<u8, Failure> {
+    let o = parse_args(args)?;
+    let mut crds: Vec<(String, CustomResourceDefinition)> = Vec::new();
+    if o.files.is_empty() {
+        crds.extend(
+            builtin
+                .iter()
+                .map(|c| (String::from("<built-in>"), c.clone())),
+        );
+    }
+    crds.extend(read_crds(&o.files, err)?);
+    if crds.is_empty() {
+        return Err(Failure::Input(format!(
+            "{}: no CustomResourceDefinition to check",
+            names(&o.files)
+        )));
+    }
+    if !o.old_files.is_empty() {
+        let olds = read_crds(&o.old_files, err)?;
+        if olds.is_empty() {
+            return Err(Failure::Input(format!(
+                "{}: no CustomResourceDefinition to compare with",
+                names(&o.old_files)
+            )));
+        }
+        return update::run(&o, &crds, olds, out);
+    }
+    let mut code = OK;
+    for (position, crd) in &crds {
+        let errors = check_crd_full(crd);
+        if !errors.is_empty() {
+            code = INVALID;
+        }
+        let name = crd.metadata.name.clone().unwrap_or_default();
+        report::write(
+            out,
+            o.output,
+            position,
+            "CustomResourceDefinition",
+            &name,
+            None,
+            &errors,
+        )?;
+    }
+    Ok(code)
+}
+
+fn names(files: &[PathBuf]) -> String {
+    files
+        .iter()
+        .map(|f| f.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The CRDs of `files` (directories: their CRD documents, other documents skipped), each with
+/// its position.
+fn read_crds(
+    files: &[PathBuf],
+    err: &mut dyn Write,
+) -> Result<Vec<(String, CustomResourceDefinition)>, Failure> {
+    let mut crds = Vec::new();
+    for given in files {
+        for f in load::expand(std::slice::from_ref(given))? {
+            for doc in load::load(&f)? {
+                // Directories hold other things beside CRDs (a kustomization, a policy).
+                if given.is_dir() && !super::registry::is_crd(&doc.value) {
+                    continue;
+                }
+                crds.push((doc.position(), read_crd(&doc)?));
+                super::validate::warn_duplicates(err, &doc);
+            }
+        }
+    }
+    Ok(crds)
+}
+
+/// A document as a CRD, or an input error naming the file and line.
+///
+/// # Errors
+/// [`Failure::Input`] when the document is not a CRD or does not decode.
+pub fn read_crd(doc: &Document) -> Result<CustomResourceDefinition, Failure> {
+    CustomResourceDefinition::from_value(doc.value.clone())
+        .map_err(|e| Failure::Input(format!("{}: {e}", doc.position())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn crd(max: i64) -> CustomResourceDefinition {
+        serde_json::from_value(serde_json::json!({
+            "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "crontabs.stable.example.com"},
+            "spec": {"group": "stable.example.com", "scope": "Namespaced",
+                     "names": {"plural": "crontabs", "kind": "CronTab"},
+                     "versions": [{"name": "v1", "served": true, "storage": true, "schema": {
+                         "openAPIV3Schema": {"type": "object", "properties": {"replicas": {
+                             "type": "integer", "maximum": max}}}}}]}
+        }))
+        .unwrap()
+    }
+
+    /// A program's own CRDs (from its Rust types) against the YAML it released.
+    #[test]
+    fn builtin_crds_against_a_release() {
+        let dir = std::env::temp_dir().join(format!("crdgen-check-old-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let released = dir.join("released.yaml");
+        std::fs::write(&released, crd(10).to_yaml()).unwrap();
+        let run_with = |builtin: &[CustomResourceDefinition]| {
+            let (mut out, mut err) = (Vec::new(), Vec::new());
+            let args = vec![OsString::from("--old"), released.clone().into_os_string()];
+            let code = run(args, builtin, &mut out, &mut err).unwrap();
+            (code, String::from_utf8(out).unwrap())
+        };
+        assert_eq!(
+            run_with(&[crd(10)]),
+            (
+                OK,
+                "<built-in>: CustomResourceDefinition \"crontabs.stable.example.com\" is valid\n"
+                    .to_owned()
+            )
+        );
+        let (code, out) = run_with(&[crd(5)]);
+        assert_eq!(code, INVALID);
+        assert!(
+            out.ends_with("  breaks-stored-objects: version v1: .replicas: maximum lowered from 10 to 5 (bound-tightened)\n"),
+            "{out}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

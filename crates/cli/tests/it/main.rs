@@ -1,0 +1,3 @@
+//! The integration tests of crdkit-cli, one binary.
+
+mod convert_webhook;
