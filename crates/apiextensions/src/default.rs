@@ -4,7 +4,7 @@
 //! `prunenulls.go` (`PruneNonNullableNullsWithoutDefaults`).
 //!
 //! The API server runs [`prune_non_nullable_nulls_without_defaults`] right after pruning (while
-//! decoding) and [`apply_defaults`] afterwards; [`crate::pipeline`] gets the same result folding
+//! decoding) and [`apply_defaults`] afterwards; the pipeline module gets the same result folding
 //! both into the pruning pass where it can (it applies each level of [`apply_defaults`] on the way
 //! back up, once the level below is done). A `default: null` counts as no
 //! default, as in Go (where it decodes to a nil `JSON.Object`).

@@ -3,16 +3,16 @@
 //! admission of objects, and the validation of CRDs themselves.
 //!
 //! Layers, each using only those above it in this list:
-//! - [`walk`]: the schema walks shared by pruning, defaulting and validation;
 //! - [`compiled`]: a structural schema compiled once for objects (patterns, formats, limits);
+//! - [`walk`]: the schema walks shared by pruning, defaulting and validation;
 //! - [`objectmeta`], [`default`], [`prune`], [`ratchet`]: the API server's algorithms;
 //! - [`validate`]: OpenAPI, metadata, list-type and CEL validation ([`validate::CompiledSchema`]);
 //! - [`pipeline`] and [`admission`]: create, update and status update in the API server's order;
 //! - [`codec`]: a stored object read at another version (`None` conversion, pruning);
-//! - [`crd_check`]: the API server's validation of CRDs (`crdgen check`);
-//! - [`conversion`]: conversion webhooks' `ConversionReview`, over converters written in Rust;
 //! - [`versions`]: served, storage and deprecated versions (the warning a deprecated one gets);
+//! - [`crd_check`]: the API server's validation of CRDs (`crdgen check`, `--old`);
 //! - [`compat`]: what a new CRD breaks for stored objects and clients (beyond the API server);
+//! - [`conversion`]: conversion webhooks' `ConversionReview`, over converters written in Rust;
 //! - [`openapi`]: the OpenAPI v3 and v2 documents the API server publishes for CRDs.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
