@@ -119,7 +119,7 @@
 //!   generated roots ([`Validate`]), and the [`admission`], [`validate`], [`prune`], [`default`],
 //!   [`crd_check`] and [`cel`] modules. Without it (`default-features = false`) the derive emits
 //!   the CRD only, with every compile-time check, and the crate builds in a fraction of the time.
-//! - `cli`: the `crdgen` command line as a library ([`cli`]`::main`), with its YAML reader; off
+//! - `cli`: the `crdgen` command line as a library (`cli::main`), with its YAML reader; off
 //!   for libraries that only validate.
 //! - `kube`: generated roots implement `kube::Resource` (so `kube::Api<CronTab>` works) and
 //!   kube-core's `HasSpec`/`HasStatus`, CRDs convert to k8s-openapi's type

@@ -1,6 +1,6 @@
 //! The schema walks shared by pruning, defaulting, ObjectMeta coercion and validation: what they
-//! read of a schema node ([`node::SchemaNode`], for structural and compiled schemas) and the path
-//! they are at ([`trail`]).
+//! read of a schema node (`node::SchemaNode`, for structural and compiled schemas) and the path
+//! they are at (`trail`).
 
 pub(crate) mod node;
 pub(crate) mod trail;

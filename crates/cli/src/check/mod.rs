@@ -1,5 +1,5 @@
 //! `crdgen check`: would the API server accept these CRDs on create, or, with `--old`, as
-//! updates of the stored ones, and what would the update break ([`update`])?
+//! updates of the stored ones, and what would the update break (`update`)?
 
 use std::ffi::OsString;
 use std::io::Write;

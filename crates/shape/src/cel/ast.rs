@@ -6,7 +6,7 @@
 //! what identifiers and qualified names resolve to globally, the overloads a call may use (as
 //! indices into [`crdkit_cel_check::env::OVERLOADS`]), the clauses of literal `format` strings and
 //! the findings of the literal validators (durations, timestamps, regexes). The type checker in
-//! [`super::check`] does the rest against the [`crate::Shape`] graph.
+//! The checker does the rest against the [`crate::Shape`] graph.
 //!
 //! [`super::lower`] builds the owned equivalent ([`super::lower::Lowered`]); the derive turns it
 //! into tokens and [`super::lower::Lowered::leak`] into this form at run time.
