@@ -1,6 +1,6 @@
 //! The derive's `const` checker and the run-time checker (the API server's compilation) give
 //! the same verdict, message and estimated costs on generated rules over a fixed set of
-//! schemas (`tests/cel_const.rs` does the same on a fixed corpus).
+//! schemas (`tests/it/cel_const.rs` does the same on a fixed corpus).
 #![no_main]
 
 use crdkit_fuzz::cel_const::{Case, compile_time, nodes, run_time};

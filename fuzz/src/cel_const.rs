@@ -2,7 +2,7 @@
 //! reads, a generator of rules from fuzz bytes that walks their CEL declarations (so most rules
 //! reach real fields, lists, maps and library calls), and the two verdicts to compare: the
 //! run-time checker's (the API server's compilation) and the `const` checker's, as
-//! `tests/cel_const.rs` compares them on a fixed corpus.
+//! `tests/it/cel_const.rs` compares them on a fixed corpus.
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -230,7 +230,7 @@ impl Case {
 pub type Verdict = Result<(u64, u64, bool, u64), String>;
 
 /// What the run-time checker (the API server's compilation) says, in the `const` checker's
-/// words (as `tests/cel_const.rs` phrases it).
+/// words (as `tests/it/cel_const.rs` phrases it).
 pub fn run_time(node: &Node, case: &Case) -> Verdict {
     let head = format!("invalid rule on `{}`: ", node.name);
     // The derive quotes the expression as cel-go's snippets do, tabs as spaces.

@@ -16,7 +16,7 @@
 //! Only what generated code, the derive and the tests need is public.
 //!
 //! The run-time checker stays the reference: tests run both on the same rules and schemas
-//! (`tests/cel_const.rs`) and require the same verdicts, messages and costs.
+//! (`tests/it/cel_const.rs`) and require the same verdicts, messages and costs.
 //!
 //! ```
 //! use crdkit_shape::cel::{check_rule, lower::lower_source, NodeRef, RuleSrc, Site};

@@ -1,7 +1,7 @@
 //! The `crdgen` command line, run as a program: each directory of `tests/cli/` holds `args`
 //! (run from that directory), the expected `stdout`, `stderr` (if given) and `exit_code`; a file
 //! `stdin`, when there, is the program's standard input (else it reads nothing).
-//! `BLESS=1 cargo test --test cli` writes what the program does now.
+//! `BLESS=1 cargo test -p crdkit-examples --test it cli` writes what the program does now.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

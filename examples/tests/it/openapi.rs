@@ -1,5 +1,5 @@
 //! `crdgen openapi` on the examples' CRDs: the documents match their golden files
-//! (`tests/golden/openapi/`, `BLESS=1 cargo test --test openapi` rewrites them), and they are
+//! (`tests/golden/openapi/`, `BLESS=1 cargo test -p crdkit-examples --test it openapi` rewrites them), and they are
 //! what the local API server serves for the same CRD.
 
 use std::path::PathBuf;

@@ -13,7 +13,7 @@ use std::process::Command;
 use serde_json::{Value, json};
 
 // Shared with the runtime's ratcheting tests.
-#[path = "../../crates/apiextensions/tests/it/patch.rs"]
+#[path = "../../../crates/apiextensions/tests/it/patch.rs"]
 mod patch;
 use patch::{merge_patch, without_nulls};
 

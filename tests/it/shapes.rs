@@ -1,8 +1,6 @@
 //! Every Rust shape maps to a structural schema: the emitted schema for each, and a value of the
 //! type written by serde that the schema describes.
 
-#![allow(dead_code)]
-
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crdkit::Schema;
