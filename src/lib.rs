@@ -197,7 +197,7 @@ pub use crdkit_shape::versions;
 
 /// The `metadata` of objects: crdkit's own type, or k8s-openapi's with the `kube` feature.
 #[cfg(not(feature = "kube"))]
-pub use crdkit_apimachinery::meta::ObjectMeta;
+pub use crdkit_schema::meta::ObjectMeta;
 #[cfg(feature = "kube")]
 pub use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 

@@ -4,7 +4,6 @@
 //! - [`field`]: field paths and field errors with the API server's texts (`field.ErrorList`), and
 //!   Go's formatting of values (`%v`, `%q`, `%T` of decoded JSON);
 //! - [`names`]: DNS labels and subdomains, label keys and values, qualified names (`validation`);
-//! - [`meta`]: the `ObjectMeta` of custom objects;
 //! - [`openapi`]: the OpenAPI `type` and the `x-kubernetes-list-type`/`-map-type` vocabulary;
 //! - [`goparse`]: Go's parsers the API server's formats rely on (`time.Parse` RFC 3339,
 //!   `net.ParseIP`/`ParseCIDR`, `url.Parse`, `mail.ParseAddress`);
@@ -12,14 +11,15 @@
 //! - [`version`]: the priority of versions (`CompareKubeAwareVersionStrings`);
 //! - [`webhook`]: the checks of webhook client configurations (URL, service reference).
 //!
-//! It depends on serde only: the proc-macro and the program link the same copy.
+//! It depends on `serde_core` (the traits, no derive), `serde_json` and `unicode-properties`
+//! only, so it starts building before `serde_derive` is ready; the proc-macro and the program
+//! link the same copy.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod cert;
 pub mod field;
 pub mod goparse;
-pub mod meta;
 pub mod names;
 pub mod openapi;
 pub mod regexp;

@@ -26,10 +26,10 @@ pub struct Checked {
     pub duplicates: Vec<Duplicate>,
 }
 
-impl<'de> serde::Deserialize<'de> for Checked {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+impl<'de> serde_core::Deserialize<'de> for Checked {
+    fn deserialize<D: serde_core::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let mut state = PathState::default();
-        let value = serde::de::DeserializeSeed::deserialize(ValueSeed(&mut state), d)?;
+        let value = serde_core::de::DeserializeSeed::deserialize(ValueSeed(&mut state), d)?;
         Ok(Checked {
             value,
             duplicates: state.duplicates,
@@ -76,15 +76,15 @@ impl PathState {
 /// into `"true"`), never null, a list or a mapping.
 pub struct KeySeed;
 
-impl<'de> serde::de::DeserializeSeed<'de> for KeySeed {
+impl<'de> serde_core::de::DeserializeSeed<'de> for KeySeed {
     type Value = String;
 
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+    fn deserialize<D: serde_core::Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
         d.deserialize_str(self)
     }
 }
 
-impl<'de> serde::de::Visitor<'de> for KeySeed {
+impl<'de> serde_core::de::Visitor<'de> for KeySeed {
     type Value = String;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -118,19 +118,19 @@ impl<'de> serde::de::Visitor<'de> for KeySeed {
     fn visit_bytes<E>(self, v: &[u8]) -> Result<String, E> {
         Ok(String::from_utf8_lossy(v).into_owned())
     }
-    fn visit_unit<E: serde::de::Error>(self) -> Result<String, E> {
+    fn visit_unit<E: serde_core::de::Error>(self) -> Result<String, E> {
         Err(E::custom("a mapping key must not be null"))
     }
-    fn visit_none<E: serde::de::Error>(self) -> Result<String, E> {
+    fn visit_none<E: serde_core::de::Error>(self) -> Result<String, E> {
         self.visit_unit()
     }
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, _: A) -> Result<String, A::Error> {
-        Err(serde::de::Error::custom(
+    fn visit_seq<A: serde_core::de::SeqAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+        Err(serde_core::de::Error::custom(
             "a mapping key must be a string, number or boolean, not a list",
         ))
     }
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, _: A) -> Result<String, A::Error> {
-        Err(serde::de::Error::custom(
+    fn visit_map<A: serde_core::de::MapAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+        Err(serde_core::de::Error::custom(
             "a mapping key must be a string, number or boolean, not a mapping",
         ))
     }
@@ -140,15 +140,15 @@ impl<'de> serde::de::Visitor<'de> for KeySeed {
 /// decoder keeps them: integers beyond 64 bits become floats, and NaN and infinities are errors.
 struct ValueSeed<'a>(&'a mut PathState);
 
-impl<'de> serde::de::DeserializeSeed<'de> for ValueSeed<'_> {
+impl<'de> serde_core::de::DeserializeSeed<'de> for ValueSeed<'_> {
     type Value = Value;
 
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+    fn deserialize<D: serde_core::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> serde::de::Visitor<'de> for ValueSeed<'_> {
+impl<'de> serde_core::de::Visitor<'de> for ValueSeed<'_> {
     type Value = Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -164,19 +164,19 @@ impl<'de> serde::de::Visitor<'de> for ValueSeed<'_> {
     fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
         Ok(Value::from(v))
     }
-    fn visit_i128<E: serde::de::Error>(self, v: i128) -> Result<Value, E> {
+    fn visit_i128<E: serde_core::de::Error>(self, v: i128) -> Result<Value, E> {
         match i64::try_from(v) {
             Ok(i) => Ok(Value::from(i)),
             Err(_) => self.visit_f64(v as f64),
         }
     }
-    fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<Value, E> {
+    fn visit_u128<E: serde_core::de::Error>(self, v: u128) -> Result<Value, E> {
         match u64::try_from(v) {
             Ok(u) => Ok(Value::from(u)),
             Err(_) => self.visit_f64(v as f64),
         }
     }
-    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Value, E> {
+    fn visit_f64<E: serde_core::de::Error>(self, v: f64) -> Result<Value, E> {
         serde_json::Number::from_f64(v)
             .map(Value::Number)
             .ok_or_else(|| E::custom(format!("{v}: JSON has no NaN or infinite numbers")))
@@ -197,14 +197,17 @@ impl<'de> serde::de::Visitor<'de> for ValueSeed<'_> {
     fn visit_none<E>(self) -> Result<Value, E> {
         Ok(Value::Null)
     }
-    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        serde::de::DeserializeSeed::deserialize(self, d)
+    fn visit_some<D: serde_core::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        serde_core::de::DeserializeSeed::deserialize(self, d)
     }
-    fn visit_newtype_struct<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        serde::de::DeserializeSeed::deserialize(self, d)
+    fn visit_newtype_struct<D: serde_core::Deserializer<'de>>(
+        self,
+        d: D,
+    ) -> Result<Value, D::Error> {
+        serde_core::de::DeserializeSeed::deserialize(self, d)
     }
 
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+    fn visit_seq<A: serde_core::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
         loop {
             self.0.path.push(Segment::Index(items.len()));
@@ -218,7 +221,7 @@ impl<'de> serde::de::Visitor<'de> for ValueSeed<'_> {
         Ok(Value::Array(items))
     }
 
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+    fn visit_map<A: serde_core::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut out = serde_json::Map::new();
         while let Some(key) = map.next_key_seed(KeySeed)? {
             self.0.path.push(Segment::Key(key.clone()));

@@ -13,15 +13,26 @@ use super::structural::{
 
 /// Why a [`JsonSchemaProps`] has no structural form at all (as opposed to being non-structural,
 /// which [`super::check`] reports).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ConvertError {
     /// `items: [..]`: the tuple form of `items`.
-    #[error("{path}: items must be a schema object and not an array")]
     ItemsArray {
         /// The dotted path of the offending `items` (`properties[spec].items`).
         path: String,
     },
 }
+
+impl std::fmt::Display for ConvertError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::ItemsArray { path } => {
+                write!(f, "{path}: items must be a schema object and not an array")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ConvertError {}
 
 impl Structural {
     /// Builds the structural model of a wire schema. Fields that CRDs forbid (`$ref`,

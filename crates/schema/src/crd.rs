@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::JsonSchemaProps;
-use crdkit_apimachinery::meta::ObjectMeta;
+use crate::meta::ObjectMeta;
 
 /// A CustomResourceDefinition.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -284,22 +284,32 @@ fn is_zero(v: &i32) -> bool {
 }
 
 /// Why a document is not a CustomResourceDefinition this crate reads.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ReadError {
     /// Another `apiVersion`/`kind`.
-    #[error(
-        "expected a CustomResourceDefinition (apiextensions.k8s.io/v1 or v1beta1), found {found}"
-    )]
     WrongKind {
         /// What the document is instead: its `apiVersion` and `kind` (`v1 ConfigMap`), or a
         /// note that it has no `kind`.
         found: String,
     },
     /// The document does not decode (a field of the wrong type, say).
-    #[error("cannot decode the CustomResourceDefinition: {0}")]
     Decode(String),
 }
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::WrongKind { found } => write!(
+                f,
+                "expected a CustomResourceDefinition (apiextensions.k8s.io/v1 or v1beta1), found {found}"
+            ),
+            Self::Decode(m) => write!(f, "cannot decode the CustomResourceDefinition: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
 
 impl CustomResourceDefinition {
     /// Reads a CRD document: `apiextensions.k8s.io/v1`, or `v1beta1` converted to `v1` the way
@@ -310,6 +320,9 @@ impl CustomResourceDefinition {
     ///
     /// # Errors
     /// When the document is not a CRD or does not decode.
+    // `inline`: the deserializer it instantiates (over half of this crate's machine code) is then
+    // built by the crates that read CRDs (`crdgen`), not by every build of the derive.
+    #[inline]
     pub fn from_value(mut v: serde_json::Value) -> Result<CustomResourceDefinition, ReadError> {
         let api_version = v
             .get("apiVersion")
@@ -342,6 +355,7 @@ impl CustomResourceDefinition {
 }
 
 /// Decodes a CRD document; the error names the field that failed.
+#[inline]
 fn decode(v: serde_json::Value) -> Result<CustomResourceDefinition, ReadError> {
     serde_path_to_error::deserialize(v).map_err(|e| {
         let path = e.path().to_string();

@@ -129,31 +129,42 @@ pub fn valid_field_path<'s, S: PathSchema>(
 
 /// Why a JSON path is not a valid field path (apiextensions `ValidFieldPath`'s errors; `Display`
 /// is Go's text).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum FieldPathError {
     /// `.spec.nope`: a field the schema does not declare.
-    #[error("does not refer to a valid field")]
     NoSuchField,
     /// `.spec.`: the path ends inside a selection.
-    #[error("unexpected end of JSON path")]
     UnexpectedEnd,
     /// `.spec['x']` where only dots are allowed.
-    #[error("array notation is not allowed")]
     ArrayNotation,
     /// `.spec[x]`: a bracket without a single-quoted name.
-    #[error("expected single quoted string but got {0}")]
     ExpectedQuotedString(String),
     /// `.spec['\q']`: an invalid escape in a quoted name.
-    #[error("invalid string literal: {0}")]
     InvalidStringLiteral(String),
     /// `spec`: a step that starts with neither `.` nor `[`.
-    #[error("expected [ or . but got: {0}")]
     ExpectedBracketOrDot(String),
     /// `.spec['x'.`: a quoted name not closed by `]`.
-    #[error("expected ] but got {0}")]
     ExpectedClosingBracket(String),
 }
+
+impl std::fmt::Display for FieldPathError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NoSuchField => f.write_str("does not refer to a valid field"),
+            Self::UnexpectedEnd => f.write_str("unexpected end of JSON path"),
+            Self::ArrayNotation => f.write_str("array notation is not allowed"),
+            Self::ExpectedQuotedString(s) => {
+                write!(f, "expected single quoted string but got {s}")
+            }
+            Self::InvalidStringLiteral(s) => write!(f, "invalid string literal: {s}"),
+            Self::ExpectedBracketOrDot(s) => write!(f, "expected [ or . but got: {s}"),
+            Self::ExpectedClosingBracket(s) => write!(f, "expected ] but got {s}"),
+        }
+    }
+}
+
+impl std::error::Error for FieldPathError {}
 
 /// The tokens Go's scanner yields: `.`, `[`, `]`, a single-quoted string (up to the first `'`
 /// not preceded by `\`, or to the end), or the text up to the next delimiter.

@@ -1,7 +1,8 @@
 //! The CRD schema in its two forms: the wire form [`JsonSchemaProps`] and the checked
 //! [`Structural`] model.
 //!
-//! Also here: the CustomResourceDefinition types ([`crd`]), read from YAML or JSON (v1, and
+//! Also here: the `ObjectMeta` of custom objects ([`meta`]), the CustomResourceDefinition
+//! types ([`crd`]), read from YAML or JSON (v1, and
 //! v1beta1 converted as the API server does), a deterministic YAML writer ([`yaml`]), and the
 //! bridge to CEL: [`Structural`] implements `crdkit_cel_check::schema::Schema`, so CEL declares
 //! types from and reads JSON through the CRD model without knowing it.
@@ -17,6 +18,7 @@ pub mod check;
 mod convert;
 pub mod crd;
 pub mod field_path;
+pub mod meta;
 pub mod props;
 mod structural;
 pub mod yaml;

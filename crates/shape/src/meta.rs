@@ -2,7 +2,7 @@
 //! feature) k8s-openapi's.
 
 use crate::{Field, Kind, Schema, Shape};
-use crdkit_apimachinery::meta::ObjectMeta;
+use crdkit_schema::meta::ObjectMeta;
 
 const STRING: Shape = Shape::string();
 const DATE_TIME: Shape = Shape::string().format("date-time");

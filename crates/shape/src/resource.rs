@@ -249,13 +249,11 @@ impl ResourceDecl {
 }
 
 /// Why CRDs of several versions do not merge into one.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MergeError {
     /// No CRD was given.
-    #[error("no CRDs to merge")]
     Empty,
     /// A CRD is for another resource (plural, group, scope or kind differ from the first).
-    #[error("CRD {index} is for {found}, but the first one is for {expected}")]
     Mismatch {
         /// The position of the CRD in the input (the first is 0).
         index: usize,
@@ -265,12 +263,30 @@ pub enum MergeError {
         found: String,
     },
     /// Two CRDs declare the same version.
-    #[error("version {0} is given twice")]
     DuplicateVersion(String),
     /// The storage version is not a version of any of the CRDs.
-    #[error("storage version {0} is not among the versions")]
     UnknownStorage(String),
 }
+
+impl std::fmt::Display for MergeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Empty => f.write_str("no CRDs to merge"),
+            Self::Mismatch {
+                index,
+                expected,
+                found,
+            } => write!(
+                f,
+                "CRD {index} is for {found}, but the first one is for {expected}"
+            ),
+            Self::DuplicateVersion(v) => write!(f, "version {v} is given twice"),
+            Self::UnknownStorage(v) => write!(f, "storage version {v} is not among the versions"),
+        }
+    }
+}
+
+impl std::error::Error for MergeError {}
 
 /// Joins the single-version CRDs of one resource (one Rust type per version) into one CRD,
 /// with `storage` as the storage version; the others keep `served` and are not stored. The

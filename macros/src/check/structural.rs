@@ -130,13 +130,15 @@ fn check_enum(cx: &Ctxt, cont: &Container<'_>, variants: &[Variant<'_>]) {
 
 /// A literal default must match its node's pattern (the API server prunes and validates
 /// defaults, validation.go `validateDefaults`); enums and bounds need the node's type, and are
-/// `const` checks (`check_default`).
+/// `const` checks (`check_default`). The match runs without a regex engine; the rare pattern it
+/// cannot decide (a script class or a case fold of a character outside ASCII) is left to
+/// `crdgen check` and the API server.
 ///
 /// `#[crd(pattern = "^[a-z]+$", default = "ABC")]`
 fn check_keywords(cx: &Ctxt, kw: &Keywords, what: &str) {
     if let (Some(pat), Some(DefaultAttr::Literal(lit, span))) = (&kw.pattern, &kw.default)
         && let serde_json::Value::String(s) = lit.to_value()
-        && crdkit_regexp::Regexp::new(&pat.value).is_ok_and(|re| !re.is_match(&s))
+        && crdkit_apimachinery::regexp::is_match(&pat.value, &s) == Ok(Some(false))
     {
         cx.error_at(
             *span,

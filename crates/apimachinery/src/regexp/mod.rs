@@ -10,6 +10,7 @@
 //! accepts. The `crdkit-regexp` crate compiles the translation; this module has no dependency, so
 //! the derive checks patterns without building a regex engine.
 
+mod matcher;
 mod parse;
 mod translate;
 mod unicode;
@@ -118,6 +119,26 @@ impl std::error::Error for Error {}
 
 /// Nesting Go allows in a parse tree (`maxHeight`).
 pub const MAX_HEIGHT: u32 = parse::MAX_HEIGHT;
+
+/// Whether `pattern` (parsed as Go does) matches somewhere in `text`, without a regex engine:
+/// `Some` when decided, `None` when deciding needs a Unicode script table or a case folding this
+/// crate does not carry (a `\p{Greek}` or `(?i)` test of a character outside ASCII), or when the
+/// expanded program would exceed 100,000 instructions. The derive uses it to check a literal
+/// `default` against its `pattern` at compile time; run-time matching uses `crdkit-regexp`.
+///
+/// ```
+/// use crdkit_apimachinery::regexp::is_match;
+/// assert_eq!(is_match(r"^\d+$", "42"), Ok(Some(true)));
+/// assert_eq!(is_match(r"^\d+$", "\u{0661}"), Ok(Some(false))); // Go's \d is ASCII
+/// assert_eq!(is_match(r"\p{Greek}", "\u{03B1}"), Ok(None));
+/// ```
+///
+/// # Errors
+/// Go's parse error, as [`check`] reports it.
+pub fn is_match(pattern: &str, text: &str) -> Result<Option<bool>, Error> {
+    let node = parse::parse(pattern)?;
+    Ok(matcher::is_match(&node, text))
+}
 
 /// A pattern Go accepts, in the `regex` crate's syntax with Go's meaning.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,9 +6,9 @@
 
 use crdkit_regexp::Regexp;
 
-type FindTest = (&'static str, &'static str, usize, &'static [i64]);
+pub(crate) type FindTest = (&'static str, &'static str, usize, &'static [i64]);
 
-const FIND_TESTS: &[FindTest] = &[
+pub(crate) const FIND_TESTS: &[FindTest] = &[
     (r#""#, r#""#, 1, &[0, 0]),
     (r#"^abcdefg"#, "abcdefg", 1, &[0, 7]),
     (r#"a+"#, "baaab", 1, &[1, 4]),

@@ -2,6 +2,7 @@
 //! `regexp/find_test.go`), the cases the earlier regex paths covered, and the behaviours where
 //! Go's `regexp` and the `regex` crate differ.
 
+mod engine_free;
 mod errors;
 mod find_tables;
 mod parse_tables;

@@ -5,9 +5,9 @@
 use crdkit_regexp::{ErrorCode, Regexp, check};
 
 /// Pattern, text, Go's matches.
-type Case = (&'static str, &'static str, &'static [(usize, usize)]);
+pub(crate) type Case = (&'static str, &'static str, &'static [(usize, usize)]);
 
-const MATCHES: &[Case] = &[
+pub(crate) const MATCHES: &[Case] = &[
     ("^\\d$", "1", &[(0, 1)]),
     ("^\\d$", "١", &[]),
     ("^\\d$", "٣", &[]),

@@ -5,7 +5,7 @@
 
 use crdkit_regexp::{ErrorCode, Regexp, check};
 
-const PIECES: &[&str] = &[
+pub(crate) const PIECES: &[&str] = &[
     "a",
     "b",
     ".",

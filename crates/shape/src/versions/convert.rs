@@ -15,14 +15,12 @@ use serde_json::{Map, Value};
 use super::{Conversion, KindDecl, Versioned};
 
 /// Why an object did not convert.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ConversionError {
     /// `42`: objects are JSON objects.
-    #[error("the object is not a JSON object")]
     NotAnObject,
     /// `{"apiVersion": "example.com/v3", ..}`, or a target version that is not declared.
-    #[error("{api_version:?} is not a version of {kind}.{group} (its versions: {known})")]
     UnknownVersion {
         /// The `apiVersion` (or version) asked for or found.
         api_version: String,
@@ -34,7 +32,6 @@ pub enum ConversionError {
         known: String,
     },
     /// `{"kind": "Shirt", ..}` given to the CronTab's conversion.
-    #[error("kind {found:?} is not {expected}")]
     WrongKind {
         /// The kind of the declaration.
         expected: String,
@@ -42,7 +39,6 @@ pub enum ConversionError {
         found: String,
     },
     /// The object does not decode into its version's Rust type.
-    #[error("the {api_version} object does not decode: {message}")]
     Decode {
         /// The object's `apiVersion`.
         api_version: String,
@@ -51,9 +47,33 @@ pub enum ConversionError {
     },
     /// A typed conversion failed; the message is the conversion's own error
     /// (`hostPort could not be parsed into a separate host and port`).
-    #[error("{0}")]
     Failed(String),
 }
+
+impl std::fmt::Display for ConversionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NotAnObject => f.write_str("the object is not a JSON object"),
+            Self::UnknownVersion {
+                api_version,
+                kind,
+                group,
+                known,
+            } => write!(
+                f,
+                "{api_version:?} is not a version of {kind}.{group} (its versions: {known})"
+            ),
+            Self::WrongKind { expected, found } => write!(f, "kind {found:?} is not {expected}"),
+            Self::Decode {
+                api_version,
+                message,
+            } => write!(f, "the {api_version} object does not decode: {message}"),
+            Self::Failed(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for ConversionError {}
 
 /// What one step between neighbouring versions can fail with; [`convert`] adds the versions.
 #[derive(Clone, Debug, PartialEq, Eq)]
