@@ -116,11 +116,14 @@
 //! ## Features
 //!
 //! - `validation` (default): `validate()`, `validate_update(&old)` and `prune_and_default` on
-//!   generated roots ([`Validate`]), and the [`admission`], [`validate`], [`prune`], [`default`],
-//!   [`crd_check`] and [`cel`] modules. Without it (`default-features = false`) the derive emits
-//!   the CRD only, with every compile-time check, and the crate builds in a fraction of the time.
-//! - `cli`: the `crdgen` command line as a library (`cli::main`), with its YAML reader; off
-//!   for libraries that only validate.
+//!   generated roots ([`Validate`]), and the [`admission`], [`validate`], [`prune`], [`default`]
+//!   and [`cel`] modules. Without it (`default-features = false`) the derive emits the CRD only,
+//!   with every compile-time check, and the crate builds in a fraction of the time.
+//! - `crd`: CRDs themselves: `crd_check` (the API server's checks of CRDs, on create and update),
+//!   `openapi` (the documents the API server publishes for them) and `conversion`
+//!   (`ConversionReview` and typed conversions, for conversion webhooks).
+//! - `cli` (implies `crd`): the `crdgen` command line as a library (`cli::main`), with its YAML
+//!   reader; off for libraries that only validate.
 //! - `kube`: generated roots implement `kube::Resource` (so `kube::Api<CronTab>` works) and
 //!   kube-core's `HasSpec`/`HasStatus`, CRDs convert to k8s-openapi's type
 //!   (`kube::KubeCrdExt`), and k8s-openapi's `IntOrString`, `Quantity`, `Time`, `MicroTime`,
@@ -149,19 +152,9 @@ mod validation;
 /// What the API server does with objects: admission on create, update and status update.
 #[cfg(feature = "validation")]
 pub use crdkit_apiextensions::admission;
-/// Conversion webhooks: `ConversionReview`, typed conversions between versions, round trips
-/// without loss (the HTTP server is the `crdkit-webhook` crate).
-#[cfg(feature = "validation")]
-pub use crdkit_apiextensions::conversion;
-/// The API server's validation of CRDs (`crdgen check`).
-#[cfg(feature = "validation")]
-pub use crdkit_apiextensions::crd_check;
 /// Defaulting of objects (apiextensions `defaulting`).
 #[cfg(feature = "validation")]
 pub use crdkit_apiextensions::default;
-/// The OpenAPI v3 and v2 documents the API server publishes for CRDs (`crdgen openapi`).
-#[cfg(feature = "validation")]
-pub use crdkit_apiextensions::openapi;
 /// Pruning of unknown fields (apiextensions `pruning`).
 #[cfg(feature = "validation")]
 pub use crdkit_apiextensions::prune;
@@ -180,6 +173,16 @@ pub use crdkit_cel as cel;
 /// `crdgen`, the command line: `crdkit::cli::main(&[CronTab::crd()?])` is a user's own crdgen.
 #[cfg(feature = "cli")]
 pub use crdkit_cli as cli;
+/// Conversion webhooks: `ConversionReview`, typed conversions between versions, round trips
+/// without loss (the HTTP server is the `crdkit-webhook` crate).
+#[cfg(feature = "crd")]
+pub use crdkit_crd::conversion;
+/// The API server's validation of CRDs (`crdgen check`).
+#[cfg(feature = "crd")]
+pub use crdkit_crd::crd_check;
+/// The OpenAPI v3 and v2 documents the API server publishes for CRDs (`crdgen openapi`).
+#[cfg(feature = "crd")]
+pub use crdkit_crd::openapi;
 /// The CRD schema: the wire form [`schema::JsonSchemaProps`] and the structural model
 /// [`schema::Structural`] with its checks.
 pub use crdkit_schema as schema;

@@ -4,7 +4,7 @@
 //! cannot be derived (they do not compile), so they are built here from shapes, with each
 //! rule's info computed by the same `const fn` the derive uses.
 
-use crdkit_apiextensions::crd_check::check_crd_full;
+use crdkit_crd::crd_check::check_crd_full;
 use crdkit_schema::ListType;
 use crdkit_shape::cel::{RuleSrc, Site, check_crd, check_rule, child, lower::lower_source};
 use crdkit_shape::meta::OBJECT_META;

@@ -535,7 +535,7 @@ fn the_api_server_admits_these_crds() {
         Escaping::crd().unwrap(),
         Transitions::crd().unwrap(),
     ] {
-        let errors = crdkit::crd_check::check_crd_full(&crd);
+        let errors = crdkit_crd::crd_check::check_crd_full(&crd);
         assert!(errors.is_empty(), "{}: {errors:?}", crd.spec.names.kind);
     }
 }

@@ -1,6 +1,6 @@
 //! `crdgen openapi`: the OpenAPI documents the API server publishes for these CRDs, v3 per
 //! served group-version (`/openapi/v3/apis/<group>/<version>`) or, with `--v2`, their share of
-//! `/openapi/v2` (the lossy Swagger 2.0 conversion). Built by [`crdkit_apiextensions::openapi`],
+//! `/openapi/v2` (the lossy Swagger 2.0 conversion). Built by [`crdkit_crd::openapi`],
 //! which the local API server serves too.
 
 use std::ffi::OsString;
@@ -12,8 +12,8 @@ use serde_json::Value;
 use super::load;
 use super::report::{Output, kubectl_invalid};
 use super::{Failure, INVALID, OK};
-use crdkit_apiextensions::crd_check::check_crd_full;
-use crdkit_apiextensions::openapi;
+use crdkit_crd::crd_check::check_crd_full;
+use crdkit_crd::openapi;
 use crdkit_schema::crd::CustomResourceDefinition;
 
 /// Runs `crdgen openapi [--v2] [--group-version G/V] [--output json|yaml] CRD.yaml|DIR...`;

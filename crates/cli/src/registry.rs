@@ -313,7 +313,7 @@ impl Registry {
         // says (schemas in tests often skip the CRD's other requirements), and say so, once.
         if entry.from_flag && !entry.checked {
             entry.checked = true;
-            let problems = crdkit_apiextensions::crd_check::check_crd_full(crd);
+            let problems = crdkit_crd::crd_check::check_crd_full(crd);
             if !problems.is_empty() {
                 let _ = writeln!(
                     err,

@@ -5,7 +5,6 @@
 //! server-side apply and managed fields from `crdkit-apply`.
 
 pub use crdkit_apiextensions::admission::{Admission, AdmissionError, Admitted};
-pub use crdkit_apiextensions::crd_check::check_crd_full;
 pub use crdkit_apiextensions::validate::{CompiledSchema, ResourceInfo};
 pub use crdkit_apimachinery::field::{BadValue, ErrorType, FieldError, FieldPath, aggregate};
 pub use crdkit_apimachinery::names::{dns1123_label, dns1123_subdomain, label_key, label_value};
@@ -14,6 +13,7 @@ pub use crdkit_apply::request::{
     manager_or_user_agent, validate_field_manager,
 };
 pub use crdkit_apply::{ApplyError, FieldManager};
+pub use crdkit_crd::crd_check::check_crd_full;
 pub use crdkit_schema::Structural;
 pub use crdkit_schema::crd::{
     CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionNames,

@@ -42,7 +42,7 @@ pub mod jsonpath;
 pub mod object;
 /// The OpenAPI v3 documents it serves, built from CRDs by the engine (`crdgen openapi` prints
 /// the same).
-pub use crdkit_apiextensions::openapi;
+pub use crdkit_crd::openapi;
 pub mod patch;
 pub mod registry;
 pub mod request_log;

@@ -10,7 +10,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crdkit_apiextensions::conversion::{Conversions, Typed};
+use crdkit_crd::conversion::{Conversions, Typed};
 use crdkit_webhook::{Server, Webhook};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rustls::pki_types::CertificateDer;

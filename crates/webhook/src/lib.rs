@@ -1,4 +1,4 @@
-//! A Kubernetes conversion webhook over [`crdkit_apiextensions::conversion`]: the API server
+//! A Kubernetes conversion webhook over [`crdkit_crd::conversion`]: the API server
 //! POSTs a `ConversionReview`, the webhook answers with the objects converted.
 //!
 //! - [`Webhook`]: the HTTP handler, a `tower::Service` to mount in your own axum (or any tower)
@@ -10,7 +10,7 @@
 //!   over kube-rs.
 //!
 //! ```no_run
-//! use crdkit_apiextensions::conversion::{Conversions, Typed};
+//! use crdkit_crd::conversion::{Conversions, Typed};
 //! use crdkit_webhook::{Server, Webhook};
 //! # #[derive(serde::Serialize, serde::Deserialize)] struct V1beta1 { a: String }
 //! # #[derive(serde::Serialize, serde::Deserialize)] struct V1 { a: String }

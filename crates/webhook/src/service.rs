@@ -15,7 +15,7 @@ use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
-use crdkit_apiextensions::conversion::{ConversionReview, Conversions, ReviewVersion};
+use crdkit_crd::conversion::{ConversionReview, Conversions, ReviewVersion};
 use http::{HeaderValue, StatusCode, header};
 use http_body_util::{BodyExt, Limited};
 

@@ -38,6 +38,17 @@ use crdkit_schema::Structural;
 pub use crate::compiled::formats::Format;
 pub use typed::validate_typed;
 
+/// The checks of the embedded resources (`x-kubernetes-embedded-resource`) below `schema` in
+/// `value`, as `objectmeta.Validate` makes them (the CRD check runs them on defaults).
+pub fn validate_embedded(
+    path: &crdkit_apimachinery::field::FieldPath,
+    value: &serde_json::Value,
+    schema: &crdkit_schema::Structural,
+    errs: &mut Vec<crdkit_apimachinery::field::FieldError>,
+) {
+    meta::validate_embedded(path, value, schema, errs);
+}
+
 /// What the API server knows about the resource beyond its schema.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ResourceInfo {

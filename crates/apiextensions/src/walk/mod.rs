@@ -5,6 +5,11 @@
 pub(crate) mod node;
 pub(crate) mod trail;
 
+/// Whether `schema` or a schema below it may be an embedded resource.
+pub fn has_embedded(schema: &crdkit_schema::Structural) -> bool {
+    node::SchemaNode::has_embedded(schema)
+}
+
 /// Nesting below which no algorithm of this crate descends (to never overflow the stack).
 pub const MAX_DEPTH: usize = 1000;
 

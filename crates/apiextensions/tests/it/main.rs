@@ -1,25 +1,15 @@
 //! The integration tests of this crate, one binary (each extra binary relinks the crate).
 
 mod cel_check_compile;
-mod cel_check_cost;
-mod cel_check_crd;
 mod cel_check_decl;
 mod cel_check_estimation;
 mod cel_eval;
 mod cel_eval_checked;
 mod cel_validate;
-mod cel_validate_defaults;
 mod cel_validate_docs;
-mod cel_validate_gateway;
-mod cel_validate_pipeline;
 mod cel_validate_ratchet;
 mod codec;
 mod common;
-mod compat;
-mod conversion;
-mod conversion_crontab;
-mod conversion_props;
-mod crd_update;
 mod object_admission;
 mod object_docs;
 mod object_formats;
@@ -30,6 +20,4 @@ mod object_prune;
 mod object_registry;
 mod object_typed;
 mod object_validation;
-mod openapi_builder;
-mod openapi_conversion;
 mod patch;

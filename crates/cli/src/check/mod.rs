@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use super::load::{self, Document};
 use super::report::{self, Output};
 use super::{Failure, INVALID, OK};
-use crdkit_apiextensions::compat::Severity;
-use crdkit_apiextensions::crd_check::check_crd_full;
+use crdkit_crd::compat::Severity;
+use crdkit_crd::crd_check::check_crd_full;
 use crdkit_schema::crd::CustomResourceDefinition;
 
 mod update;

@@ -10,9 +10,9 @@ use serde_json::{Value, json};
 use super::{FailOn, Options};
 use crate::report::{self, Output};
 use crate::{Failure, INVALID, OK};
-use crdkit_apiextensions::compat::{self, Finding};
-use crdkit_apiextensions::crd_check::{check_crd_full, check_crd_update};
 use crdkit_apimachinery::field::FieldError;
+use crdkit_crd::compat::{self, Finding};
+use crdkit_crd::crd_check::{check_crd_full, check_crd_update};
 use crdkit_schema::crd::CustomResourceDefinition;
 
 pub(super) fn run(

@@ -1,5 +1,5 @@
 //! The API server's side of a conversion webhook call, over
-//! [`crdkit_apiextensions::conversion`]: the review version it picks, the `ConversionReview` it
+//! [`crdkit_crd::conversion`]: the review version it picks, the `ConversionReview` it
 //! sends, and the checks of the answer (`conversion::client::converted_objects`) with Go's
 //! messages as the API server words them after `conversion webhook for <gvk> `.
 //!
@@ -8,8 +8,8 @@
 
 use serde_json::Value;
 
-use crdkit_apiextensions::conversion::client;
-use crdkit_apiextensions::conversion::{ConversionReview, ReviewVersion};
+use crdkit_crd::conversion::client;
+use crdkit_crd::conversion::{ConversionReview, ReviewVersion};
 
 /// The review version to send: the first of the CRD's `conversionReviewVersions` the API
 /// server knows (`v1`, `v1beta1`).

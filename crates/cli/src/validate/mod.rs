@@ -110,7 +110,7 @@ pub fn run(
         let valid = match step {
             Step::Crd(doc, crd) => {
                 warn_duplicates(err, doc);
-                let errors = crdkit_apiextensions::crd_check::check_crd_full(&crd);
+                let errors = crdkit_crd::crd_check::check_crd_full(&crd);
                 let name = crd.metadata.name.clone().unwrap_or_default();
                 reporter.object(doc, "CustomResourceDefinition", &name, None, &errors, false)?;
                 errors.is_empty()

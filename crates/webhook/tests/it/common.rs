@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crdkit_apiextensions::conversion::{ConversionError, Conversions};
+use crdkit_crd::conversion::{ConversionError, Conversions};
 use rustls::pki_types::CertificateDer;
 use rustls::pki_types::pem::PemObject;
 use serde_json::Value;
@@ -12,7 +12,7 @@ use serde_json::Value;
 pub fn data(name: &str) -> Vec<u8> {
     // The page's reviews, transcribed once in crdkit-apiextensions' test data.
     let path = format!(
-        "{}/../apiextensions/tests/data/conversion/{name}",
+        "{}/../crd/tests/data/conversion/{name}",
         env!("CARGO_MANIFEST_DIR")
     );
     std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))

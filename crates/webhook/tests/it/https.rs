@@ -3,8 +3,8 @@
 
 use std::net::SocketAddr;
 
-use crdkit_apiextensions::conversion::ConversionReview;
-use crdkit_apiextensions::conversion::client::converted_objects;
+use crdkit_crd::conversion::ConversionReview;
+use crdkit_crd::conversion::client::converted_objects;
 use crdkit_webhook::{Server, ServerError, Tls, Webhook};
 use serde_json::Value;
 

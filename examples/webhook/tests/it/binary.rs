@@ -14,7 +14,7 @@ use serde_json::Value;
 
 fn data(name: &str) -> Vec<u8> {
     let path = format!(
-        "{}/../../crates/apiextensions/tests/data/conversion/{name}",
+        "{}/../../crates/crd/tests/data/conversion/{name}",
         env!("CARGO_MANIFEST_DIR")
     );
     std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))

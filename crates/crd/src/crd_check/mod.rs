@@ -12,7 +12,7 @@
 //!
 //! ```
 //! use crdkit_schema::crd::CustomResourceDefinition;
-//! use crdkit_apiextensions::crd_check::check_crd;
+//! use crdkit_crd::crd_check::check_crd;
 //!
 //! let crd: CustomResourceDefinition = serde_json::from_value(serde_json::json!({
 //!     "metadata": {"name": "crontabs.stable.example.com"},
@@ -195,7 +195,7 @@ pub fn check_crd_with(crd: &CustomResourceDefinition, opts: &CheckOptions<'_>) -
     let mut errs = meta::object_meta(&crd);
     errs.extend(spec(&crd, &view, &o));
     // The registry resets `status` on create and records the storage version as stored.
-    let stored: Vec<String> = crate::versions::storage_version(&crd)
+    let stored: Vec<String> = crdkit_apiextensions::versions::storage_version(&crd)
         .map(str::to_owned)
         .into_iter()
         .collect();

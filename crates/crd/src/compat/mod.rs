@@ -22,7 +22,7 @@
 //! of the object (`.spec.ports[*].name`: `[*]` for list items, `.*` for map values).
 //!
 //! ```
-//! use crdkit_apiextensions::compat::{Severity, compare};
+//! use crdkit_crd::compat::{Severity, compare};
 //! use crdkit_schema::crd::CustomResourceDefinition;
 //!
 //! let crd = |max: i64| -> CustomResourceDefinition { serde_json::from_value(serde_json::json!({
@@ -240,7 +240,7 @@ pub fn compare(old: &CustomResourceDefinition, new: &CustomResourceDefinition) -
     let mut out = Vec::new();
     crd::compare(old, new, &mut out);
     for v in &new.spec.versions {
-        let Some(ov) = crate::versions::version(old, &v.name) else {
+        let Some(ov) = crdkit_apiextensions::versions::version(old, &v.name) else {
             continue;
         };
         fn schema(

@@ -1,6 +1,6 @@
 //! `compat::compare`: each kind of change between two CRDs, on a CronTab with two versions.
 
-use crdkit_apiextensions::compat::{Finding, Severity, compare, worst};
+use crdkit_crd::compat::{Finding, Severity, compare, worst};
 use crdkit_schema::crd::CustomResourceDefinition;
 use serde_json::{Value, json};
 

@@ -8,7 +8,7 @@
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-use crdkit_apiextensions::openapi::schema::convert;
+use crdkit_crd::openapi::schema::convert;
 use crdkit_schema::props::JsonSchemaProps;
 
 fn props(v: Value) -> JsonSchemaProps {

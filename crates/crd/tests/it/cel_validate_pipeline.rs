@@ -4,16 +4,16 @@
 //! limits); the object is pruned, defaulted and validated as a custom resource. A valid rule
 //! must give no error; an error rule must be reported (by the check, or by validation).
 
-use crdkit_apiextensions::crd_check::check_crd_full;
 use crdkit_apiextensions::validate::{CompiledSchema, ResourceInfo};
 use crdkit_apimachinery::field::FieldError;
+use crdkit_crd::crd_check::check_crd_full;
 use crdkit_schema::crd::CustomResourceDefinition;
 use crdkit_schema::{JsonSchemaProps, Structural};
 use serde_json::{Value, json};
 
 fn data() -> Value {
     let path = format!(
-        "{}/tests/data/cel/validate/validation_test.json",
+        "{}/../apiextensions/tests/data/cel/validate/validation_test.json",
         env!("CARGO_MANIFEST_DIR")
     );
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()

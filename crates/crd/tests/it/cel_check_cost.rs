@@ -39,7 +39,7 @@ fn library_test_env() -> CheckEnv {
 #[test]
 fn apiserver_library_cost_test() {
     let path = format!(
-        "{}/tests/data/cel/check/library_cost_test.json",
+        "{}/../apiextensions/tests/data/cel/check/library_cost_test.json",
         env!("CARGO_MANIFEST_DIR")
     );
     let cases: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
@@ -168,7 +168,7 @@ fn per_crd_estimated_cost() {
 /// validation_test.go `TestCostInfo`: the cardinality of a leaf under a chain of schemas.
 #[test]
 fn cost_info_cardinality() {
-    use crdkit_apiextensions::crd_check::cel::child_cardinality;
+    use crdkit_crd::crd_check::cel::child_cardinality;
     use crdkit_schema::JsonSchemaProps;
     let s = |v: Value| -> JsonSchemaProps { serde_json::from_value(v).unwrap() };
     let object = || s(json!({"type": "object", "properties": {"field": {"type": "string"}}}));

@@ -2,7 +2,7 @@
 //! back the object, whatever it holds (fields neither version knows, values the other version
 //! cannot hold, labels and annotations); any request body is answered with a review.
 
-use crdkit_apiextensions::conversion::{ConversionReview, parse_review};
+use crdkit_crd::conversion::{ConversionReview, parse_review};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
@@ -138,7 +138,7 @@ proptest! {
     fn reviews_round_trip(objs in prop::collection::vec(prop_oneof![v1_object(), v1beta1_object()], 0..5)) {
         let c = conversions();
         let there = c.review(&ConversionReview::request(
-            crdkit_apiextensions::conversion::ReviewVersion::V1, "u", V1, objs.clone()).request.unwrap());
+            crdkit_crd::conversion::ReviewVersion::V1, "u", V1, objs.clone()).request.unwrap());
         prop_assert!(there.result.is_success(), "{:?}", there.result);
         prop_assert_eq!(there.converted_objects.len(), objs.len());
         for (orig, conv) in objs.iter().zip(&there.converted_objects) {

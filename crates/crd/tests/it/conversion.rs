@@ -1,7 +1,7 @@
 //! `conversion`: the page's ConversionReview examples, the API server's rules on converted
 //! objects (webhook_converter.go), bad input, typed conversions and round trips.
 
-use crdkit_apiextensions::conversion::{
+use crdkit_crd::conversion::{
     BuildError, ConversionError, Conversions, DATA_ANNOTATION, Typed, parse_review,
 };
 use serde_json::{Value, json};

@@ -18,7 +18,7 @@
 //! whose schema is unchanged is not held to the per-expression cost limit.
 //!
 //! ```
-//! use crdkit_apiextensions::crd_check::check_crd_update;
+//! use crdkit_crd::crd_check::check_crd_update;
 //! use crdkit_schema::crd::CustomResourceDefinition;
 //!
 //! let crd = |scope: &str, versions: serde_json::Value| -> CustomResourceDefinition {
@@ -94,7 +94,9 @@ pub fn check_crd_update_with(
 
 /// The status of a CRD read from a file: established, its storage version stored.
 fn assumed_status(crd: &CustomResourceDefinition) -> Value {
-    let stored: Vec<&str> = crate::versions::storage_version(crd).into_iter().collect();
+    let stored: Vec<&str> = crdkit_apiextensions::versions::storage_version(crd)
+        .into_iter()
+        .collect();
     serde_json::json!({
         "conditions": [{"type": "Established", "status": "True"}],
         "storedVersions": stored,
@@ -121,7 +123,7 @@ fn prepare_for_update(
         m.generation = o.generation;
     }
     let mut status = old.status.clone().unwrap_or_else(|| serde_json::json!({}));
-    if let Some(storage) = crate::versions::storage_version(&new)
+    if let Some(storage) = crdkit_apiextensions::versions::storage_version(&new)
         && let Some(map) = status.as_object_mut()
     {
         let stored = map
@@ -224,7 +226,10 @@ fn update_opts<'a>(
         .spec
         .versions
         .iter()
-        .filter(|v| crate::versions::version(old, &v.name).is_some_and(|ov| ov.schema == v.schema))
+        .filter(|v| {
+            crdkit_apiextensions::versions::version(old, &v.name)
+                .is_some_and(|ov| ov.schema == v.schema)
+        })
         .map(|v| v.name.clone())
         .collect();
     o.too_many_selectable_allowed = too_many_selectable_allowed(new, old, new_view, old_view);
@@ -373,7 +378,7 @@ fn too_many_selectable_allowed(
             .map_or(&[][..], |v| v.selectable)
     }
     for v in &new.spec.versions {
-        if crate::versions::version(old, &v.name).is_none() {
+        if crdkit_apiextensions::versions::version(old, &v.name).is_none() {
             continue;
         }
         let (fields, old_fields) = (

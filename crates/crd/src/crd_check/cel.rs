@@ -23,8 +23,8 @@ use crdkit_schema::{JsonSchemaProps, SchemaOrArray, SchemaOrBool, Structural, Va
 /// Compiles and costs every rule of a CRD schema as the API server does at admission.
 ///
 /// ```
-/// use crdkit_apiextensions::crd_check::cel::CrdRuleChecker;
-/// use crdkit_apiextensions::crd_check::CheckOptions;
+/// use crdkit_crd::crd_check::cel::CrdRuleChecker;
+/// use crdkit_crd::crd_check::CheckOptions;
 ///
 /// let cel = CrdRuleChecker::default();
 /// let opts = CheckOptions { cel: Some(&cel), ..CheckOptions::default() };

@@ -3,8 +3,8 @@
 //! the rules of all defaults share one budget, and running out of it is reported once;
 //! `TestDefaultValidationWithOptionalOldSelf`: a default must also pass as a new value).
 
-use crdkit_apiextensions::crd_check::{CheckOptions, ValueDefaultValidator, check_crd_with};
 use crdkit_apimachinery::field::FieldError;
+use crdkit_crd::crd_check::{CheckOptions, ValueDefaultValidator, check_crd_with};
 use crdkit_schema::crd::CustomResourceDefinition;
 use serde_json::{Value, json};
 

@@ -7,7 +7,7 @@
 //! (`v1 <-> v2 <-> v3`) and a hub (`v1 <-> v2`, `v3 <-> v2`).
 //!
 //! ```
-//! use crdkit_apiextensions::conversion::{Conversions, Typed};
+//! use crdkit_crd::conversion::{Conversions, Typed};
 //! # use serde::{Deserialize, Serialize};
 //! #[derive(Serialize, Deserialize)]
 //! #[serde(rename_all = "camelCase")]

@@ -16,7 +16,7 @@
 //!   [`client::converted_objects`]: the API server's checks of an answer, for callers of webhooks.
 //!
 //! ```
-//! use crdkit_apiextensions::conversion::{Conversions, ConversionError};
+//! use crdkit_crd::conversion::{Conversions, ConversionError};
 //! use serde_json::{json, Value};
 //!
 //! // The page's example: v1beta1 has `hostPort`, v1 has `host` and `port`.

@@ -11,11 +11,11 @@ use crdkit_cel::eval::RUNTIME_CEL_COST_BUDGET;
 use crdkit_schema::crd::CustomResourceDefinition;
 use serde_json::Value;
 
-use crate::objectmeta::coerce;
-use crate::validate::CompiledSchema;
-use crate::validate::cel::CelValidator;
-use crate::validate::meta::validate_embedded;
-use crate::walk::node::SchemaNode;
+use crdkit_apiextensions::objectmeta::coerce;
+use crdkit_apiextensions::validate::CompiledSchema;
+use crdkit_apiextensions::validate::cel::CelValidator;
+use crdkit_apiextensions::validate::validate_embedded;
+use crdkit_apiextensions::walk::has_embedded;
 use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath, aggregate};
 
 /// Validates a `default` against its node's schema, as apiextensions
@@ -96,7 +96,7 @@ impl DefaultValidator for ValueDefaultValidator {
 fn embedded_errors(node: &DefaultNode<'_>, path: &FieldPath) -> Result<Value, Vec<FieldError>> {
     let mut value = node.default.clone();
     let embedded = node.schema.extensions.embedded_resource;
-    if !embedded && !node.schema.has_embedded() {
+    if !embedded && !has_embedded(node.schema) {
         return Ok(value);
     }
     coerce(path, &mut value, node.schema, embedded, false).map_err(|e| vec![e])?;

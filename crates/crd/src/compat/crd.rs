@@ -38,7 +38,7 @@ fn stored_versions(crd: &CustomResourceDefinition) -> Vec<String> {
                 .collect::<Vec<_>>()
         });
     from_status.unwrap_or_else(|| {
-        crate::versions::storage_version(crd)
+        crdkit_apiextensions::versions::storage_version(crd)
             .map(str::to_owned)
             .into_iter()
             .collect()
@@ -135,7 +135,7 @@ pub(super) fn compare(
 
     let stored = stored_versions(old);
     for ov in &o.versions {
-        match crate::versions::version(new, &ov.name) {
+        match crdkit_apiextensions::versions::version(new, &ov.name) {
             None if stored.contains(&ov.name) => push(
                 out,
                 Severity::BreaksStoredObjects,
@@ -172,14 +172,15 @@ pub(super) fn compare(
                 format!(
                     "version {} deprecated: {}",
                     ov.name,
-                    crate::versions::deprecation_warning(new, &ov.name).unwrap_or_default()
+                    crdkit_apiextensions::versions::deprecation_warning(new, &ov.name)
+                        .unwrap_or_default()
                 ),
             ),
             Some(_) => {}
         }
     }
     for nv in &n.versions {
-        if crate::versions::version(old, &nv.name).is_none() {
+        if crdkit_apiextensions::versions::version(old, &nv.name).is_none() {
             push(
                 out,
                 Severity::Info,
@@ -191,8 +192,8 @@ pub(super) fn compare(
         }
     }
     let (old_storage, new_storage) = (
-        crate::versions::storage_version(old),
-        crate::versions::storage_version(new),
+        crdkit_apiextensions::versions::storage_version(old),
+        crdkit_apiextensions::versions::storage_version(new),
     );
     if old_storage != new_storage
         && let Some(s) = new_storage

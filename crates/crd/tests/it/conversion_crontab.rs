@@ -3,7 +3,7 @@
 //! cannot hold. The conversions follow the Kubernetes e2e webhook's `convertExampleCRD`.
 #![allow(dead_code)]
 
-use crdkit_apiextensions::conversion::{Conversions, Typed};
+use crdkit_crd::conversion::{Conversions, Typed};
 use serde::{Deserialize, Serialize};
 
 pub const V1BETA1: &str = "example.com/v1beta1";

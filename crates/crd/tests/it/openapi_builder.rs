@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
-use crdkit_apiextensions::openapi::{self, OpenApiError};
+use crdkit_crd::openapi::{self, OpenApiError};
 use crdkit_schema::crd::CustomResourceDefinition;
 
 /// The test's CRD: `bar.k8s.io`, `Foo`/`foos`, namespaced, with the versions given.

@@ -4,8 +4,8 @@
 //! every invalid one fails; an unchanged update of an invalid object is ratcheted to no error,
 //! except where the invalid part does not correlate (duplicate map-list keys).
 
-use crdkit_apiextensions::crd_check::check_crd_full;
 use crdkit_apiextensions::validate::{CompiledSchema, ResourceInfo};
+use crdkit_crd::crd_check::check_crd_full;
 use crdkit_schema::Structural;
 use crdkit_schema::crd::CustomResourceDefinition;
 use serde_json::Value;

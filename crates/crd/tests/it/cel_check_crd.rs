@@ -6,10 +6,10 @@
 //! `spec.versions[0].schema` are mapped back to Go's `spec.validation`); the errors compared are
 //! those of rules (paths with `x-kubernetes-validations`) and of the schema's total cost.
 
-use crdkit_apiextensions::crd_check::cel::CrdRuleChecker;
-use crdkit_apiextensions::crd_check::{CheckOptions, check_crd_with};
 use crdkit_apimachinery::field::{ErrorType, FieldError};
 use crdkit_cel::check::compile::RuleOptions;
+use crdkit_crd::crd_check::cel::CrdRuleChecker;
+use crdkit_crd::crd_check::{CheckOptions, check_crd_with};
 use crdkit_schema::crd::CustomResourceDefinition;
 use serde_json::{Value, json};
 

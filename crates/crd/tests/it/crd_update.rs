@@ -1,7 +1,7 @@
 //! `check_crd_update`: the API server's checks of a CRD update as an apply makes it (the stored
 //! status kept, the new storage version recorded), on the versioning page's CronTab.
 
-use crdkit_apiextensions::crd_check::check_crd_update;
+use crdkit_crd::crd_check::check_crd_update;
 use crdkit_schema::crd::CustomResourceDefinition;
 use serde_json::{Value, json};
 
@@ -117,5 +117,5 @@ fn preexisting_rules() {
         "{errs:?}"
     );
     // On create, the stored rule is a new one too.
-    assert_eq!(crdkit_apiextensions::crd_check::check_crd(&stored).len(), 1);
+    assert_eq!(crdkit_crd::crd_check::check_crd(&stored).len(), 1);
 }
