@@ -73,6 +73,7 @@ pub mod cost;
 pub mod decl;
 pub mod env;
 pub mod schema;
+pub mod static_ast;
 pub mod types;
 
 pub use ast::{

@@ -19,7 +19,9 @@ pub enum JsonLit {
 }
 
 /// `default = ..`: a literal, a function to call, or the type's `Default`.
-#[derive(Clone, Debug)]
+// No `Debug` here or on the attribute types holding syn values: syn's `Debug` impls need its
+// `extra-traits` feature, which slows the syn build that serde_derive waits for too.
+#[derive(Clone)]
 pub enum DefaultAttr {
     Literal(JsonLit, Span),
     Fn(syn::ExprPath),

@@ -52,7 +52,7 @@ fn all_formats() -> Vec<&'static str> {
 }
 
 /// Schema keywords as written.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct Keywords {
     pub description: Option<Sp<String>>,
     pub title: Option<Sp<String>>,

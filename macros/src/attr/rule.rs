@@ -25,7 +25,7 @@ const KEYS: &[&str] = &[
 ];
 
 /// One validation rule as written.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct RuleAttr {
     pub rule: syn::LitStr,
     pub message: Option<syn::LitStr>,

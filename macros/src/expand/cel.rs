@@ -1,18 +1,18 @@
-//! CEL rules → tokens: the parsed rule as static data ([`crdkit_shape::cel::ast`]),
+//! CEL rules → tokens: the parsed rule as static data (`crdkit_cel_check::static_ast`),
 //! the rule's `Rule` with its compile-time check, and the check itself, spanned at the rule's
 //! literal.
 //!
 //! For each rule the derive emits, as associated consts of the type:
-//! - the rule's (and `message_expression`'s) [`Ast`](crdkit_shape::cel::Ast);
-//! - its [`RuleSrc`](crdkit_shape::cel::RuleSrc) and its
-//!   [`RuleInfo`](crdkit_shape::cel::RuleInfo), `check_rule` on the schema node the rule
+//! - the rule's (and `message_expression`'s) `crdkit_cel_check::static_ast::Ast`;
+//! - its `crdkit_shape::cel::RuleSrc` and its
+//!   `crdkit_shape::cel::RuleInfo`, `check_rule` on the schema node the rule
 //!   sits on (the node's shape without its rules, so that the rule can point at its info);
 //! - for non-generic types, a `const _` that fails the build with the message, at the rule.
 //!   Generic types cannot have free consts: their infos fail when the type is instantiated.
 
-use crdkit_shape::cel::MAX_NODES;
-use crdkit_shape::cel::MAX_VARS;
-use crdkit_shape::cel::lower::{LKind, Lowered, lower_source};
+use crdkit_cel_check::static_ast::MAX_NODES;
+use crdkit_cel_check::static_ast::MAX_VARS;
+use crdkit_cel_check::static_ast::lower::{LKind, Lowered, lower_source};
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 
@@ -60,8 +60,8 @@ pub fn ast_tokens(c: &TokenStream, l: &Lowered) -> TokenStream {
     })
 }
 
-fn global(a: &TokenStream, g: crdkit_shape::cel::ast::Global) -> TokenStream {
-    use crdkit_shape::cel::ast::Global;
+fn global(a: &TokenStream, g: crdkit_cel_check::static_ast::Global) -> TokenStream {
+    use crdkit_cel_check::static_ast::Global;
     match g {
         Global::None => quote!(#a::Global::None),
         Global::SelfVar => quote!(#a::Global::SelfVar),

@@ -9,8 +9,7 @@ use super::types::{BOOL, DYN, ERROR, NONE, TKind, Ty, TyId, Types};
 use crate::Msg;
 use crdkit_cel_check::env::TYPE_IDENTS;
 
-/// Capacity of the node tables (the derive does not check larger expressions at compile time).
-pub const MAX_NODES: usize = 768;
+pub use super::ast::MAX_NODES;
 /// Capacity of the comprehension scopes.
 const MAX_LOCALS: usize = 64;
 /// Errors kept (cel-go keeps 100; more than a few means the rule is garbled anyway).

@@ -31,12 +31,12 @@
 //! ```
 
 mod aggregate;
-pub mod ast;
+pub use crdkit_cel_check::static_ast as ast;
 mod call;
 mod check;
 mod cost;
 mod cost_call;
-pub mod lower;
+pub use crdkit_cel_check::static_ast::lower;
 mod report;
 mod rule;
 mod schema;
@@ -46,11 +46,11 @@ mod validate;
 mod walk;
 
 pub use ast::Ast;
-pub use check::{MAX_ISSUES, MAX_NODES};
+pub use ast::{MAX_NODES, MAX_VARS};
+pub use check::MAX_ISSUES;
 pub use rule::{
     Part, RuleInfo, RuleSrc, Site, check_part, check_rule, cost_error, resolve_field_path,
     rule_info, spec_hint,
 };
 pub use schema::{NodeRef, child};
-pub use types::MAX_VARS;
 pub use walk::check_crd;

@@ -44,8 +44,7 @@ const FIRST_FREE: usize = 11;
 pub const MAX_TYPES: usize = 4096;
 /// Capacity of the name arena.
 pub const MAX_NAMES: usize = 256;
-/// Capacity of the type-variable table.
-pub const MAX_VARS: usize = 512;
+pub use super::ast::MAX_VARS;
 /// Capacity of the substitution trail.
 const MAX_TRAIL: usize = 1024;
 

@@ -1,18 +1,18 @@
-//! Parsed expression → [`Lowered`], the owned form of [`super::ast::Ast`]: every node with its
+//! Parsed expression → [`Lowered`], the owned form of [`super::Ast`]: every node with its
 //! location, global resolutions and overload candidates worked out, in the environment of the
 //! Kubernetes version the API server compiles new rules with
-//! ([`crdkit_cel_check::env::DEFAULT_COMPATIBILITY_VERSION`]).
+//! ([`crate::env::DEFAULT_COMPATIBILITY_VERSION`]).
 //!
 //! The derive turns a [`Lowered`] into tokens; [`Lowered::leak`] turns it into `'static` data
 //! at run time (tests, and schemas loaded from files).
 
-use crdkit_cel_check::check::valid_literal_argument;
-use crdkit_cel_check::env::{
+use crate::check::valid_literal_argument;
+use crate::env::{
     CheckEnv, DEFAULT_COMPATIBILITY_VERSION, OVERLOADS, TYPE_IDENTS, Version, parse_options,
 };
-use crdkit_cel_check::{Adorner, ExprId, ExprKind, Literal, ParseErrors, Source, debug_string};
+use crate::{Adorner, ExprId, ExprKind, Literal, ParseErrors, Source, debug_string};
 
-use super::ast::{self, Global};
+use super::{self as ast, Global};
 
 /// The version whose environment rules are lowered and checked in.
 pub const VERSION: Version = DEFAULT_COMPATIBILITY_VERSION;
@@ -121,19 +121,19 @@ pub struct LCall {
 /// # Errors
 /// The syntax errors, as cel-go prints them.
 pub fn lower_source(src: &str) -> Result<Lowered, ParseErrors> {
-    let ast = crdkit_cel_check::parse_with(src, &parse_options(VERSION))?;
+    let ast = crate::parse_with(src, &parse_options(VERSION))?;
     Ok(lower(&ast, src))
 }
 
 struct Lower<'a> {
-    ast: &'a crdkit_cel_check::Ast,
+    ast: &'a crate::Ast,
     env: CheckEnv,
     vars: u32,
 }
 
 /// Lowers a parsed expression whose text is `src`.
 #[must_use]
-pub fn lower(ast: &crdkit_cel_check::Ast, src: &str) -> Lowered {
+pub fn lower(ast: &crate::Ast, src: &str) -> Lowered {
     let source = Source::new(src);
     let mut l = Lower {
         ast,
@@ -158,7 +158,7 @@ pub fn lower(ast: &crdkit_cel_check::Ast, src: &str) -> Lowered {
         root: ast.root.0 - 1,
         validator_issues: Vec::new(),
         type_vars: l.vars,
-        depth: u32::try_from(crdkit_cel_check::check::walk::depth(ast)).unwrap_or(u32::MAX),
+        depth: u32::try_from(crate::check::walk::depth(ast)).unwrap_or(u32::MAX),
         table_len: u32::try_from(OVERLOADS.len()).unwrap_or(0),
     };
     out.validator_issues = validator_issues(&out);

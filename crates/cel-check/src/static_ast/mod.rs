@@ -1,15 +1,25 @@
-//! A parsed CEL expression as `'static` data, so that a `const fn` can type-check it.
+//! A parsed CEL expression as `'static` data, so that a `const fn` can type-check it (crdkit's
+//! derive checks rules at compile time this way, in `crdkit-shape`).
 //!
-//! The derive parses every rule with [`crdkit_cel_check::parse_with`] and writes the result here,
+//! The derive parses every rule with [`crate::parse_with`] and writes the result here,
 //! node for node (`nodes[id - 1]` is cel-go's expression `id`), with what needs the parser or
 //! the environment's tables but not the schema worked out ahead: each node's line and column,
 //! what identifiers and qualified names resolve to globally, the overloads a call may use (as
-//! indices into [`crdkit_cel_check::env::OVERLOADS`]), the clauses of literal `format` strings and
-//! the findings of the literal validators (durations, timestamps, regexes). The type checker in
-//! The checker does the rest against the [`crate::Shape`] graph.
+//! indices into [`crate::env::OVERLOADS`]), the clauses of literal `format` strings and
+//! the findings of the literal validators (durations, timestamps, regexes). The `const` checker
+//! does the rest against the schema (`crdkit_shape::cel`).
 //!
-//! [`super::lower`] builds the owned equivalent ([`super::lower::Lowered`]); the derive turns it
-//! into tokens and [`super::lower::Lowered::leak`] into this form at run time.
+//! [`lower`] builds the owned equivalent ([`lower::Lowered`]); the derive turns it into tokens
+//! and [`lower::Lowered::leak`] into this form at run time. It lives here, below the const
+//! checker, so that the proc-macro does not wait for the checker to build.
+
+pub mod lower;
+
+/// The most expression nodes a rule may have for the `const` checker (its arrays are this long).
+pub const MAX_NODES: usize = 768;
+
+/// The most type variables a `const` check may create.
+pub const MAX_VARS: usize = 512;
 
 /// A rule or message expression ready for the `const` checker.
 #[derive(Clone, Copy, Debug)]
@@ -60,7 +70,7 @@ pub enum Global {
     SelfVar,
     /// `oldSelf`
     OldSelf,
-    /// A type name (`int`, `net.IP`): index into [`crdkit_cel_check::env::TYPE_IDENTS`].
+    /// A type name (`int`, `net.IP`): index into [`crate::env::TYPE_IDENTS`].
     Type(u16),
 }
 
@@ -119,7 +129,7 @@ pub enum NodeKind {
         entries: &'static [Entry],
     },
     /// `T{f: v}`; `resolved` is the type ident `T` names, if any (an index into
-    /// [`crdkit_cel_check::env::TYPE_IDENTS`]).
+    /// [`crate::env::TYPE_IDENTS`]).
     Struct {
         /// The type name as written.
         type_name: &'static str,
@@ -158,7 +168,7 @@ pub struct Call {
 pub struct Namespaced {
     /// The qualified function name (`sets.contains`).
     pub function: &'static str,
-    /// Its global overloads, as indices into [`crdkit_cel_check::env::OVERLOADS`].
+    /// Its global overloads, as indices into [`crate::env::OVERLOADS`].
     pub overloads: &'static [u16],
 }
 
