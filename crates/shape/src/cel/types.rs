@@ -95,9 +95,9 @@ pub enum Ty {
     Named(&'static str),
 }
 
-/// cel-go `types.Kind`, for comparisons: the run-time checker's [`Kind`](crdkit_cel_check::types::Kind)
-/// ([`Ty::Object`] and [`Ty::LibObject`] are objects, [`Ty::Var`] and [`Ty::Named`] type
-/// parameters).
+/// cel-go `types.Kind`, for comparisons: the run-time checker's `crdkit_cel_check::types::Kind`
+/// (`Ty::Object` and `Ty::LibObject` are objects, `Ty::Var` and `Ty::Named` type parameters).
+// No intra-doc links on this re-export: rustdoc 1.95 panics resolving them here.
 pub use crdkit_cel_check::types::Kind as TKind;
 
 /// The arenas: types, object names, and the type variables' substitutions with a trail to
