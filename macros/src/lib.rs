@@ -1,7 +1,7 @@
 //! Derive macros of crdkit: `#[derive(Schema)]` and `#[derive(CustomResource)]`.
 //!
-//! Each derive runs parse → check → expand: attributes are read into an [`ast::Container`]
-//! (collecting every error in a [`ctxt::Ctxt`]), checked (names, regexes, CEL syntax, paths), and
+//! Each derive runs parse → check → expand: attributes are read into an `ast::Container`
+//! (collecting every error in a `ctxt::Ctxt`), checked (names, regexes, CEL syntax, paths), and
 //! expanded into a `Schema` impl whose shape is a `const`, plus `const` checks that rustc
 //! evaluates across the whole type graph. On error, the errors are emitted along with a fallback
 //! impl so that the rest of the crate still type-checks.
