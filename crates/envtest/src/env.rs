@@ -64,7 +64,7 @@ impl Builder {
         self
     }
 
-    /// Storage other than memory (redb, etcd: see [`crate::etcd`] with the `etcd` feature).
+    /// Storage other than memory (redb, etcd: see `crate::etcd` with the `etcd` feature).
     #[must_use]
     pub fn storage(mut self, s: Arc<dyn crdkit_server::Storage>) -> Builder {
         self.storage = Some(s);
