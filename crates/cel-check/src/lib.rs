@@ -3,7 +3,9 @@
 //! whose per-call formulas, [`cost::formula`], are `const fn`s shared with the derive's
 //! compile-time checker), the environment of each Kubernetes version ([`env`](mod@env): one table of
 //! overloads), CEL declarations from OpenAPI schemas ([`decl`], [`schema`]) and the compilation
-//! of `x-kubernetes-validations` rules ([`check::compile`](mod@check::compile)). It depends on
+//! of `x-kubernetes-validations` rules ([`check::compile`](mod@check::compile)), and a parsed rule
+//! as `'static` data for `const fn` checkers ([`static_ast`], which crdkit's derive writes and
+//! `crdkit-shape` checks). It depends on
 //! `crdkit-apimachinery` and `serde_json` only, so the proc-macro links neither an evaluator,
 //! nor a regular expression engine, nor a time zone database; `crdkit-cel` adds the evaluator
 //! and re-exports all of this.
