@@ -200,16 +200,18 @@ pub struct MapList<'a> {
     keys: &'a [String],
     items: &'a [Value],
     /// Items keyed so far (keying is lazy, as in Go), and how many items were looked at.
-    keyed: RefCell<(HashMap<Key, &'a Value>, usize)>,
+    keyed: RefCell<(KeyedItems<'a>, usize)>,
 }
+
+type KeyedItems<'a> = HashMap<Key<'a>, &'a Value, foldhash::quality::RandomState>;
 
 /// A map-list key: the single key's scalar, or all keys rendered as Go renders them.
 #[derive(Debug, PartialEq, Eq, Hash)]
-enum Key {
+enum Key<'a> {
     Bool(bool),
     Int(i64),
     Float(u64),
-    Str(String),
+    Str(&'a str),
     Composite(String),
 }
 
@@ -227,7 +229,7 @@ impl<'a> MapList<'a> {
                 &[]
             },
             items: if is_map { items } else { &[] },
-            keyed: RefCell::new((HashMap::new(), 0)),
+            keyed: RefCell::new((HashMap::default(), 0)),
         }
     }
 
@@ -237,7 +239,7 @@ impl<'a> MapList<'a> {
         MapList {
             keys,
             items: if keys.is_empty() { &[] } else { items },
-            keyed: RefCell::new((HashMap::new(), 0)),
+            keyed: RefCell::new((HashMap::default(), 0)),
         }
     }
 
@@ -250,17 +252,30 @@ impl<'a> MapList<'a> {
         }
         let key = self.key_of(item.as_object()?)?;
         let mut keyed = self.keyed.borrow_mut();
-        if let Some(v) = keyed.0.get(&key) {
+        let (map, seen) = &mut *keyed;
+        if *seen == 0 {
+            map.reserve(self.items.len());
+        }
+        // Items in the old order (the usual update) are found at the next unkeyed place: one
+        // hash per item.
+        if let Some(candidate) = self.items.get(*seen)
+            && let Some(k) = candidate.as_object().and_then(|m| self.key_of(m))
+            && k == key
+        {
+            *seen += 1;
+            return Some(map.entry(k).or_insert(candidate));
+        }
+        if let Some(v) = map.get(&key) {
             return Some(v);
         }
-        while keyed.1 < self.items.len() {
-            let candidate = &self.items[keyed.1];
-            keyed.1 += 1;
+        while *seen < self.items.len() {
+            let candidate = &self.items[*seen];
+            *seen += 1;
             let Some(k) = candidate.as_object().and_then(|m| self.key_of(m)) else {
                 continue;
             };
             let found = k == key;
-            keyed.0.entry(k).or_insert(candidate);
+            map.entry(k).or_insert(candidate);
             if found {
                 return Some(candidate);
             }
@@ -268,7 +283,7 @@ impl<'a> MapList<'a> {
         None
     }
 
-    fn key_of(&self, obj: &Map<String, Value>) -> Option<Key> {
+    fn key_of<'v>(&self, obj: &'v Map<String, Value>) -> Option<Key<'v>> {
         if let [key] = self.keys {
             return match obj.get(key)? {
                 Value::Bool(b) => Some(Key::Bool(*b)),
@@ -276,7 +291,7 @@ impl<'a> MapList<'a> {
                     Some(i) => Key::Int(i),
                     None => Key::Float(n.as_f64().unwrap_or(f64::NAN).to_bits()),
                 }),
-                Value::String(s) => Some(Key::Str(s.clone())),
+                Value::String(s) => Some(Key::Str(s)),
                 _ => None,
             };
         }

@@ -36,7 +36,27 @@ pub(crate) fn list_sets_and_maps<S: SchemaNode>(
     errs: &mut Vec<FieldError>,
 ) {
     if let Value::Object(map) = obj {
-        Walk { base: path, errs }.object(&Trail::ROOT, s, map, 0);
+        Walk { base: path, errs }.object(&Trail::ROOT, s, map, None, 0);
+    }
+}
+
+/// [`list_sets_and_maps`] of `new` on update, leaving out each list whose errors are those of
+/// the list at the same path in `old` (a set list equal to it, a map list with the same items'
+/// kinds and keys at the same places).
+///
+/// The API server reports the list-type errors of an update only when the old object had none,
+/// so such a list changes nothing: its errors, when it has some, are the old object's, which
+/// silence the update's anyway. Only when what is left has errors does the caller need the
+/// whole of both.
+pub(crate) fn changed_list_sets_and_maps<S: SchemaNode>(
+    path: &FieldPath,
+    s: &S,
+    new: &Value,
+    old: &Value,
+    errs: &mut Vec<FieldError>,
+) {
+    if let Value::Object(map) = new {
+        Walk { base: path, errs }.object(&Trail::ROOT, s, map, old.as_object(), 0);
     }
 }
 
@@ -47,7 +67,7 @@ pub(crate) fn validate_value<S: SchemaNode>(path: &FieldPath, s: &S, v: &Value) 
         base: path,
         errs: &mut errs,
     }
-    .value(&Trail::ROOT, s, v, 0);
+    .value(&Trail::ROOT, s, v, None, 0);
     errs
 }
 
@@ -56,37 +76,60 @@ struct Walk<'p, 'e> {
     errs: &'e mut Vec<FieldError>,
 }
 
+/// The old value at the same path, on update.
+type Old<'v> = Option<&'v Value>;
+
 impl Walk<'_, '_> {
-    fn object<S: SchemaNode>(&mut self, at: &Trail, s: &S, obj: &Map<String, Value>, depth: usize) {
+    fn object<S: SchemaNode>(
+        &mut self,
+        at: &Trail,
+        s: &S,
+        obj: &Map<String, Value>,
+        old: Option<&Map<String, Value>>,
+        depth: usize,
+    ) {
         if depth > MAX_DEPTH || !s.has_list_types() {
             return;
         }
+        let old_of = |k: &str| old.and_then(|m| m.get(k));
         if let Some(Some(ap)) = s.additional() {
             for (k, v) in obj {
-                self.value(&at.key(k), ap, v, depth + 1);
+                self.value(&at.key(k), ap, v, old_of(k), depth + 1);
             }
         }
         let mut cursor = 0;
         for (k, v) in obj {
             if let Some(sub) = s.property_at(k, &mut cursor) {
-                self.value(&at.child(k), sub, v, depth + 1);
+                self.value(&at.child(k), sub, v, old_of(k), depth + 1);
             }
         }
     }
 
-    fn value<S: SchemaNode>(&mut self, at: &Trail, s: &S, v: &Value, depth: usize) {
+    fn value<S: SchemaNode>(&mut self, at: &Trail, s: &S, v: &Value, old: Old, depth: usize) {
         match v {
-            Value::Array(items) => self.array(at, s, items, depth),
-            Value::Object(map) => self.object(at, s, map, depth),
+            Value::Array(items) => {
+                let old = old.and_then(Value::as_array).map(Vec::as_slice);
+                self.array(at, s, items, old, depth);
+            }
+            Value::Object(map) => self.object(at, s, map, old.and_then(Value::as_object), depth),
             _ => {}
         }
     }
 
-    fn array<S: SchemaNode>(&mut self, at: &Trail, s: &S, items: &[Value], depth: usize) {
+    fn array<S: SchemaNode>(
+        &mut self,
+        at: &Trail,
+        s: &S,
+        items: &[Value],
+        old: Option<&[Value]>,
+        depth: usize,
+    ) {
         if !s.has_list_types() {
             return;
         }
+        let same_errors = old.is_some_and(|old| same_errors(s, items, old));
         match s.list_type() {
+            _ if same_errors => {}
             Some(ListType::Set) => {
                 for i in non_unique(items.iter().map(Some)) {
                     self.errs.push(FieldError::duplicate(
@@ -103,9 +146,29 @@ impl Walk<'_, '_> {
         }
         if let Some(item) = s.items() {
             for (i, v) in items.iter().enumerate() {
-                self.value(&at.index(i), item, v, depth + 1);
+                let old_item = old.and_then(|o| o.get(i));
+                self.value(&at.index(i), item, v, old_item, depth + 1);
             }
         }
+    }
+}
+
+/// Whether the list-type errors of list `items` (schema `s`) are those of `old` at the same path.
+fn same_errors<S: SchemaNode>(s: &S, items: &[Value], old: &[Value]) -> bool {
+    match s.list_type() {
+        Some(ListType::Set) => items == old,
+        Some(ListType::Map) => {
+            items.len() == old.len()
+                && items.iter().zip(old).all(|(a, b)| match (a, b) {
+                    (Value::Object(a), Value::Object(b)) => {
+                        s.list_map_keys().iter().all(|k| a.get(k) == b.get(k))
+                    }
+                    (Value::Null, Value::Null) => true,
+                    // Not an object: reported with its value.
+                    _ => a == b,
+                })
+        }
+        _ => true,
     }
 }
 

@@ -161,7 +161,7 @@ impl CompiledSchema {
         }
         meta::validate_root_meta(new, self.resource.namespaced, &mut errs);
         let correlation = crate::ratchet::Correlated::new(new, old, &self.structural);
-        errs.extend(ratchet::ratcheted_openapi(&self.root, &correlation));
+        errs.extend(ratchet::ratcheted_openapi(&self.root, new, old));
         if let Some(scale) = &self.scale {
             scale::validate_scale(new, scale, &mut errs);
         }
@@ -187,8 +187,12 @@ impl CompiledSchema {
         let correlation = crate::ratchet::Correlated::new(new, old, &self.structural);
         if let (Some(status), Some(node)) = (new.get("status"), self.root.property("status")) {
             let base = FieldPath::new("status");
-            match correlation.key("status") {
-                Some(c) => errs.extend(ratchet::ratcheted_openapi_at(node, &c, &base)),
+            match old.get("status") {
+                Some(old_status) => {
+                    errs.extend(ratchet::ratcheted_openapi_at(
+                        node, status, old_status, &base,
+                    ));
+                }
                 None => {
                     let mut v = openapi::OpenApi::new();
                     v.validate(node, status);
@@ -238,17 +242,18 @@ impl CompiledSchema {
     /// validation ratchets them as a whole).
     fn ratcheted_list_types(&self, new: &Value, old: &Value, errs: &mut Vec<FieldError>) {
         if self.root.has_list_types() {
-            // The old object is looked at only when the new one has errors: without any, the
-            // outcome is the same whatever `old` has, and a valid update skips that walk.
-            let mut new_errs = Vec::new();
-            list_type::list_sets_and_maps(&FieldPath::nil(), &self.root, new, &mut new_errs);
-            if new_errs.is_empty() {
+            // Lists with the old object's errors at the same path are left out first: if the
+            // rest has none, the outcome is the same whatever they and `old` have.
+            let mut changed = Vec::new();
+            let nil = FieldPath::nil();
+            list_type::changed_list_sets_and_maps(&nil, &self.root, new, old, &mut changed);
+            if changed.is_empty() {
                 return;
             }
             let mut old_errs = Vec::new();
-            list_type::list_sets_and_maps(&FieldPath::nil(), &self.root, old, &mut old_errs);
+            list_type::list_sets_and_maps(&nil, &self.root, old, &mut old_errs);
             if old_errs.is_empty() {
-                errs.extend(new_errs);
+                list_type::list_sets_and_maps(&nil, &self.root, new, errs);
             }
         }
     }

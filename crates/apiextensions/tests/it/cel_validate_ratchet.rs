@@ -233,3 +233,37 @@ fn map_list() {
     }
     report("TestMapList", cases.len(), &failures);
 }
+
+/// A junctor's branches are plain validators (kube-openapi `schema_option.go`: `Options()`
+/// passes no ratcheting hooks on), so what an `allOf` of a changed object says about an
+/// unchanged property stays, even when the property's own schema says the same and is dropped.
+#[test]
+fn junctor_errors_about_unchanged_children_stay() {
+    let schema = CompiledSchema::new(&structural(&json!({
+        "type": "object",
+        "properties": {"spec": {
+            "type": "object",
+            "properties": {
+                "x": {"type": "string", "maxLength": 1},
+                "y": {"type": "integer"},
+                "z": {"type": "string", "maxLength": 1}},
+            "allOf": [{"properties": {"x": {"maxLength": 1}}}]}}})));
+    let old = json!({"spec": {"x": "abc", "y": 1, "z": "abc"}});
+    let new = json!({"spec": {"x": "abc", "y": 2, "z": "abc"}});
+    let errs = schema.validate_openapi_update(&new, &old);
+    assert_eq!(
+        show(&errs),
+        "spec.x: Too long: may not be more than 1 byte\n    \
+         <nil>: Invalid value: \"\": \"spec\" must validate all the schemas (allOf). None validated",
+        "x by the allOf of the changed spec; z (unchanged, own schema) dropped"
+    );
+    // Nothing changed: the root's validator drops everything.
+    assert!(schema.validate_openapi_update(&old, &old).is_empty());
+    // On create, the allOf and x's own schema say the same once (errors are kept by message).
+    assert_eq!(
+        show(&schema.validate_openapi(&new, &FieldPath::nil())),
+        "spec.x: Too long: may not be more than 1 byte\n    \
+         <nil>: Invalid value: \"\": \"spec\" must validate all the schemas (allOf). None validated\n    \
+         spec.z: Too long: may not be more than 1 byte"
+    );
+}

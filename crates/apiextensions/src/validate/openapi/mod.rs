@@ -15,10 +15,11 @@
 mod equal;
 mod junctors;
 mod types;
+mod update;
 
 use serde_json::{Map, Value};
 
-pub(crate) use self::equal::{deep_equal, enum_matches};
+pub(crate) use self::equal::{deep_equal, enum_matches, json_eq, str_eq};
 pub(crate) use self::types::Kind;
 use self::types::type_ok;
 use crate::compiled::errors::{OpenApiError, add};
@@ -92,6 +93,31 @@ impl<'a> At<'a> {
     }
 }
 
+/// How a check visits the children of a value: each with [`OpenApi::check`], or, on update,
+/// correlated with the old value ([`update`]). Calls come in the order the check visits them:
+/// the values of `additionalProperties`, then the properties, each group in the map's order.
+trait Children {
+    /// The value `v` of key `k` (a property or a value of `additionalProperties`), schema `n`.
+    fn property(&mut self, o: &mut OpenApi, n: &Node, k: &str, v: &Value, at: &At) -> usize;
+    /// Item `i`, schema `n`.
+    fn item(&mut self, o: &mut OpenApi, n: &Node, i: usize, v: &Value, at: &At) -> usize;
+}
+
+/// Children checked as they are (a create).
+struct Plain;
+
+impl Children for Plain {
+    #[inline]
+    fn property(&mut self, o: &mut OpenApi, n: &Node, _: &str, v: &Value, at: &At) -> usize {
+        o.check(n, v, at)
+    }
+
+    #[inline]
+    fn item(&mut self, o: &mut OpenApi, n: &Node, _: usize, v: &Value, at: &At) -> usize {
+        o.check(n, v, at)
+    }
+}
+
 /// One validation run: the accumulated errors.
 pub(crate) struct OpenApi {
     pub(crate) errors: Vec<OpenApiError>,
@@ -118,6 +144,12 @@ impl OpenApi {
 
     /// [`validate`](Self::validate) of the value at `at`.
     fn check(&mut self, n: &Node, v: &Value, at: &At) -> usize {
+        self.check_with(n, v, at, &mut Plain)
+    }
+
+    /// [`check`](Self::check) visiting the properties, map values and items of `v` through
+    /// `children` (below them, values are checked plainly).
+    fn check_with(&mut self, n: &Node, v: &Value, at: &At, children: &mut impl Children) -> usize {
         if self.depth > MAX_DEPTH {
             return self.too_deep(at);
         }
@@ -168,7 +200,7 @@ impl OpenApi {
                 }
                 count += 2;
             }
-            Value::Array(items) => count += self.slice(n, items, at) + 2,
+            Value::Array(items) => count += self.slice(n, items, at, children) + 2,
             _ => {}
         }
         if !n.enum_values.is_empty() {
@@ -176,7 +208,7 @@ impl OpenApi {
         }
         count += 1;
         if let Value::Object(map) = v {
-            count += self.object(n, map, at) + 1;
+            count += self.object(n, map, at, children) + 1;
         }
         count
     }
@@ -271,12 +303,12 @@ impl OpenApi {
         self.push(e);
     }
 
-    fn slice(&mut self, n: &Node, items: &[Value], at: &At) -> usize {
+    fn slice(&mut self, n: &Node, items: &[Value], at: &At, c: &mut impl Children) -> usize {
         let mut count = 0;
         if let Some(item) = &n.items {
             self.depth += 1;
             for (i, v) in items.iter().enumerate() {
-                count += self.check(item, v, &at.then(Seg::Index(i)));
+                count += c.item(self, item, i, v, &at.then(Seg::Index(i)));
             }
             self.depth -= 1;
         }
@@ -302,7 +334,13 @@ impl OpenApi {
         count
     }
 
-    fn object(&mut self, n: &Node, map: &Map<String, Value>, at: &At) -> usize {
+    fn object(
+        &mut self,
+        n: &Node,
+        map: &Map<String, Value>,
+        at: &At,
+        c: &mut impl Children,
+    ) -> usize {
         let mut count = 0;
         let size = i64::try_from(map.len()).unwrap_or(i64::MAX);
         if let Some(min) = n.min_properties
@@ -331,7 +369,7 @@ impl OpenApi {
                         self.push(OpenApiError::property_not_allowed(&at.render(), k));
                     }
                     Some(Additional::Schema(ap)) => {
-                        count += self.check(ap, v, &at.then(Seg::Additional(k)));
+                        count += c.property(self, ap, k, v, &at.then(Seg::Additional(k)));
                     }
                     _ => {}
                 }
@@ -343,7 +381,7 @@ impl OpenApi {
         if !n.properties.is_empty() {
             let mut visit = |p: &crate::compiled::properties::Property, v: &Value| {
                 required += p.required;
-                count += self.check(&p.node, v, &at.then(Seg::Property(&p.name)));
+                count += c.property(self, &p.node, &p.name, v, &at.then(Seg::Property(&p.name)));
             };
             if sorted_maps() {
                 let mut cursor = 0;
