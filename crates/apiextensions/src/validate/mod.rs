@@ -160,14 +160,18 @@ impl CompiledSchema {
             return errs;
         }
         meta::validate_root_meta(new, self.resource.namespaced, &mut errs);
-        let correlation = crate::ratchet::Correlated::new(new, old, &self.structural);
         errs.extend(ratchet::ratcheted_openapi(&self.root, new, old));
         if let Some(scale) = &self.scale {
             scale::validate_scale(new, scale, &mut errs);
         }
-        meta::validate_embedded(&FieldPath::nil(), new, &self.root, &mut errs);
+        if self.root.has_embedded() {
+            meta::validate_embedded(&FieldPath::nil(), new, &self.root, &mut errs);
+        }
         self.ratcheted_list_types(new, old, &mut errs);
-        self.validate_cel(new, Some(old), Some(&correlation), &mut errs);
+        if self.has_cel_rules() {
+            let correlation = crate::ratchet::Correlated::new(new, old, &self.structural);
+            self.validate_cel(new, Some(old), Some(&correlation), &mut errs);
+        }
         errs
     }
 
@@ -184,7 +188,6 @@ impl CompiledSchema {
             return errs;
         }
         meta::validate_root_meta(new, self.resource.namespaced, &mut errs);
-        let correlation = crate::ratchet::Correlated::new(new, old, &self.structural);
         if let (Some(status), Some(node)) = (new.get("status"), self.root.property("status")) {
             let base = FieldPath::new("status");
             match old.get("status") {
@@ -204,7 +207,10 @@ impl CompiledSchema {
             scale::validate_scale_status(new, scale, &mut errs);
         }
         self.ratcheted_list_types(new, old, &mut errs);
-        self.validate_cel(new, Some(old), Some(&correlation), &mut errs);
+        if self.has_cel_rules() {
+            let correlation = crate::ratchet::Correlated::new(new, old, &self.structural);
+            self.validate_cel(new, Some(old), Some(&correlation), &mut errs);
+        }
         errs
     }
 
