@@ -1,4 +1,6 @@
-//! Pruning, defaulting and validation (OpenAPI and CEL) of any JSON never panic.
+//! Pruning, defaulting and validation (OpenAPI and CEL) of any JSON never panic, on create and
+//! on update: the input is a stream of one or two JSON values, the new object and the stored
+//! one (without a second, the new object before pruning).
 #![no_main]
 
 use std::sync::OnceLock;
@@ -19,8 +21,13 @@ fn compiled() -> &'static CompiledSchema {
 }
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    let Ok(mut value) = serde_json::from_slice::<serde_json::Value>(data) else { return };
-    let old = value.clone();
+    let mut values = serde_json::Deserializer::from_slice(data).into_iter::<serde_json::Value>();
+    let Some(Ok(mut value)) = values.next() else { return };
+    let old = match values.next() {
+        Some(Ok(old)) => old,
+        Some(Err(_)) => return,
+        None => value.clone(),
+    };
     let schema = compiled();
     if schema.prune_and_default(&mut value).is_ok() {
         for e in schema.validate(&value) {

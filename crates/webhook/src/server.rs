@@ -54,7 +54,8 @@ impl Server {
     }
 
     /// The address to listen on; port 0 picks a free one ([`RunningServer::local_addr`]).
-    /// Inside a cluster, bind `0.0.0.0` so that the Service reaches the pod.
+    /// Inside a cluster, bind the unspecified address (`Ipv4Addr::UNSPECIFIED`) so that the
+    /// Service reaches the pod.
     #[must_use]
     pub fn bind(mut self, addr: SocketAddr) -> Server {
         self.addr = addr;
