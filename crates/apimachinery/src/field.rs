@@ -25,7 +25,9 @@ mod gofmt;
 #[cfg(test)]
 mod tests;
 
-pub use gofmt::{go_format_float, go_is_print, go_json, go_quote, go_sprint, go_type};
+pub use gofmt::{
+    go_format_float, go_format_float32, go_is_print, go_json, go_quote, go_sprint, go_type,
+};
 
 /// One step of a [`FieldPath`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -72,15 +72,17 @@ impl PathState {
     }
 }
 
-/// Reads a mapping key: a mapping key as written (`1: a` is `"1"`, `y: 1` is `"y"`: YAML 1.1's booleans are not turned
-/// into `"true"`), never null, a list or a mapping.
+/// Reads a mapping key as kubectl sends it: JSON keys as they are; a YAML key is resolved as
+/// a YAML 1.1 scalar first (go-yaml v2) and then named as sigs.k8s.io/yaml names it
+/// (`convertToJSONableMapKey`): `on:` and `y:` are `"true"`, `0x10:` is `"16"`, `1.50:` is
+/// `"1.5"` (a float as a `float32`), quoted keys stay as written; never null, a list or a mapping.
 pub struct KeySeed;
 
 impl<'de> serde_core::de::DeserializeSeed<'de> for KeySeed {
     type Value = String;
 
     fn deserialize<D: serde_core::Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
-        d.deserialize_str(self)
+        d.deserialize_any(self)
     }
 }
 
@@ -113,7 +115,12 @@ impl<'de> serde_core::de::Visitor<'de> for KeySeed {
         Ok(v.to_string())
     }
     fn visit_f64<E>(self, v: f64) -> Result<String, E> {
-        Ok(v.to_string())
+        Ok(match crate::field::go_format_float32(v).as_str() {
+            "+Inf" => ".inf".to_owned(),
+            "-Inf" => "-.inf".to_owned(),
+            "NaN" => ".nan".to_owned(),
+            s => s.to_owned(),
+        })
     }
     fn visit_bytes<E>(self, v: &[u8]) -> Result<String, E> {
         Ok(String::from_utf8_lossy(v).into_owned())

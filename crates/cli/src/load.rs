@@ -256,7 +256,8 @@ fn strip_position(msg: &str) -> &str {
     msg.rfind(" at line ").map_or(msg, |i| &msg[..i])
 }
 
-/// How YAML is read: duplicate keys reach [`Checked`] (see [`parse`]), merge keys are expanded,
+/// How YAML is read: as kubectl reads it (YAML 1.1 booleans and octal numbers, keys named by
+/// [`KeySeed`]), duplicate keys reach [`Checked`] (see [`parse`]), merge keys are expanded,
 /// and the limits against alias bombs stay, but a file of the largest size read holds as many
 /// documents and nodes as it likes (saphyr's defaults stop at 1,024 documents and 250,000 nodes,
 /// a `kind: List` of a few thousand objects), nested as deep as JSON.
@@ -273,6 +274,8 @@ pub(crate) fn yaml_options() -> serde_saphyr::Options {
     let mut options = serde_saphyr::Options::default();
     options.budget = Some(budget);
     options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::PassThrough;
+    // kubectl reads YAML with go-yaml v2 (YAML 1.1): `010` is eight.
+    options.legacy_octal_numbers = true;
     options
 }
 
@@ -645,10 +648,23 @@ mod tests {
     fn byte_order_marks_and_odd_keys() {
         let e = parse("\u{feff}{\"a\": 1,}", p()).unwrap_err();
         assert!(e.message.contains("invalid JSON: trailing comma"), "{e}");
-        let docs = parse("\u{feff}a: {1: x, true: w, 0x10: z, y: 1}\n", p()).unwrap();
+        // Keys as kubectl sends them: resolved as YAML 1.1 (go-yaml v2), named by
+        // sigs.k8s.io/yaml; quoted ones as written.
+        let docs = parse(
+            "\u{feff}a: {1: x, on: w, 0x10: z, \"y\": 1, n: 2, 1.50: v, 010: o, 1e10: e}\n",
+            p(),
+        )
+        .unwrap();
         assert_eq!(
             docs[0].value,
-            serde_json::json!({"a": {"1": "x", "true": "w", "0x10": "z", "y": 1}})
+            serde_json::json!({"a": {"1": "x", "true": "w", "16": "z", "y": 1, "false": 2,
+                "1.5": "v", "8": "o", "1e+10": "e"}})
+        );
+        // Values too: YAML 1.1 booleans and octal numbers.
+        let docs = parse("b: [yes, No, off, 012, 0o12, 1_000, 0x1F]\n", p()).unwrap();
+        assert_eq!(
+            docs[0].value,
+            serde_json::json!({"b": [true, false, false, 10, 10, 1000, 31]})
         );
         assert!(parse("a: {~: 1}", p()).is_err());
         assert!(parse("? [a]\n: 1\n", p()).is_err());

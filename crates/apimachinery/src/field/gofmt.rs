@@ -57,8 +57,12 @@ pub fn go_quote(s: &str) -> String {
 /// The shortest decimal digits of `f` (no sign) and its decimal exponent: `f = 0.d1d2.. × 10^dp`.
 fn shortest_digits(f: f64) -> (String, i32) {
     // Rust's `{:e}` prints the shortest round-tripping digits, like Go's shortest formatting.
-    let s = format!("{:e}", f.abs());
-    let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
+    digits_of(&format!("{:e}", f.abs()))
+}
+
+/// The digits and decimal point of Rust's `{:e}` of a non-negative number.
+fn digits_of(s: &str) -> (String, i32) {
+    let (mant, exp) = s.split_once('e').unwrap_or((s, "0"));
     let digits: String = mant.chars().filter(char::is_ascii_digit).collect();
     let exp: i32 = exp.parse().unwrap_or(0);
     (digits, exp + 1)
@@ -124,6 +128,35 @@ pub fn go_format_float(f: f64) -> String {
         return s;
     }
     let (digits, dp) = shortest_digits(f);
+    let exp = dp - 1;
+    if !(-4..6).contains(&exp) {
+        fmt_exp(f < 0.0, &digits, dp)
+    } else {
+        fmt_fixed(f < 0.0, &digits, dp)
+    }
+}
+
+/// Go's `strconv.FormatFloat(f, 'g', -1, 32)`: the shortest digits that round-trip as a
+/// `float32` (`0.1`, `1e+10`), as sigs.k8s.io/yaml names a YAML mapping key that is a float.
+///
+/// ```
+/// use crdkit_apimachinery::field::go_format_float32;
+/// assert_eq!(go_format_float32(1.5), "1.5");
+/// assert_eq!(go_format_float32(0.1), "0.1");
+/// assert_eq!(go_format_float32(100000.0), "100000");
+/// assert_eq!(go_format_float32(1e10), "1e+10");
+/// assert_eq!(go_format_float32(std::f64::consts::PI), "3.1415927");
+/// assert_eq!(go_format_float32(16777217.0), "1.6777216e+07");
+/// assert_eq!(go_format_float32(-0.00001), "-1e-05");
+/// ```
+#[must_use]
+pub fn go_format_float32(f: f64) -> String {
+    #[allow(clippy::cast_possible_truncation)]
+    let f = f as f32;
+    if let Some(s) = special_float(f64::from(f)) {
+        return s;
+    }
+    let (digits, dp) = digits_of(&format!("{:e}", f.abs()));
     let exp = dp - 1;
     if !(-4..6).contains(&exp) {
         fmt_exp(f < 0.0, &digits, dp)
