@@ -28,7 +28,16 @@ pub struct Checked {
 
 impl<'de> serde_core::Deserialize<'de> for Checked {
     fn deserialize<D: serde_core::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let mut state = PathState::default();
+        Checked::read(d, false)
+    }
+}
+
+impl Checked {
+    fn read<'de, D: serde_core::Deserializer<'de>>(d: D, yaml: bool) -> Result<Self, D::Error> {
+        let mut state = PathState {
+            yaml,
+            ..PathState::default()
+        };
         let value = serde_core::de::DeserializeSeed::deserialize(ValueSeed(&mut state), d)?;
         Ok(Checked {
             value,
@@ -37,11 +46,25 @@ impl<'de> serde_core::Deserialize<'de> for Checked {
     }
 }
 
+/// A [`Checked`] YAML document, its numbers as kubectl (and the API server's YAML decoder,
+/// sigs.k8s.io/yaml) turn them into JSON: go-yaml reads `8.0` and `1e3` as floats, and Go's JSON
+/// encoder writes an integral float below 1e21 without a fraction (`8`, `1000`), which the
+/// API server then decodes as an integer when it fits in 64 bits.
+pub struct YamlChecked(pub Checked);
+
+impl<'de> serde_core::Deserialize<'de> for YamlChecked {
+    fn deserialize<D: serde_core::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Checked::read(d, true).map(YamlChecked)
+    }
+}
+
 /// Where [`ValueSeed`] is, and the duplicates found so far.
 #[derive(Default)]
 struct PathState {
     path: Vec<Segment>,
     duplicates: Vec<Duplicate>,
+    /// Reading YAML: integral floats become integers (see [`YamlChecked`]).
+    yaml: bool,
 }
 
 enum Segment {
@@ -184,6 +207,15 @@ impl<'de> serde_core::de::Visitor<'de> for ValueSeed<'_> {
         }
     }
     fn visit_f64<E: serde_core::de::Error>(self, v: f64) -> Result<Value, E> {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
+        if self.0.yaml
+            && v.fract() == 0.0
+            && v.abs() < 1e21
+            && v >= i64::MIN as f64
+            && v < i64::MAX as f64
+        {
+            return Ok(Value::from(v as i64));
+        }
         serde_json::Number::from_f64(v)
             .map(Value::Number)
             .ok_or_else(|| E::custom(format!("{v}: JSON has no NaN or infinite numbers")))

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 pub use crdkit_apimachinery::strict::Duplicate;
-use crdkit_apimachinery::strict::{Checked, KeySeed};
+use crdkit_apimachinery::strict::{Checked, KeySeed, YamlChecked};
 
 /// One object read from a file, with where it starts.
 #[derive(Clone, Debug, PartialEq)]
@@ -337,7 +337,7 @@ fn yaml_message(e: &serde_saphyr::Error) -> String {
 /// The documents of a YAML stream, each with the lines of its `items` (empty unless the stream
 /// holds a list).
 fn parse_yaml(text: &str, path: &Path) -> Result<Vec<(Document, Vec<u64>)>, LoadError> {
-    let docs: Vec<serde_saphyr::Spanned<Checked>> =
+    let docs: Vec<serde_saphyr::Spanned<YamlChecked>> =
         serde_saphyr::from_multiple_with_options(text, yaml_options()).map_err(|e| {
             let (line, column) = e.location().map_or((0, 0), |l| (l.line(), l.column()));
             LoadError {
@@ -348,7 +348,7 @@ fn parse_yaml(text: &str, path: &Path) -> Result<Vec<(Document, Vec<u64>)>, Load
             }
         })?;
     // Lists are rare: only then is the stream read a second time, for the lines of the items.
-    let item_lines: Vec<ItemLines> = if docs.iter().any(|d| is_list(&d.value.value)) {
+    let item_lines: Vec<ItemLines> = if docs.iter().any(|d| is_list(&d.value.0.value)) {
         serde_saphyr::from_multiple_with_options(text, yaml_options()).unwrap_or_default()
     } else {
         Vec::new()
@@ -357,13 +357,13 @@ fn parse_yaml(text: &str, path: &Path) -> Result<Vec<(Document, Vec<u64>)>, Load
     Ok(docs
         .into_iter()
         .map(|d| (d, item_lines.next().unwrap_or_default()))
-        .filter(|(d, _)| !d.value.value.is_null())
+        .filter(|(d, _)| !d.value.0.value.is_null())
         .map(|(d, lines)| {
             let doc = Document {
                 file: path.to_owned(),
                 line: d.defined.line(),
-                value: d.value.value,
-                duplicates: d.value.duplicates,
+                value: d.value.0.value,
+                duplicates: d.value.0.duplicates,
             };
             (doc, lines)
         })
@@ -660,12 +660,18 @@ mod tests {
             serde_json::json!({"a": {"1": "x", "true": "w", "16": "z", "y": 1, "false": 2,
                 "1.5": "v", "8": "o", "1e+10": "e"}})
         );
-        // Values too: YAML 1.1 booleans and octal numbers.
-        let docs = parse("b: [yes, No, off, 012, 0o12, 1_000, 0x1F]\n", p()).unwrap();
+        // Values too: YAML 1.1 booleans and octal numbers; an integral float is an integer
+        // once Go's JSON encoder has written it (`8`), unless it is 1e21 or more.
+        let docs = parse(
+            "b: [yes, No, off, 012, 0o12, 1_000, 0x1F, 8.0, 1e3, -0.0, 1.5, 1e21]\n",
+            p(),
+        )
+        .unwrap();
         assert_eq!(
             docs[0].value,
-            serde_json::json!({"b": [true, false, false, 10, 10, 1000, 31]})
+            serde_json::json!({"b": [true, false, false, 10, 10, 1000, 31, 8, 1000, 0, 1.5, 1e21]})
         );
+        assert!(docs[0].value["b"][7].is_i64() && docs[0].value["b"][11].is_f64());
         assert!(parse("a: {~: 1}", p()).is_err());
         assert!(parse("? [a]\n: 1\n", p()).is_err());
         assert!(parse("a: .inf\n", p()).is_err());

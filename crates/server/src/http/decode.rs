@@ -9,7 +9,7 @@
 //! The duplicate-recording decoder is `crdkit_apimachinery::strict`, which `crdgen`'s manifest
 //! reader uses too.
 
-use crdkit_apimachinery::strict::Checked;
+use crdkit_apimachinery::strict::{Checked, YamlChecked};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -52,7 +52,9 @@ pub fn yaml(bytes: &[u8]) -> Result<Decoded, ApiError> {
     let mut options = serde_saphyr::Options::default();
     options.budget = Some(budget);
     options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::PassThrough;
-    let docs: Vec<Checked> =
+    // YAML 1.1 as go-yaml v2 reads it: `010` is eight.
+    options.legacy_octal_numbers = true;
+    let docs: Vec<YamlChecked> =
         serde_saphyr::from_multiple_with_options(text, options).map_err(|e| {
             let msg = e.to_string();
             let first = msg
@@ -61,7 +63,7 @@ pub fn yaml(bytes: &[u8]) -> Result<Decoded, ApiError> {
                 .unwrap_or("invalid YAML");
             ApiError::bad_request(format!("error converting YAML to JSON: {}", first.trim()))
         })?;
-    let mut docs = docs.into_iter().filter(|d| !d.value.is_null());
+    let mut docs = docs.into_iter().map(|d| d.0).filter(|d| !d.value.is_null());
     let first = docs.next().unwrap_or(Checked {
         value: Value::Null,
         duplicates: Vec::new(),
@@ -119,6 +121,13 @@ mod tests {
         let d = yaml(b"kind: CronTab\nspec:\n  a: 1\n  a: 2\n").unwrap();
         assert_eq!(d.value, json!({"kind": "CronTab", "spec": {"a": 2}}));
         assert_eq!(d.duplicates, ["spec.a"]);
+        // As sigs.k8s.io/yaml turns YAML into JSON: YAML 1.1 keys and scalars, integral floats
+        // written as integers.
+        let d = yaml(b"on: 010
+spec: {replicas: 3.0, ratio: 0.5}
+").unwrap();
+        assert_eq!(d.value, json!({"true": 8, "spec": {"replicas": 3, "ratio": 0.5}}));
+        assert!(d.value["spec"]["replicas"].is_i64());
         assert_eq!(yaml(b"a: [").unwrap_err().code, 400);
         let deep = "a: ".to_owned() + &"[".repeat(5_000);
         assert_eq!(yaml(deep.as_bytes()).unwrap_err().code, 400);
