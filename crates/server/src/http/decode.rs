@@ -123,10 +123,11 @@ mod tests {
         assert_eq!(d.duplicates, ["spec.a"]);
         // As sigs.k8s.io/yaml turns YAML into JSON: YAML 1.1 keys and scalars, integral floats
         // written as integers.
-        let d = yaml(b"on: 010
-spec: {replicas: 3.0, ratio: 0.5}
-").unwrap();
-        assert_eq!(d.value, json!({"true": 8, "spec": {"replicas": 3, "ratio": 0.5}}));
+        let d = yaml(b"on: 010\nspec: {replicas: 3.0, ratio: 0.5}\n").unwrap();
+        assert_eq!(
+            d.value,
+            json!({"true": 8, "spec": {"replicas": 3, "ratio": 0.5}})
+        );
         assert!(d.value["spec"]["replicas"].is_i64());
         assert_eq!(yaml(b"a: [").unwrap_err().code, 400);
         let deep = "a: ".to_owned() + &"[".repeat(5_000);
