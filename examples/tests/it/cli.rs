@@ -154,7 +154,7 @@ fn deep_objects() {
 #[test]
 fn huge_values() {
     let big = format!(
-        "apiVersion: example.com/v1\nkind: Example\nmetadata: {{name: x}}\nspec:\n  s: {}\n  n: 123456789012345678901234567890\n",
+        "apiVersion: example.com/v1\nkind: Example\nmetadata: {{name: x}}\nspec:\n  s: {}\n  num: 123456789012345678901234567890\n",
         "a".repeat(5 << 20)
     );
     let (code, out, err) = run_files(
@@ -164,13 +164,13 @@ fn huge_values() {
     );
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.contains("\"n\":1.2345678901234568e+29"),
+        out.contains("\"num\":1.2345678901234568e+29"),
         "{}",
         &out[out.len() - 100..]
     );
     for (i, text) in [
         "{\"apiVersion\": \"example.com/v1\", \"kind\": \"Example\", \"spec\": {\"n\": 1e400}}",
-        "apiVersion: example.com/v1\nkind: Example\nspec: {n: -1e400}\n",
+        "apiVersion: example.com/v1\nkind: Example\nspec: {num: -1e400}\n",
     ]
     .into_iter()
     .enumerate()
