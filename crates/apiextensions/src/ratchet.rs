@@ -31,6 +31,10 @@ use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
+use crate::compiled::properties::sorted_maps;
+use crate::validate::openapi::{json_eq, str_eq};
+use crate::walk::MAX_DEPTH;
+use crate::walk::node::SchemaNode;
 use crdkit_schema::{ListType, Structural, Type};
 
 /// One step from a node to a child.
@@ -147,49 +151,63 @@ impl<'a> Correlated<'a> {
                 old.len() == new.len()
                     && (0..new.len()).all(|i| self.index(i).is_some_and(|c| c.cached_deep_equal()))
             }
-            (old, new) => equal_along(self.schema, old, new),
+            _ => unchanged(self.schema, self.new, self.old, 0),
         }
     }
 }
 
-/// [`Correlated::cached_deep_equal`] of a subtree, without building its correlation: objects
-/// compare key by key (a key without a schema, or missing in `old`, makes them unequal), items
-/// of map lists by their map keys, other lists and scalars as values.
-fn equal_along(schema: &Structural, old: &Value, new: &Value) -> bool {
-    match (old, new) {
-        (Value::Null, Value::Null) => true,
-        (Value::Null, _) | (_, Value::Null) => false,
-        (Value::Array(old), Value::Array(new)) => {
-            if old.len() != new.len() {
+/// [`Correlated::cached_deep_equal`] of a subtree without building its correlation, over a
+/// structural schema or its compiled nodes: objects compare key by key (a key without a schema,
+/// or missing in `old`, makes them unequal), items of map lists through their map keys
+/// (reordering them is no change), other values as decoded JSON (`1` and `1.0` differ, as
+/// `int64` and `float64` do in Go).
+pub(crate) fn unchanged<S: SchemaNode>(s: &S, new: &Value, old: &Value, depth: usize) -> bool {
+    match (new, old) {
+        (Value::Object(map), Value::Object(old_map)) => {
+            if map.len() != old_map.len() || depth > MAX_DEPTH {
                 return false;
             }
-            if schema.extensions.list_type != Some(ListType::Map) {
-                return old == new;
-            }
-            let keyed = MapList::new(schema, old);
-            new.iter().all(|item| {
-                match (keyed.get(item), schema.items.as_deref()) {
-                    (Some(old_item), Some(items)) => equal_along(items, old_item, item),
-                    // An item without an old counterpart (or a map list without items).
+            if !sorted_maps() {
+                return map.iter().all(|(k, v)| match (old_map.get(k), s.field(k)) {
+                    (Some(old_v), Some(c)) => unchanged(c, v, old_v, depth + 1),
                     _ => false,
-                }
+                });
+            }
+            // Both iterate in key order, so equal key sets pair up.
+            let mut cursor = 0;
+            map.iter().zip(old_map).all(|((k, v), (old_k, old_v))| {
+                let child = match s.property_at(k, &mut cursor) {
+                    Some(p) => Some(p),
+                    None => s.additional().flatten(),
+                };
+                str_eq(k, old_k) && child.is_some_and(|c| unchanged(c, v, old_v, depth + 1))
             })
         }
-        (Value::Object(old), Value::Object(new)) => {
-            old.len() == new.len()
-                && new.iter().all(|(k, v)| {
-                    let child = match schema.properties.get(k) {
-                        Some(p) => Some(p),
-                        None => schema.additional_properties_schema(),
-                    };
-                    match (old.get(k), child) {
-                        (Some(o), Some(s)) => equal_along(s, o, v),
-                        _ => false,
-                    }
-                })
+        (Value::Array(items), Value::Array(old_items)) if s.list_type() == Some(ListType::Map) => {
+            if items.len() != old_items.len() || depth > MAX_DEPTH {
+                return false;
+            }
+            let Some(item) = s.items() else {
+                // Nothing correlates.
+                return items.is_empty();
+            };
+            let olds = MapList::with_keys(map_list_keys(s), old_items);
+            items.iter().all(|v| {
+                olds.get(v)
+                    .is_some_and(|old_v| unchanged(item, v, old_v, depth + 1))
+            })
         }
-        (Value::Array(_) | Value::Object(_), _) | (_, Value::Array(_) | Value::Object(_)) => false,
-        (old, new) => old == new,
+        _ => json_eq(new, old),
+    }
+}
+
+/// The keys the items of a map list correlate by (none, so nothing correlates, unless the
+/// schema is an array with keys).
+pub(crate) fn map_list_keys<S: SchemaNode>(s: &S) -> &[String] {
+    if s.is_array() && s.list_type() == Some(ListType::Map) {
+        s.list_map_keys()
+    } else {
+        &[]
     }
 }
 

@@ -31,6 +31,8 @@ pub(crate) trait SchemaNode: Sized {
     fn embedded_resource(&self) -> bool;
     fn list_type(&self) -> Option<ListType>;
     fn list_map_keys(&self) -> &[String];
+    /// `type: array`.
+    fn is_array(&self) -> bool;
     /// Whether a schema below this one (not this one) may have a default.
     fn defaults_below(&self) -> bool;
     /// The properties that have a default, in name order, with it.
@@ -96,6 +98,9 @@ impl SchemaNode for Structural {
     fn list_map_keys(&self) -> &[String] {
         &self.extensions.list_map_keys
     }
+    fn is_array(&self) -> bool {
+        self.generic.ty == Some(crdkit_schema::Type::Array)
+    }
     fn defaults_below(&self) -> bool {
         true
     }
@@ -144,6 +149,9 @@ impl SchemaNode for Node {
     }
     fn list_map_keys(&self) -> &[String] {
         &self.structure.list_map_keys
+    }
+    fn is_array(&self) -> bool {
+        self.types.contains(crdkit_schema::Type::Array)
     }
     fn defaults_below(&self) -> bool {
         self.structure.defaults_below

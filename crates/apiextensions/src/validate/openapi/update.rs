@@ -16,14 +16,13 @@
 
 use serde_json::{Map, Value};
 
-use super::{At, Children, OpenApi, json_eq, str_eq};
+use super::{At, Children, OpenApi};
+use crate::compiled::Node;
 use crate::compiled::errors::OpenApiError;
 use crate::compiled::properties::sorted_maps;
-use crate::compiled::{Additional, Node};
-use crate::ratchet::MapList;
-use crate::walk::MAX_DEPTH;
+use crate::ratchet::{MapList, map_list_keys, unchanged};
 use crdkit_apimachinery::field::go_quote;
-use crdkit_schema::{ListType, Type};
+use crdkit_schema::ListType;
 
 impl OpenApi {
     /// `ValidateCustomResourceUpdate` with ratcheting: the errors of `new` (schema `n`) that are
@@ -53,7 +52,7 @@ impl OpenApi {
         let olds = match (new, old) {
             (Value::Object(_), Value::Object(old_map)) => Olds::Map(OldKeys::new(old_map)),
             (Value::Array(_), Value::Array(old_items)) if is_map_list(n) => {
-                Olds::List(MapList::with_keys(map_keys(n), old_items))
+                Olds::List(MapList::with_keys(map_list_keys(n), old_items))
             }
             // Nothing below correlates: unchanged, it drops all it raises (and an error names
             // it, so it raises some); changed, it keeps all.
@@ -82,71 +81,9 @@ impl OpenApi {
     }
 }
 
-/// Whether a correlated value equals its old value (Go's `CachedDeepEqual`): objects compare key
-/// by key (a key without a schema is a change), items of map lists through their map keys
-/// (reordering them is no change), other values as decoded JSON (`1` and `1.0` differ, as in
-/// Go).
-fn unchanged(n: &Node, new: &Value, old: &Value, depth: usize) -> bool {
-    match (new, old) {
-        (Value::Object(map), Value::Object(old_map)) => {
-            if map.len() != old_map.len() || depth > MAX_DEPTH {
-                return false;
-            }
-            if !sorted_maps() {
-                return map.iter().all(|(k, v)| {
-                    let child = n.property(k).or_else(|| additional(n));
-                    match (old_map.get(k), child) {
-                        (Some(old_v), Some(c)) => unchanged(c, v, old_v, depth + 1),
-                        _ => false,
-                    }
-                });
-            }
-            // Both iterate in key order, so equal key sets pair up.
-            let mut cursor = 0;
-            map.iter().zip(old_map).all(|((k, v), (old_k, old_v))| {
-                let child = match n.property_at(k, &mut cursor) {
-                    Some(p) => Some(&p.node),
-                    None => additional(n),
-                };
-                str_eq(k, old_k) && child.is_some_and(|c| unchanged(c, v, old_v, depth + 1))
-            })
-        }
-        (Value::Array(items), Value::Array(old_items)) if is_map_list(n) => {
-            if items.len() != old_items.len() || depth > MAX_DEPTH {
-                return false;
-            }
-            let Some(item) = n.items.as_deref() else {
-                return items.is_empty();
-            };
-            let olds = MapList::with_keys(map_keys(n), old_items);
-            items.iter().all(|v| {
-                olds.get(v)
-                    .is_some_and(|old_v| unchanged(item, v, old_v, depth + 1))
-            })
-        }
-        _ => json_eq(new, old),
-    }
-}
-
-fn additional(n: &Node) -> Option<&Node> {
-    match &n.additional {
-        Some(Additional::Schema(ap)) => Some(ap),
-        _ => None,
-    }
-}
-
 /// Items of `x-kubernetes-list-type: map` lists correlate by their keys.
 fn is_map_list(n: &Node) -> bool {
     n.structure.list_type == Some(ListType::Map)
-}
-
-/// The keys items correlate by (none unless the schema is an array: nothing correlates then).
-fn map_keys(n: &Node) -> &[String] {
-    if n.types.contains(Type::Array) {
-        &n.structure.list_map_keys
-    } else {
-        &[]
-    }
 }
 
 /// The old counterparts of a container's children.
