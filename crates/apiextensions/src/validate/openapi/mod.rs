@@ -19,7 +19,7 @@ mod update;
 
 use serde_json::{Map, Value};
 
-pub(crate) use self::equal::{deep_equal, enum_matches, json_eq, str_eq};
+pub(crate) use self::equal::{deep_equal, enum_matches};
 pub(crate) use self::types::Kind;
 use self::types::type_ok;
 use crate::compiled::errors::{OpenApiError, add};
