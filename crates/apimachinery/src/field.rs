@@ -26,7 +26,8 @@ mod gofmt;
 mod tests;
 
 pub use gofmt::{
-    go_format_float, go_format_float32, go_is_print, go_json, go_quote, go_sprint, go_type,
+    go_format_float, go_format_float32, go_is_print, go_json, go_quote, go_quote_bytes, go_sprint,
+    go_type,
 };
 
 /// One step of a [`FieldPath`].

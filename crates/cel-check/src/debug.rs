@@ -1,10 +1,9 @@
 //! cel-go's debug printer (`common/debug/debug.go`) and the adorners of cel-go's parser tests
 //! (`parser/parser_test.go`), used to compare our ASTs with cel-go's test tables.
 
-use std::fmt::Write;
-
 use super::ast::{Ast, ExprId, ExprKind, Literal};
 use super::errors::Source;
+use crdkit_apimachinery::field::{go_format_float, go_quote, go_quote_bytes};
 
 /// What follows each node in the debug string.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -287,91 +286,10 @@ fn literal(l: &Literal) -> String {
         Literal::Bool(b) => b.to_string(),
         Literal::Int(i) => i.to_string(),
         Literal::Uint(u) => format!("{u}u"),
-        Literal::Double(d) => go_float(*d),
-        Literal::String(s) => go_quote(s.as_bytes()),
-        Literal::Bytes(b) => format!("b{}", go_quote(b)),
+        Literal::Double(d) => go_format_float(*d),
+        Literal::String(s) => go_quote(s),
+        Literal::Bytes(b) => format!("b{}", go_quote_bytes(b)),
     }
-}
-
-/// Go `%v` of a float64: shortest digits, exponent form below 1e-4 and from 1e6 (`%g`).
-fn go_float(d: f64) -> String {
-    if d.is_nan() {
-        return "NaN".into();
-    }
-    if d.is_infinite() {
-        return if d > 0.0 {
-            "+Inf".into()
-        } else {
-            "-Inf".into()
-        };
-    }
-    if d == 0.0 {
-        return if d.is_sign_negative() {
-            "-0".into()
-        } else {
-            "0".into()
-        };
-    }
-    let e = format!("{d:e}");
-    let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    if (-4..6).contains(&exp) {
-        return format!("{d}");
-    }
-    let sign = if exp < 0 { '-' } else { '+' };
-    format!("{mant}e{sign}{:02}", exp.abs())
-}
-
-/// An approximation of Go's `unicode.IsPrint` without Unicode tables: controls, spaces other
-/// than U+0020, the common format characters, private use, noncharacters and the unassigned
-/// planes are not printable. (Only used to compare with cel-go's test strings.)
-fn go_printable(c: char) -> bool {
-    let n = c as u32;
-    if c == ' ' {
-        return true;
-    }
-    !(c.is_control()
-        || c.is_whitespace()
-        || matches!(n, 0xad | 0x600..=0x605 | 0x61c | 0x6dd | 0x70f | 0x180e | 0x200b..=0x200f)
-        || matches!(n, 0x202a..=0x202e | 0x2060..=0x206f | 0xfeff | 0xfff9..=0xfffb | 0xd800..=0xf8ff)
-        || matches!(n, 0xfdd0..=0xfdef | 0x323b0..=0xe0000 | 0xe0080..=0x10ffff)
-        || n & 0xfffe == 0xfffe)
-}
-
-/// Go `strconv.Quote` of a byte string (invalid UTF-8 as `\x..`).
-fn go_quote(b: &[u8]) -> String {
-    let mut out = String::from("\"");
-    for chunk in b.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            match c {
-                '\u{7}' => out.push_str("\\a"),
-                '\u{8}' => out.push_str("\\b"),
-                '\u{c}' => out.push_str("\\f"),
-                '\n' => out.push_str("\\n"),
-                '\r' => out.push_str("\\r"),
-                '\t' => out.push_str("\\t"),
-                '\u{b}' => out.push_str("\\v"),
-                '\\' => out.push_str("\\\\"),
-                '"' => out.push_str("\\\""),
-                c if !go_printable(c) => {
-                    let n = c as u32;
-                    let _ = if n < 0x80 {
-                        write!(out, "\\x{n:02x}")
-                    } else if n <= 0xffff {
-                        write!(out, "\\u{n:04x}")
-                    } else {
-                        write!(out, "\\U{n:08x}")
-                    };
-                }
-                c => out.push(c),
-            }
-        }
-        for x in chunk.invalid() {
-            let _ = write!(out, "\\x{x:02x}");
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// The debug string of the expression `id` (cel-go `debug.ToAdornedDebugString`). The source is

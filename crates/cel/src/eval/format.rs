@@ -9,22 +9,7 @@ use crate::value::{List, Map, Value};
 /// Go's `strconv.FormatFloat(f, 'g', -1, 64)` (what `fmt.Sprintf("%g", f)` prints).
 #[must_use]
 pub fn format_float_g(f: f64) -> String {
-    if let Some(s) = special(f) {
-        return s.to_string();
-    }
-    if f == 0.0 {
-        return if f.is_sign_negative() { "-0" } else { "0" }.to_string();
-    }
-    // Rust's `{:e}` prints the shortest round-tripping digits: `-1.2345e-7`.
-    let e = format!("{f:e}");
-    let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    if !(-4..6).contains(&exp) {
-        let sign = if exp < 0 { '-' } else { '+' };
-        format!("{mant}e{sign}{:02}", exp.abs())
-    } else {
-        format_float_f(f)
-    }
+    crdkit_apimachinery::field::go_format_float(f)
 }
 
 /// Go's `strconv.FormatFloat(f, 'f', -1, 64)`: shortest digits, never an exponent.
