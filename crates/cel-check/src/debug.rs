@@ -19,20 +19,107 @@ pub enum Adorner {
     Location,
 }
 
-struct W<'a> {
-    ast: &'a Ast,
-    source: Option<&'a Source>,
+/// What a printer of cel-go's debug format decides per node: the parser tests' adorners
+/// ([`ParseStyle`]) or the checker tests' semantic adorner (`check::debug`).
+pub(crate) trait Style {
+    /// What follows node `id` (`kind` is `None` for a macro call printed by reference).
+    fn adornment(&self, ast: &Ast, id: ExprId, kind: Option<&ExprKind>) -> Option<String>;
+    /// What follows a map or struct entry.
+    fn entry_adornment(&self, ast: &Ast, id: ExprId) -> Option<String> {
+        let _ = (ast, id);
+        None
+    }
+    /// The name an identifier, a select or a struct type prints as when it resolved to another.
+    fn rename(&self, id: ExprId) -> Option<String> {
+        let _ = id;
+        None
+    }
+    /// A call's target and function as printed.
+    fn call(&self, id: ExprId, target: Option<ExprId>, function: &str) -> (Option<ExprId>, String) {
+        let _ = id;
+        (target, function.to_owned())
+    }
+}
+
+/// The adorners of `debug.go` and cel-go's parser tests.
+struct ParseStyle<'a> {
     adorner: Adorner,
+    source: Option<&'a Source>,
+    /// Adorn macro expansions with the macro's name.
+    macro_names: bool,
+}
+
+impl Style for ParseStyle<'_> {
+    fn adornment(&self, ast: &Ast, id: ExprId, kind: Option<&ExprKind>) -> Option<String> {
+        Some(match self.adorner {
+            Adorner::None => return None,
+            Adorner::Location => {
+                let (l, c) = match self.source {
+                    Some(src) => {
+                        let span = ast
+                            .exprs
+                            .get(id.0 as usize - 1)
+                            .map(|e| e.span)
+                            .unwrap_or_default();
+                        src.location(src.cp_of_byte(span.start))
+                    }
+                    None => (-1, -1),
+                };
+                format!("^#{}[{},{}]#", id.0, l, c)
+            }
+            Adorner::Kind | Adorner::KindAndId => {
+                let name = match ast.macro_calls.get(&id) {
+                    Some(m) if self.macro_names => m.function.clone(),
+                    _ => kind_name(kind).to_string(),
+                };
+                if self.adorner == Adorner::Kind {
+                    format!("^#{name}#")
+                } else {
+                    format!("^#{}:{name}#", id.0)
+                }
+            }
+        })
+    }
+
+    fn entry_adornment(&self, ast: &Ast, id: ExprId) -> Option<String> {
+        match self.adorner {
+            Adorner::None => None,
+            Adorner::Kind => Some("^#*expr.Expr_CreateStruct_Entry#".into()),
+            Adorner::KindAndId => Some(format!("^#{}:*expr.Expr_CreateStruct_Entry#", id.0)),
+            Adorner::Location => self.adornment(ast, id, None),
+        }
+    }
+}
+
+/// The printer: cel-go's `debugWriter`, two spaces an indent.
+pub(crate) struct Printer<'a, S> {
+    ast: &'a Ast,
+    style: S,
     out: String,
     indent: usize,
     line_start: bool,
     /// Print nested macro calls by reference (for [`macro_calls_string`]).
     macro_refs: bool,
-    /// Adorn macro expansions with the macro's name.
-    macro_names: bool,
 }
 
-impl W<'_> {
+impl<'a, S: Style> Printer<'a, S> {
+    pub(crate) fn new(ast: &'a Ast, style: S) -> Self {
+        Printer {
+            ast,
+            style,
+            out: String::new(),
+            indent: 0,
+            line_start: true,
+            macro_refs: false,
+        }
+    }
+
+    /// The debug string of expression `id`.
+    pub(crate) fn print(mut self, id: ExprId) -> String {
+        self.expr(id);
+        self.out
+    }
+
     fn append(&mut self, s: &str) {
         if self.line_start {
             self.line_start = false;
@@ -49,131 +136,106 @@ impl W<'_> {
     }
 
     fn adorn(&mut self, id: ExprId, kind: Option<&ExprKind>) {
-        let s = match self.adorner {
-            Adorner::None => return,
-            Adorner::Location => {
-                let (l, c) = match self.source {
-                    Some(src) => {
-                        let span = self
-                            .ast
-                            .exprs
-                            .get(id.0 as usize - 1)
-                            .map(|e| e.span)
-                            .unwrap_or_default();
-                        src.location(src.cp_of_byte(span.start))
-                    }
-                    None => (-1, -1),
-                };
-                format!("^#{}[{},{}]#", id.0, l, c)
-            }
-            Adorner::Kind | Adorner::KindAndId => {
-                let name = match self.ast.macro_calls.get(&id) {
-                    Some(m) if self.macro_names => m.function.clone(),
-                    _ => kind_name(kind).to_string(),
-                };
-                if self.adorner == Adorner::Kind {
-                    format!("^#{name}#")
-                } else {
-                    format!("^#{}:{name}#", id.0)
+        if let Some(s) = self.style.adornment(self.ast, id, kind) {
+            self.append(&s);
+        }
+    }
+
+    fn entry(&mut self, id: ExprId) {
+        if let Some(s) = self.style.entry_adornment(self.ast, id) {
+            self.append(&s);
+        }
+    }
+
+    /// `[a, b]`, `{k: v}` and `T{f: v}` alike: `open`, the items on their own lines, `close`.
+    fn items(&mut self, open: &str, n: usize, close: &str, mut item: impl FnMut(&mut Self, usize)) {
+        self.append(open);
+        if n > 0 {
+            self.newline();
+            self.indent += 1;
+            for i in 0..n {
+                if i > 0 {
+                    self.append(",");
+                    self.newline();
                 }
+                item(self, i);
             }
-        };
-        self.append(&s);
+            self.indent -= 1;
+            self.newline();
+        }
+        self.append(close);
     }
 
     fn expr(&mut self, id: ExprId) {
-        let kind = &self.ast.exprs[id.index()].kind;
-        if self.macro_refs && self.ast.macro_calls.contains_key(&id) {
+        let ast = self.ast;
+        let kind = &ast.exprs[id.index()].kind;
+        if self.macro_refs && ast.macro_calls.contains_key(&id) {
             self.adorn(id, None);
             return;
         }
         match kind {
             ExprKind::Unspecified => {}
             ExprKind::Literal(l) => self.append(&literal(l)),
-            ExprKind::Ident(n) => self.append(n),
+            ExprKind::Ident(n) => match self.style.rename(id) {
+                Some(r) => self.append(&r),
+                None => self.append(n),
+            },
             ExprKind::Select {
                 operand,
                 field,
                 test_only,
             } => {
-                self.expr_maybe_plain(*operand);
-                self.append(".");
-                self.append(field);
-                if *test_only {
-                    self.append("~test-only~");
+                if let Some(r) = self.style.rename(id) {
+                    self.append(&r);
+                } else {
+                    self.expr_maybe_plain(*operand);
+                    self.append(".");
+                    self.append(field);
+                    if *test_only {
+                        self.append("~test-only~");
+                    }
                 }
             }
             ExprKind::Call {
                 target,
                 function,
                 args,
-            } => self.call(*target, function, args),
+            } => {
+                let (target, function) = self.style.call(id, *target, function);
+                self.call(target, &function, args);
+            }
             ExprKind::List { elems, .. } => {
-                self.append("[");
-                if !elems.is_empty() {
-                    self.newline();
-                    self.indent += 1;
-                    for (i, e) in elems.iter().enumerate() {
-                        if i > 0 {
-                            self.append(",");
-                            self.newline();
-                        }
-                        self.expr(*e);
-                    }
-                    self.indent -= 1;
-                    self.newline();
-                }
-                self.append("]");
+                self.items("[", elems.len(), "]", |p, i| p.expr(elems[i]));
             }
             ExprKind::Map { entries } => {
-                self.append("{");
-                if !entries.is_empty() {
-                    self.newline();
-                    self.indent += 1;
-                    for (i, e) in entries.iter().enumerate() {
-                        if i > 0 {
-                            self.append(",");
-                            self.newline();
-                        }
-                        if e.optional {
-                            self.append("?");
-                        }
-                        self.expr_maybe_plain(e.key);
-                        self.append(":");
-                        self.expr_maybe_plain(e.value);
-                        self.entry(e.id);
+                self.items("{", entries.len(), "}", |p, i| {
+                    let e = &entries[i];
+                    if e.optional {
+                        p.append("?");
                     }
-                    self.indent -= 1;
-                    self.newline();
-                }
-                self.append("}");
+                    p.expr_maybe_plain(e.key);
+                    p.append(":");
+                    p.expr_maybe_plain(e.value);
+                    p.entry(e.id);
+                });
             }
             ExprKind::Struct { type_name, fields } => {
-                self.append(type_name);
-                self.append("{");
-                if !fields.is_empty() {
-                    self.newline();
-                    self.indent += 1;
-                    for (i, f) in fields.iter().enumerate() {
-                        if i > 0 {
-                            self.append(",");
-                            self.newline();
-                        }
-                        if f.optional {
-                            self.append("?");
-                        }
-                        self.append(&f.field);
-                        self.append(":");
-                        self.expr_maybe_plain(f.value);
-                        self.entry(f.id);
-                    }
-                    self.indent -= 1;
-                    self.newline();
+                match self.style.rename(id) {
+                    Some(r) => self.append(&r),
+                    None => self.append(type_name),
                 }
-                self.append("}");
+                self.items("{", fields.len(), "}", |p, i| {
+                    let f = &fields[i];
+                    if f.optional {
+                        p.append("?");
+                    }
+                    p.append(&f.field);
+                    p.append(":");
+                    p.expr_maybe_plain(f.value);
+                    p.entry(f.id);
+                });
             }
             ExprKind::Comprehension(c) => {
-                let c = c.clone();
                 self.append("__comprehension__(");
                 self.indent += 1;
                 self.newline();
@@ -221,17 +283,6 @@ impl W<'_> {
         self.expr_maybe_plain(id);
         self.append(",");
         self.newline();
-    }
-
-    fn entry(&mut self, id: ExprId) {
-        match self.adorner {
-            Adorner::None => {}
-            Adorner::Kind => self.append("^#*expr.Expr_CreateStruct_Entry#"),
-            Adorner::KindAndId => {
-                self.append(&format!("^#{}:*expr.Expr_CreateStruct_Entry#", id.0))
-            }
-            Adorner::Location => self.adorn(id, None),
-        }
     }
 
     fn call(&mut self, target: Option<ExprId>, function: &str, args: &[ExprId]) {
@@ -295,38 +346,28 @@ fn literal(l: &Literal) -> String {
 /// The debug string of the expression `id` (cel-go `debug.ToAdornedDebugString`). The source is
 /// only needed for [`Adorner::Location`].
 pub fn debug_string(ast: &Ast, id: ExprId, adorner: Adorner, source: Option<&Source>) -> String {
-    let mut w = W {
-        ast,
-        source,
+    let style = ParseStyle {
         adorner,
-        out: String::new(),
-        indent: 0,
-        line_start: true,
-        macro_refs: false,
+        source,
         macro_names: false,
     };
-    w.expr(id);
-    w.out
+    Printer::new(ast, style).print(id)
 }
 
 /// The macro calls, highest id first, as cel-go's parser tests print them.
 pub fn macro_calls_string(ast: &Ast) -> String {
     let mut parts = Vec::new();
     for (&id, call) in ast.macro_calls.iter().rev() {
-        let mut w = W {
-            ast,
-            source: None,
+        let style = ParseStyle {
             adorner: Adorner::KindAndId,
-            out: String::new(),
-            indent: 0,
-            line_start: true,
-            macro_refs: true,
+            source: None,
             macro_names: true,
         };
-        let target = call.target;
-        w.call(target, &call.function, &call.args);
-        w.adorn(id, None);
-        parts.push(w.out);
+        let mut p = Printer::new(ast, style);
+        p.macro_refs = true;
+        p.call(call.target, &call.function, &call.args);
+        p.adorn(id, None);
+        parts.push(p.out);
     }
     parts.join(",\n")
 }
