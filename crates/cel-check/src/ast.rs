@@ -190,6 +190,46 @@ pub struct Ast {
 }
 
 impl Ast {
+    /// `a.b.c` as the name `a.b.c` when every part is an identifier or a plain selection (cel-go
+    /// `containers.ToQualifiedName`).
+    #[must_use]
+    pub fn qualified_name(&self, id: ExprId) -> Option<String> {
+        match &self.expr(id).kind {
+            ExprKind::Ident(n) => Some(n.clone()),
+            ExprKind::Select {
+                operand,
+                field,
+                test_only: false,
+            } => Some(format!("{}.{field}", self.qualified_name(*operand)?)),
+            _ => None,
+        }
+    }
+
+    /// The names of a chain of selections ending in an identifier, outermost first (cel-go
+    /// `qualifiers`); `None` when a part is a test-only selection or not a name.
+    #[must_use]
+    pub fn qualifiers(&self, mut id: ExprId) -> Option<Vec<String>> {
+        let mut out = Vec::new();
+        while let ExprKind::Select {
+            operand,
+            field,
+            test_only,
+        } = &self.expr(id).kind
+        {
+            if *test_only {
+                return None;
+            }
+            out.push(field.clone());
+            id = *operand;
+            if let ExprKind::Ident(name) = &self.expr(id).kind {
+                out.push(name.clone());
+                out.reverse();
+                return Some(out);
+            }
+        }
+        None
+    }
+
     /// The node with id `id`.
     ///
     /// # Panics

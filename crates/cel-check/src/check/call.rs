@@ -33,7 +33,7 @@ impl Checker<'_> {
             return;
         };
         // `a.b.f()` may name the function `a.b.f` rather than `f` called on `a.b`.
-        if let Some(prefix) = self.qualified_name(target)
+        if let Some(prefix) = self.ast.qualified_name(target)
             && let Some(name) = self.lookup_function(&format!("{prefix}.{function}"))
         {
             self.resolve_overload_or_error(id, &name, None, args, true);
@@ -46,19 +46,6 @@ impl Checker<'_> {
                 self.set_type(id, Type::Error);
                 self.undeclared(id, function);
             }
-        }
-    }
-
-    /// cel-go `containers.ToQualifiedName`.
-    fn qualified_name(&self, id: ExprId) -> Option<String> {
-        match &self.ast.expr(id).kind {
-            ExprKind::Ident(n) => Some(n.clone()),
-            ExprKind::Select {
-                operand,
-                field,
-                test_only: false,
-            } => Some(format!("{}.{field}", self.qualified_name(*operand)?)),
-            _ => None,
         }
     }
 

@@ -204,31 +204,8 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// `a.b.c` as the name `a.b.c` if every part is an identifier or plain selection.
-    fn qualifiers(&self, mut id: ExprId) -> Option<Vec<String>> {
-        let mut out = Vec::new();
-        while let ExprKind::Select {
-            operand,
-            field,
-            test_only,
-        } = &self.ast.expr(id).kind
-        {
-            if *test_only {
-                return None;
-            }
-            out.push(field.clone());
-            id = *operand;
-            if let ExprKind::Ident(name) = &self.ast.expr(id).kind {
-                out.push(name.clone());
-                out.reverse();
-                return Some(out);
-            }
-        }
-        None
-    }
-
     fn check_select(&mut self, id: ExprId, operand: ExprId, field: &str, test_only: bool) {
-        if let Some(q) = self.qualifiers(id) {
+        if let Some(q) = self.ast.qualifiers(id) {
             let resolved = if q.len() == 1 {
                 self.resolve_simple_ident(&q[0])
             } else {

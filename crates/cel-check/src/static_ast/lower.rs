@@ -217,41 +217,6 @@ impl Lower<'_> {
             .find(|c| self.env.has_function(c))
     }
 
-    fn qualified_name(&self, id: ExprId) -> Option<String> {
-        match &self.ast.expr(id).kind {
-            ExprKind::Ident(n) => Some(n.clone()),
-            ExprKind::Select {
-                operand,
-                field,
-                test_only: false,
-            } => Some(format!("{}.{field}", self.qualified_name(*operand)?)),
-            _ => None,
-        }
-    }
-
-    /// The names of a chain of selections ending in an identifier (cel-go `qualifiers`).
-    fn qualifiers(&self, mut id: ExprId) -> Option<Vec<String>> {
-        let mut out = Vec::new();
-        while let ExprKind::Select {
-            operand,
-            field,
-            test_only,
-        } = &self.ast.expr(id).kind
-        {
-            if *test_only {
-                return None;
-            }
-            out.push(field.clone());
-            id = *operand;
-            if let ExprKind::Ident(name) = &self.ast.expr(id).kind {
-                out.push(name.clone());
-                out.reverse();
-                return Some(out);
-            }
-        }
-        None
-    }
-
     fn kind(&mut self, id: ExprId, k: &ExprKind) -> LKind {
         match k {
             ExprKind::Unspecified => LKind::Unspecified,
@@ -273,7 +238,7 @@ impl Lower<'_> {
                 field,
                 test_only,
             } => {
-                let q = self.qualifiers(id);
+                let q = self.ast.qualifiers(id);
                 let (head, qualified) = match q {
                     Some(q) => (q[0].clone(), global(&q.join("."))),
                     None => (String::new(), Global::None),
@@ -355,7 +320,7 @@ impl Lower<'_> {
             None => Vec::new(),
         };
         let namespaced = target
-            .and_then(|t| self.qualified_name(t))
+            .and_then(|t| self.ast.qualified_name(t))
             .and_then(|prefix| self.lookup_function(&format!("{prefix}.{function}")))
             .map(|name| {
                 let o = self.candidates(&name, false);
