@@ -172,7 +172,9 @@ pub use crdkit_apimachinery::version;
 pub use crdkit_cel as cel;
 /// `crdgen`, the command line: `crdkit::cli::main(&[CronTab::crd()?])` is a user's own crdgen.
 #[cfg(feature = "cli")]
-pub use crdkit_cli as cli;
+pub mod cli {
+    pub use crdkit_cli::{INVALID, OK, USAGE, main, run};
+}
 /// Conversion webhooks: `ConversionReview`, typed conversions between versions, round trips
 /// without loss (the HTTP server is the `crdkit-webhook` crate).
 #[cfg(feature = "crd")]

@@ -32,7 +32,6 @@
 
 pub mod api;
 pub mod base64;
-pub mod cli;
 pub mod clock;
 pub mod controllers;
 pub mod engine;

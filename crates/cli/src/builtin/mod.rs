@@ -165,7 +165,6 @@ fn data() -> &'static Data {
 /// The built-in kinds of one Kubernetes minor version.
 #[derive(Debug)]
 pub struct Catalog {
-    version: KubernetesVersion,
     definitions: HashMap<&'static str, &'static Value>,
     /// `(group, version, kind)` → definition name.
     kinds: HashMap<(String, String, String), &'static str>,
@@ -200,21 +199,11 @@ impl Catalog {
                     .or_insert(name.as_str());
             }
         }
-        Catalog {
-            version,
-            definitions,
-            kinds,
-        }
-    }
-
-    /// The Kubernetes version.
-    #[must_use]
-    pub fn version(&self) -> KubernetesVersion {
-        self.version
+        Catalog { definitions, kinds }
     }
 
     /// Whether `apiVersion`/`kind` is a built-in kind of this version.
-    #[must_use]
+    #[cfg(test)]
     pub fn has(&self, api_version: &str, kind: &str) -> bool {
         self.definition_of(api_version, kind).is_some()
     }

@@ -5,9 +5,11 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::load::{self, Document};
-use super::report::{self, Output};
-use super::{Failure, INVALID, OK};
+use crate::crds::read_crds;
+use crate::exit::{Failure, INVALID, OK};
+use crate::help;
+use crate::output::Output;
+use crate::report;
 use crdkit_crd::compat::Severity;
 use crdkit_crd::crd_check::check_crd_full;
 use crdkit_schema::crd::CustomResourceDefinition;
@@ -16,7 +18,7 @@ mod update;
 
 /// `--fail-on`: the least severe finding of the compatibility report that fails the run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FailOn {
+pub(super) enum FailOn {
     /// Any finding at or above this severity.
     Severity(Severity),
     /// No finding: only the API server's rejection fails the run.
@@ -32,7 +34,8 @@ struct Options {
     files: Vec<PathBuf>,
 }
 
-fn parse_args(args: Vec<OsString>) -> Result<Options, Failure> {
+/// The options, or `None` for `--help`.
+fn parse_args(args: Vec<OsString>) -> Result<Option<Options>, Failure> {
     use lexopt::prelude::*;
     let mut parser = lexopt::Parser::from_args(args);
     let mut o = Options {
@@ -44,8 +47,9 @@ fn parse_args(args: Vec<OsString>) -> Result<Options, Failure> {
     };
     while let Some(arg) = parser.next()? {
         match arg {
+            Short('h') | Long("help") => return Ok(None),
             Long("output") | Short('o') => {
-                o.output = super::parse_output(parser.value()?, &[Output::Text, Output::Json])?;
+                o.output = Output::parse(parser.value()?, &[Output::Text, Output::Json])?;
             }
             Long("old") => o.old_files.push(parser.value()?.into()),
             Long("stored-versions") => {
@@ -81,7 +85,7 @@ fn parse_args(args: Vec<OsString>) -> Result<Options, Failure> {
                 .to_owned(),
         ));
     }
-    Ok(o)
+    Ok(Some(o))
 }
 
 /// Runs `crdgen check [--output text|json] [--old OLD.yaml|DIR]... [--stored-versions V,..]
@@ -92,13 +96,16 @@ fn parse_args(args: Vec<OsString>) -> Result<Options, Failure> {
 /// # Errors
 /// [`Failure::Usage`] for bad arguments, [`Failure::Input`] for a file that is not YAML or JSON
 /// CRDs, [`Failure::Io`] when reading or writing fails.
-pub fn run(
+pub(crate) fn run(
     args: Vec<OsString>,
     builtin: &[CustomResourceDefinition],
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<u8, Failure> {
-    let o = parse_args(args)?;
+    let Some(o) = parse_args(args)? else {
+        help::write(out, Some("check"))?;
+        return Ok(OK);
+    };
     let mut crds: Vec<(String, CustomResourceDefinition)> = Vec::new();
     if o.files.is_empty() {
         crds.extend(
@@ -107,7 +114,9 @@ pub fn run(
                 .map(|c| (String::from("<built-in>"), c.clone())),
         );
     }
-    crds.extend(read_crds(&o.files, err)?);
+    for f in &o.files {
+        crds.extend(read_crds(f, err)?);
+    }
     if crds.is_empty() {
         return Err(Failure::Input(format!(
             "{}: no CustomResourceDefinition to check",
@@ -115,7 +124,10 @@ pub fn run(
         )));
     }
     if !o.old_files.is_empty() {
-        let olds = read_crds(&o.old_files, err)?;
+        let mut olds = Vec::new();
+        for f in &o.old_files {
+            olds.extend(read_crds(f, err)?);
+        }
         if olds.is_empty() {
             return Err(Failure::Input(format!(
                 "{}: no CustomResourceDefinition to compare with",
@@ -150,37 +162,6 @@ fn names(files: &[PathBuf]) -> String {
         .map(|f| f.display().to_string())
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// The CRDs of `files` (directories: their CRD documents, other documents skipped), each with
-/// its position.
-fn read_crds(
-    files: &[PathBuf],
-    err: &mut dyn Write,
-) -> Result<Vec<(String, CustomResourceDefinition)>, Failure> {
-    let mut crds = Vec::new();
-    for given in files {
-        for f in load::expand(std::slice::from_ref(given))? {
-            for doc in load::load(&f)? {
-                // Directories hold other things beside CRDs (a kustomization, a policy).
-                if given.is_dir() && !super::registry::is_crd(&doc.value) {
-                    continue;
-                }
-                crds.push((doc.position(), read_crd(&doc)?));
-                super::validate::warn_duplicates(err, &doc);
-            }
-        }
-    }
-    Ok(crds)
-}
-
-/// A document as a CRD, or an input error naming the file and line.
-///
-/// # Errors
-/// [`Failure::Input`] when the document is not a CRD or does not decode.
-pub fn read_crd(doc: &Document) -> Result<CustomResourceDefinition, Failure> {
-    CustomResourceDefinition::from_value(doc.value.clone())
-        .map_err(|e| Failure::Input(format!("{}: {e}", doc.position())))
 }
 
 #[cfg(test)]

@@ -8,8 +8,9 @@ use std::io::Write;
 use serde_json::{Value, json};
 
 use super::{FailOn, Options};
-use crate::report::{self, Output};
-use crate::{Failure, INVALID, OK};
+use crate::exit::{Failure, INVALID, OK};
+use crate::output::Output;
+use crate::report;
 use crdkit_apimachinery::field::FieldError;
 use crdkit_crd::compat::{self, Finding};
 use crdkit_crd::crd_check::{check_crd_full, check_crd_update};
@@ -129,8 +130,7 @@ fn write(
 }
 
 /// The JSON form of a finding: `{"severity", "code", "version", "path", "message"}`.
-#[must_use]
-pub fn finding_json(f: &Finding) -> Value {
+fn finding_json(f: &Finding) -> Value {
     json!({
         "severity": f.severity.as_str(),
         "code": f.code.as_str(),

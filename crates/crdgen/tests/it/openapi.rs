@@ -1,5 +1,5 @@
 //! `crdgen openapi` on the examples' CRDs: the documents match their golden files
-//! (`tests/golden/openapi/`, `BLESS=1 cargo test -p crdkit-examples --test it openapi` rewrites them), and they are
+//! (`tests/golden/openapi/`, `BLESS=1 cargo test -p crdgen --test it openapi` rewrites them), and they are
 //! what the local API server serves for the same CRD.
 
 use std::path::PathBuf;
@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use serde_json::Value;
 
 fn golden_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/golden/openapi")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden/openapi")
 }
 
 /// The documents `crdgen openapi` writes for one CRD: v3 per served group-version, and v2.
@@ -108,51 +108,9 @@ fn crdgen_writes_the_golden_documents() {
 #[cfg(feature = "serve")]
 mod served {
     use super::*;
-    use std::io::{Read, Write};
-    use std::net::{SocketAddr, TcpStream};
+    use crate::http::{http, json};
+    use std::net::SocketAddr;
     use std::time::Duration;
-
-    /// A blocking HTTP/1.1 exchange with the local server (no client library needed for a test).
-    fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> (u16, Vec<u8>) {
-        let mut s = TcpStream::connect(addr).expect("connect");
-        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-        let body = body.map(Value::to_string).unwrap_or_default();
-        write!(
-            s,
-            "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nAccept: application/json\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-            body.len()
-        )
-        .expect("send");
-        let mut raw = Vec::new();
-        s.read_to_end(&mut raw).expect("read");
-        let split = raw
-            .windows(4)
-            .position(|w| w == b"\r\n\r\n")
-            .expect("headers");
-        let head = String::from_utf8_lossy(&raw[..split]).to_ascii_lowercase();
-        let status = head[9..12].parse().expect("status");
-        let mut rest = raw[split + 4..].to_vec();
-        if head.contains("transfer-encoding: chunked") {
-            let mut out = Vec::new();
-            loop {
-                let line_end = rest.windows(2).position(|w| w == b"\r\n").expect("chunk");
-                let size =
-                    usize::from_str_radix(String::from_utf8_lossy(&rest[..line_end]).trim(), 16)
-                        .expect("chunk size");
-                if size == 0 {
-                    break;
-                }
-                out.extend_from_slice(&rest[line_end + 2..line_end + 2 + size]);
-                rest = rest[line_end + 4 + size..].to_vec();
-            }
-            rest = out;
-        }
-        (status, rest)
-    }
-
-    fn json(body: &[u8]) -> Value {
-        serde_json::from_slice(body).expect("a JSON body")
-    }
 
     /// What `/openapi/v3/apis/<g>/<v>` serves once the server has the CRD, for the example's
     /// served group-versions.

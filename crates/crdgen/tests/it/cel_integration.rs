@@ -13,7 +13,7 @@ use std::process::Command;
 use serde_json::{Value, json};
 
 // Shared with the runtime's ratcheting tests.
-#[path = "../../../crates/apiextensions/tests/it/patch.rs"]
+#[path = "../../../apiextensions/tests/it/patch.rs"]
 mod patch;
 use patch::{merge_patch, without_nulls};
 
@@ -270,7 +270,7 @@ fn run_case(dir: &Path, case: &Value, problems: &mut Vec<String>) {
 
 #[test]
 fn kubernetes_cel_integration_cases() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/cel-integration");
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/cel-integration");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
         .expect("tests/cel-integration")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -362,7 +362,7 @@ fn validate_step(
 #[test]
 fn apiextensions_ratcheting_through_crdgen() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../crates/apiextensions/tests/data/cel/validate/ratcheting_integration.json");
+        .join("../apiextensions/tests/data/cel/validate/ratcheting_integration.json");
     let data: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let work = std::env::temp_dir().join(format!("crdkit-ratcheting-{}", std::process::id()));
     std::fs::create_dir_all(&work).unwrap();

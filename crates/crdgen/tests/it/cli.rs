@@ -1,7 +1,7 @@
 //! The `crdgen` command line, run as a program: each directory of `tests/cli/` holds `args`
 //! (run from that directory), the expected `stdout`, `stderr` (if given) and `exit_code`; a file
 //! `stdin`, when there, is the program's standard input (else it reads nothing).
-//! `BLESS=1 cargo test -p crdkit-examples --test it cli` writes what the program does now.
+//! `BLESS=1 cargo test -p crdgen --test it cli` writes what the program does now.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -49,7 +49,7 @@ fn run_case(dir: &Path, bless: bool) -> Result<(), String> {
 
 #[test]
 fn cli_cases() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/cli");
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/cli");
     let bless = std::env::var_os("BLESS").is_some();
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
         .expect("tests/cli")
@@ -124,7 +124,7 @@ fn deep_objects() {
         )
     };
     let yaml = |depth: usize| format!("# yaml\n{}", json(depth).replace("\"a\": ", "a: "));
-    let max = crdkit::cli::load::MAX_DEPTH;
+    let max = crdkit_cli::MAX_DEPTH;
     for (i, text) in [json(max), yaml(max)].into_iter().enumerate() {
         let (code, out, err) = run_files(
             &format!("deep-ok-{i}"),
