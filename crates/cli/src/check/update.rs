@@ -7,7 +7,7 @@ use std::io::Write;
 
 use serde_json::{Value, json};
 
-use super::{FailOn, Options};
+use super::args::{FailOn, Options};
 use crate::exit::{Failure, INVALID, OK};
 use crate::output::Output;
 use crate::report;
