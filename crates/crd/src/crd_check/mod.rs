@@ -43,11 +43,13 @@ mod openapi;
 mod parts;
 mod spec;
 mod status;
+mod stored;
 #[cfg(test)]
 mod tests;
 mod update;
 pub use hooks::{ValueDefaultValidator, check_crd_full};
 use spec::{Opts, enum_string, spec};
+pub use stored::{StoredVersions, as_stored};
 pub use update::{check_crd_update, check_crd_update_with};
 
 use serde_json::Value;
