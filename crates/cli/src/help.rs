@@ -20,10 +20,13 @@ const CHECK: &str = "    crdgen check [--output text|json] CRD.yaml|DIR...
         Would the API server accept these CRDs as updates of the old ones (same name), and what
         would the update break? The API server's update rules (stored versions kept, immutable
         names and scope, ...), then a compatibility report: each change with its field path and
-        severity, breaks-stored-objects (existing objects may become invalid or lose data),
-        breaks-clients (requests of existing clients may fail) or info. --stored-versions: the
-        old CRD's status.storedVersions (default: its status, else its storage version).
-        --fail-on: the least severe change that fails the run (default breaks-clients).
+        severity, breaks-stored-objects (stored objects fail updates, lose data or become
+        unreachable), breaks-clients (requests of existing clients may fail, writes of values a
+        new or tighter validation refuses among them: validation ratcheting, on by default since
+        Kubernetes 1.30, spares the stored objects) or info. --stored-versions: the old CRD's
+        status.storedVersions (default: its status when it lists them, else its storage version,
+        as a cluster records it on create; the report says which). --fail-on: the least severe
+        change that fails the run (default breaks-clients).
 ";
 
 const VALIDATE: &str =

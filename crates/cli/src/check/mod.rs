@@ -127,14 +127,20 @@ mod tests {
             run_with(&[crd(10)]),
             (
                 OK,
-                "<built-in>: CustomResourceDefinition \"crontabs.stable.example.com\" is valid\n"
+                "<built-in>: CustomResourceDefinition \"crontabs.stable.example.com\" is valid\n  \
+                 stored versions: v1 (assumed: the old CRD's storage version, as a cluster \
+                 records it on create; the file lists none, --stored-versions gives them)\n"
                     .to_owned()
             )
         );
         let (code, out) = run_with(&[crd(5)]);
         assert_eq!(code, INVALID);
         assert!(
-            out.ends_with("  breaks-stored-objects: version v1: .replicas: maximum lowered from 10 to 5 (bound-tightened)\n"),
+            out.ends_with(
+                "  breaks-clients: version v1: .replicas: maximum lowered from 10 to 5; ratcheted \
+                 (Kubernetes 1.30+): stored objects that fail it keep updating while that value \
+                 is unchanged (bound-tightened)\n"
+            ),
             "{out}"
         );
         let _ = std::fs::remove_dir_all(&dir);
