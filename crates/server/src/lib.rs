@@ -31,11 +31,11 @@
 #![forbid(unsafe_code)]
 
 pub mod api;
-pub mod base64;
 pub mod cli;
 pub mod clock;
 pub mod controllers;
 pub mod engine;
+mod go_base64;
 pub mod handlers;
 pub mod http;
 pub mod jsonpath;

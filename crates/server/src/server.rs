@@ -365,7 +365,7 @@ pub fn write_kubeconfig(
         .map(|pem| {
             format!(
                 "    certificate-authority-data: {}\n",
-                crate::base64::encode_std(pem.as_bytes())
+                crate::go_base64::encode_std(pem.as_bytes())
             )
         })
         .unwrap_or_default();

@@ -81,7 +81,8 @@ impl Webhook {
             Some("https") => {
                 let mut roots = rustls::RootCertStore::empty();
                 if let Some(b64) = &config.ca_bundle {
-                    let pem = crate::base64::decode(b64.trim()).ok_or("caBundle is not base64")?;
+                    // A `[]byte` field: Go's JSON decoder reads it as `base64.StdEncoding`.
+                    let pem = crate::go_base64::decode_std(b64).ok_or("caBundle is not base64")?;
                     for cert in CertificateDer::pem_slice_iter(&pem) {
                         roots
                             .add(cert.map_err(|e| format!("caBundle: {e}"))?)

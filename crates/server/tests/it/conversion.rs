@@ -75,7 +75,10 @@ async fn converter() -> (String, String, Arc<AtomicUsize>) {
     });
     (
         format!("https://{addr}/convert"),
-        crdkit_server::base64::encode_std(tls.cert_pem.as_bytes()),
+        base64::Engine::encode(
+            &base64::engine::general_purpose::STANDARD,
+            tls.cert_pem.as_bytes(),
+        ),
         calls,
     )
 }
