@@ -45,6 +45,7 @@ pub mod object;
 pub use crdkit_crd::openapi;
 pub mod patch;
 pub mod registry;
+mod rest;
 pub mod request_log;
 pub mod selector;
 pub mod server;

@@ -154,9 +154,10 @@ impl ApiServer {
             }
         };
         let storage: Arc<dyn Storage> = storage.unwrap_or_else(|| Arc::new(MemoryStorage::new()));
-        let api = Api::start(storage, api, shutdown.clone())
+        let (api, revision) = Api::start(storage, api, shutdown.clone())
             .await
             .map_err(|e| StartError::Storage(e.message))?;
+        crate::controllers::start(&api, revision).await;
         let host = if local.ip().is_unspecified() {
             SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), local.port())
         } else {

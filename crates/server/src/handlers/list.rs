@@ -11,7 +11,7 @@
 use crdkit_storage::ListOptions;
 use serde_json::{Map, Value, json};
 
-use super::Ctx;
+use super::ctx::Ctx;
 use crate::engine::{FieldError, FieldPath};
 use crate::http::negotiate::Output;
 use crate::http::response::{self, Resp};
