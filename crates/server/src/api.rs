@@ -94,7 +94,7 @@ pub struct Api {
     /// Cancelled on shutdown: watches end, controllers stop.
     pub shutdown: CancellationToken,
     /// The last requests answered.
-    pub request_log: crate::request_log::RequestLog,
+    pub request_log: Arc<crate::request_log::RequestLog>,
     /// Background tasks (controllers, cleanups), awaited on shutdown.
     pub tasks: TaskTracker,
     /// CRDs and namespaces being cleaned up (`crd/<name>`, `ns/<name>`).
@@ -133,7 +133,7 @@ impl Api {
             crds: Arc::new(CrdStrategy::new(Arc::clone(&registry))),
             registry,
             namespaces: Arc::new(NamespaceStrategy::new()),
-            request_log: crate::request_log::RequestLog::new(config.request_log),
+            request_log: Arc::new(crate::request_log::RequestLog::new(config.request_log)),
             config,
             shutdown,
             tasks: TaskTracker::new(),

@@ -17,6 +17,7 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::api::{Api, ApiConfig};
+use crate::request_log::RequestLog;
 use crate::tls::{self, Tls};
 
 /// Why the server could not start.
@@ -228,10 +229,20 @@ impl ApiServer {
         self.token.as_deref()
     }
 
-    /// The API state (storage, registry), for tests.
+    /// The storage the server runs on: what it stores, for assertions below the HTTP API
+    /// (objects are JSON at `/registry/<group>/<plural>/[<namespace>/]<name>`, at their storage
+    /// version, without `resourceVersion`).
     #[must_use]
-    pub fn api(&self) -> &Arc<Api> {
-        &self.api
+    pub fn storage(&self) -> &Arc<dyn Storage> {
+        self.api.objects.storage()
+    }
+
+    /// The requests the server answered (the last [`ApiConfig::request_log`]).
+    ///
+    /// [`ApiConfig::request_log`]: crate::ApiConfig::request_log
+    #[must_use]
+    pub fn request_log(&self) -> &Arc<RequestLog> {
+        &self.api.request_log
     }
 
     /// A `kube::Client` for this server.
