@@ -89,18 +89,15 @@ async fn config(o: &Options) -> Result<ServerConfig, String> {
         _ => None,
     };
     if let Some(dir) = &o.data {
-        c.storage = Some(crdkit_server::storage::open_dir(dir)?);
+        c.storage = Some(crdkit_server::open_dir(dir)?);
         c.kubeconfig = Some(dir.join("kubeconfig"));
     }
     if let Some(endpoints) = &o.etcd {
         #[cfg(feature = "etcd")]
         {
             c.storage = Some(
-                crdkit_server::storage::connect_etcd(
-                    endpoints,
-                    o.etcd_prefix.as_deref().unwrap_or(""),
-                )
-                .await?,
+                crdkit_server::connect_etcd(endpoints, o.etcd_prefix.as_deref().unwrap_or(""))
+                    .await?,
             );
         }
         #[cfg(not(feature = "etcd"))]

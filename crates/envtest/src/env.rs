@@ -5,8 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crdkit_server::api::Api as ServerApi;
-use crdkit_server::{ApiConfig, ApiServer, RequestRecord, ServerConfig};
+use crdkit_server::{ApiConfig, ApiServer, RequestLog, RequestRecord, ServerConfig, Storage};
 use crdkit_shape::resource::CustomResource;
 use k8s_openapi::NamespaceResourceScope;
 use k8s_openapi::api::core::v1::Namespace;
@@ -25,7 +24,7 @@ pub struct Builder {
     api: ApiConfig,
     namespace: String,
     timeout: Duration,
-    storage: Option<Arc<dyn crdkit_server::Storage>>,
+    storage: Option<Arc<dyn Storage>>,
     crds: Vec<Result<serde_json::Value, Error>>,
 }
 
@@ -66,7 +65,7 @@ impl Builder {
 
     /// Storage other than memory (redb, etcd: see `crate::etcd` with the `etcd` feature).
     #[must_use]
-    pub fn storage(mut self, s: Arc<dyn crdkit_server::Storage>) -> Builder {
+    pub fn storage(mut self, s: Arc<dyn Storage>) -> Builder {
         self.storage = Some(s);
         self
     }
@@ -133,7 +132,8 @@ fn crd_value<K: CustomResource>() -> Result<serde_json::Value, Error> {
 struct ServerThread {
     url: String,
     kubeconfig: PathBuf,
-    api: Arc<ServerApi>,
+    storage: Arc<dyn Storage>,
+    requests: Arc<RequestLog>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     done: std::sync::mpsc::Receiver<()>,
 }
@@ -169,7 +169,8 @@ async fn spawn_server(config: ServerConfig) -> Result<ServerThread, Error> {
                 let info = (
                     server.url().to_owned(),
                     server.kubeconfig().to_owned(),
-                    Arc::clone(server.api()),
+                    Arc::clone(server.storage()),
+                    Arc::clone(server.request_log()),
                 );
                 let _ = ready_tx.send(Ok(info));
                 let _ = stop_rx.await;
@@ -178,14 +179,15 @@ async fn spawn_server(config: ServerConfig) -> Result<ServerThread, Error> {
             let _ = done_tx.send(());
         })
         .map_err(|e| Error::Start(e.to_string()))?;
-    let (url, kubeconfig, api) = ready_rx
+    let (url, kubeconfig, storage, requests) = ready_rx
         .await
         .map_err(|_| Error::Start("the server thread ended".to_owned()))?
         .map_err(Error::Start)?;
     Ok(ServerThread {
         url,
         kubeconfig,
-        api,
+        storage,
+        requests,
         stop: Some(stop_tx),
         done: done_rx,
     })
@@ -326,28 +328,29 @@ impl TestEnv {
         &self.server.kubeconfig
     }
 
-    /// The server's state (storage, registry), for assertions below the HTTP API.
+    /// The server's storage, for assertions below the HTTP API (see
+    /// [`ApiServer::storage`]).
     #[must_use]
-    pub fn server_api(&self) -> &Arc<ServerApi> {
-        &self.server.api
+    pub fn storage(&self) -> &Arc<dyn Storage> {
+        &self.server.storage
     }
 
     /// The requests the server answered (the last [`ApiConfig::request_log`], oldest first).
     #[must_use]
     pub fn requests(&self) -> Vec<RequestRecord> {
-        self.server.api.request_log.records()
+        self.server.requests.records()
     }
 
     /// A mark in the request log: pass it to [`TestEnv::requests_since`].
     #[must_use]
     pub fn mark(&self) -> u64 {
-        self.server.api.request_log.last_seq()
+        self.server.requests.last_seq()
     }
 
     /// The requests answered after `mark`.
     #[must_use]
     pub fn requests_since(&self, mark: u64) -> Vec<RequestRecord> {
-        self.server.api.request_log.since(mark)
+        self.server.requests.since(mark)
     }
 
     /// Runs a future (a controller) until the environment is dropped.

@@ -73,7 +73,7 @@ impl Etcd {
                 if etcd.child.try_wait().ok().flatten().is_some() {
                     break; // a port taken meanwhile: try others
                 }
-                if crdkit_server::storage::connect_etcd(&etcd.endpoint, "/probe")
+                if crdkit_server::connect_etcd(&etcd.endpoint, "/probe")
                     .await
                     .is_ok()
                 {
@@ -105,7 +105,7 @@ impl Etcd {
     /// # Errors
     /// etcd unreachable.
     pub async fn storage_at(&self, prefix: &str) -> Result<Arc<dyn crdkit_server::Storage>, Error> {
-        crdkit_server::storage::connect_etcd(&self.endpoint, prefix)
+        crdkit_server::connect_etcd(&self.endpoint, prefix)
             .await
             .map_err(Error::Start)
     }

@@ -24,12 +24,11 @@ async fn measure(name: &str, storage: Option<Arc<dyn Storage>>) {
     })
     .await
     .unwrap();
-    let objects = s.api().objects.clone();
+    let storage = Arc::clone(s.storage());
     let crd = json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
         "metadata": {"name": "crontabs.stable.example.com"},
         "spec": {"group": "stable.example.com", "scope": "Namespaced", "names": {"plural": "crontabs", "kind": "CronTab"},
             "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}]}});
-    let gr = crdkit_server::http::status::GroupResource::new("stable.example.com", "crontabs");
     let _ = crd;
     let before = rss_bytes().unwrap_or(0);
     for i in 0..OBJECTS {
@@ -38,12 +37,10 @@ async fn measure(name: &str, storage: Option<Arc<dyn Storage>>) {
             "metadata": {"name": name, "namespace": "default", "uid": "9aab1d66-628e-41bb-a422-57b8b3b1f5a9",
                 "creationTimestamp": "2021-06-20T07:35:27Z", "generation": 1},
             "spec": {"cronSpec": "* * * * */5", "image": "my-awesome-cron-image", "replicas": 3}});
-        objects
+        storage
             .create(
                 &format!("/registry/stable.example.com/crontabs/default/{name}"),
-                &obj,
-                &gr,
-                &name,
+                serde_json::to_vec(&obj).unwrap().into(),
             )
             .await
             .unwrap();
@@ -66,10 +63,6 @@ fn main() {
     rt.block_on(async {
         measure("memory", None).await;
         let dir = tempfile::tempdir().unwrap();
-        measure(
-            "redb",
-            Some(crdkit_server::storage::open_dir(dir.path()).unwrap()),
-        )
-        .await;
+        measure("redb", Some(crdkit_server::open_dir(dir.path()).unwrap())).await;
     });
 }

@@ -115,7 +115,7 @@ fn backends() -> Vec<Backend> {
             "redb",
             Box::new(|_| {
                 let dir = tempfile::tempdir().unwrap().keep();
-                Some(crdkit_server::storage::open_dir(&dir).unwrap())
+                Some(crdkit_server::open_dir(&dir).unwrap())
             }),
         ),
     ];
@@ -128,7 +128,7 @@ fn backends() -> Vec<Backend> {
                 let prefix = format!("/bench-{}", uuid_like());
                 // Connected on the runtime that serves, which keeps the connection's tasks.
                 Some(rt.block_on(async move {
-                    crdkit_server::storage::connect_etcd(&endpoint, &prefix)
+                    crdkit_server::connect_etcd(&endpoint, &prefix)
                         .await
                         .unwrap()
                 }))

@@ -1,5 +1,5 @@
-//! The server's state: storage, the watch cache, the CRDs served, the built-in kinds, and the
-//! background controllers; resolving a request path to the strategy that handles it.
+//! The server's state: storage, the watch cache, the CRDs served, the built-in kinds, the
+//! settings and the tasks running; resolving a request path to the strategy that handles it.
 
 use std::collections::{BTreeMap, HashSet};
 use std::sync::{Arc, Mutex, RwLock};
@@ -64,6 +64,16 @@ impl Default for ApiConfig {
     }
 }
 
+impl ApiConfig {
+    /// The limits of a request body.
+    pub(crate) fn body_limits(&self) -> crate::http::body::Limits {
+        crate::http::body::Limits {
+            max_bytes: self.max_body_bytes,
+            timeout: self.body_timeout,
+        }
+    }
+}
+
 /// The OpenAPI documents by path, each with its hash.
 pub(crate) type OpenApiDocs = BTreeMap<String, (Arc<Value>, String)>;
 
@@ -84,7 +94,7 @@ pub struct Api {
     /// Cancelled on shutdown: watches end, controllers stop.
     pub shutdown: CancellationToken,
     /// The last requests answered.
-    pub request_log: crate::RequestLog,
+    pub request_log: Arc<crate::request_log::RequestLog>,
     /// Background tasks (controllers, cleanups), awaited on shutdown.
     pub tasks: TaskTracker,
     /// CRDs and namespaces being cleaned up (`crd/<name>`, `ns/<name>`).
@@ -94,8 +104,9 @@ pub struct Api {
 }
 
 impl Api {
-    /// Starts the API over `storage`: the watch cache, the CRDs already stored, the system
-    /// namespaces, and the controllers.
+    /// Starts the API over `storage`: the watch cache, the CRDs already stored and the system
+    /// namespaces; returns it with the revision the CRDs were read at (where the controllers'
+    /// watch starts).
     ///
     /// # Errors
     /// The storage failing.
@@ -103,7 +114,7 @@ impl Api {
         storage: Arc<dyn Storage>,
         config: ApiConfig,
         shutdown: CancellationToken,
-    ) -> ApiResult<Arc<Api>> {
+    ) -> ApiResult<(Arc<Api>, u64)> {
         let cache = WatchCache::start(
             Arc::clone(&storage),
             WatchCacheConfig {
@@ -122,7 +133,7 @@ impl Api {
             crds: Arc::new(CrdStrategy::new(Arc::clone(&registry))),
             registry,
             namespaces: Arc::new(NamespaceStrategy::new()),
-            request_log: crate::RequestLog::new(config.request_log),
+            request_log: Arc::new(crate::request_log::RequestLog::new(config.request_log)),
             config,
             shutdown,
             tasks: TaskTracker::new(),
@@ -140,8 +151,7 @@ impl Api {
             }
         }
         api.ensure_system_namespaces().await?;
-        crate::controllers::start(&api, revision).await;
-        Ok(api)
+        Ok((api, revision))
     }
 
     /// Reads every stored CRD into the registry; returns the revision read at.

@@ -1,58 +1,78 @@
 //! A local Kubernetes API server for CustomResourceDefinitions: the real `kubectl` and kube-rs
 //! clients against crdkit's engine, with no cluster.
 //!
-//! A request goes through [`http`] (paths, queries, content negotiation, bodies, `Status`
-//! errors), [`handlers`] (one module per verb, and the update loop), [`registry`] (a strategy per
-//! kind: CRDs, custom resources at each served version, namespaces; tables, scale, conversion),
-//! the engine ([`engine`]: admission, CRD checks, server-side apply), [`store`] (objects over
-//! `crdkit-storage`, whose watch cache feeds every watch), and back. [`controllers`] delete a
-//! deleted CRD's objects and a terminating namespace's content, and keep the CRD registry in step
-//! with storage shared by several servers. [`openapi`] (the engine's) builds the OpenAPI v3 documents
-//! from CRDs without any server state.
-//!
 //! ```
 //! # tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap().block_on(async {
+//! use crdkit_server::ApiServer;
+//!
 //! // An in-memory server on 127.0.0.1 and a free port, with a kubeconfig for kubectl.
-//! let server = crdkit_server::ApiServer::start().await.unwrap();
+//! let server = ApiServer::start().await.unwrap();
 //! assert!(server.url().starts_with("http://127.0.0.1:"));
 //! assert!(std::fs::read_to_string(server.kubeconfig()).unwrap().contains(server.url()));
-//! // Its state is reachable in-process too (what `kubectl get ns default` reads):
-//! let key = "/registry/namespaces/default";
-//! let gr = crdkit_server::http::status::GroupResource::new("", "namespaces");
-//! let ns = server.api().objects.get(key, &gr, "default").await.unwrap();
-//! assert_eq!(ns.value["status"]["phase"], "Active");
+//! // What it stores is reachable in-process too (what `kubectl get ns default` reads):
+//! let stored = server.storage().get("/registry/namespaces/default").await.unwrap();
+//! let ns: serde_json::Value = serde_json::from_slice(&stored.value).unwrap();
+//! assert_eq!(ns["status"]["phase"], "Active");
 //! server.shutdown().await;
 //! # });
 //! ```
 //!
-//! Depends on `crdkit-apiextensions` (admission, CRD checks, conversion), `crdkit-apply`,
-//! `crdkit-storage`, `crdkit-schema` and `crdkit-apimachinery`, plus tokio, hyper and rustls:
-//! only `crdgen serve` and tests pull it in.
+//! [`ApiServer`] runs a server in-process (tests, crdkit-envtest) and [`serve`] runs one until
+//! cancelled (`crdgen serve`, whose flags crdkit-cli parses into it), both from a
+//! [`ServerConfig`]; the storage is in memory, in a
+//! directory ([`open_dir`]) or in etcd (`connect_etcd`, feature `etcd`), any [`Storage`].
+//!
+//! # Layers
+//!
+//! A request goes down through the layers and back; each module uses only those below it
+//! (no module uses one above it or beside it at its level, and none uses the crate root):
+//!
+//! | module | what it does | uses |
+//! | --- | --- | --- |
+//! | `server` | the assembly and the transport: starts the state, then the controllers, then the accept loop (HTTP/1.1, h2, TLS) | `handlers`, `controllers`, `api`, `request_log`, `tls`, `go_base64` |
+//! | `handlers` | one module per verb: decode the request, call the strategy, write through `rest`, encode | `rest`, `api`, `registry`, `store`, `http`, `request_log`, `patch`, `selector`, leaves |
+//! | `controllers` | the CRD finalizer, namespace deletion, the registry kept in step with storage, the garbage collector | `rest`, `api`, `registry`, `store`, `http::status`, leaves |
+//! | `rest` | the generic store: deletion (preconditions, finalizers, propagation) and `persist`, the one door for writes, with their effects on what is served | `api`, `registry`, `store`, `http::status`, leaves |
+//! | `api` | the state: storage, the watch cache, the CRDs served, settings; a path resolved to its strategy | `registry`, `store`, `http`, `request_log`, leaves |
+//! | `registry` | a strategy per kind: prepare, validate, convert, select, print | `http::status`, leaves |
+//! | `store` | objects over the storage trait: bytes to JSON, storage errors to `Status` errors | `http::status`, `object` |
+//! | `request_log`, `patch`, `selector` | the request log; JSON and merge patches; label and field selectors | `http`, `engine` |
+//! | `http` | paths, queries, content negotiation, request bodies and their limits, responses, `Status` errors | `engine` |
+//! | leaves | `engine` (the one door to crdkit's engine), `object`, `clock`, `jsonpath`, `tls`, `storage` (the backends), `go_base64` | nothing of this crate |
+//!
+//! The controllers run beside the handlers, as kube-controller-manager runs beside the API
+//! server: both act on objects through `rest` and read through `store`; neither calls the other.
+//!
+//! Depends on `crdkit-apiextensions` (admission, CRD checks, conversion), `crdkit-crd`,
+//! `crdkit-apply`, `crdkit-storage`, `crdkit-schema` and `crdkit-apimachinery`, plus tokio, hyper
+//! and rustls: only `crdgen serve` and tests pull it in.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
-pub mod api;
-pub mod base64;
-pub mod clock;
-pub mod controllers;
-pub mod engine;
-pub mod handlers;
-pub mod http;
-pub mod jsonpath;
-pub mod object;
-/// The OpenAPI v3 documents it serves, built from CRDs by the engine (`crdgen openapi` prints
-/// the same).
-pub use crdkit_crd::openapi;
-pub mod patch;
-pub mod registry;
-pub mod request_log;
-pub mod selector;
-pub mod server;
-pub mod storage;
-pub mod store;
-pub mod tls;
+mod api;
+mod clock;
+mod controllers;
+mod engine;
+mod go_base64;
+mod handlers;
+mod http;
+mod jsonpath;
+mod object;
+mod patch;
+mod registry;
+mod request_log;
+mod rest;
+mod selector;
+mod server;
+mod storage;
+mod store;
+mod tls;
 
 pub use api::ApiConfig;
 /// The storage trait servers run on (crdkit-storage).
 pub use crdkit_storage::Storage;
 pub use request_log::{RequestLog, RequestRecord};
 pub use server::{ApiServer, ServerConfig, StartError, TlsConfig, serve, write_kubeconfig};
+#[cfg(feature = "etcd")]
+pub use storage::connect_etcd;
+pub use storage::{DATA_FILE, open_dir};

@@ -17,6 +17,7 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::api::{Api, ApiConfig};
+use crate::request_log::RequestLog;
 use crate::tls::{self, Tls};
 
 /// Why the server could not start.
@@ -154,9 +155,10 @@ impl ApiServer {
             }
         };
         let storage: Arc<dyn Storage> = storage.unwrap_or_else(|| Arc::new(MemoryStorage::new()));
-        let api = Api::start(storage, api, shutdown.clone())
+        let (api, revision) = Api::start(storage, api, shutdown.clone())
             .await
             .map_err(|e| StartError::Storage(e.message))?;
+        crate::controllers::start(&api, revision).await;
         let host = if local.ip().is_unspecified() {
             SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), local.port())
         } else {
@@ -227,10 +229,20 @@ impl ApiServer {
         self.token.as_deref()
     }
 
-    /// The API state (storage, registry), for tests.
+    /// The storage the server runs on: what it stores, for assertions below the HTTP API
+    /// (objects are JSON at `/registry/<group>/<plural>/[<namespace>/]<name>`, at their storage
+    /// version, without `resourceVersion`).
     #[must_use]
-    pub fn api(&self) -> &Arc<Api> {
-        &self.api
+    pub fn storage(&self) -> &Arc<dyn Storage> {
+        self.api.objects.storage()
+    }
+
+    /// The requests the server answered (the last [`ApiConfig::request_log`]).
+    ///
+    /// [`ApiConfig::request_log`]: crate::ApiConfig::request_log
+    #[must_use]
+    pub fn request_log(&self) -> &Arc<RequestLog> {
+        &self.api.request_log
     }
 
     /// A `kube::Client` for this server.
@@ -365,7 +377,7 @@ pub fn write_kubeconfig(
         .map(|pem| {
             format!(
                 "    certificate-authority-data: {}\n",
-                crate::base64::encode_std(pem.as_bytes())
+                crate::go_base64::encode_std(pem.as_bytes())
             )
         })
         .unwrap_or_default();

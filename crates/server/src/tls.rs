@@ -86,6 +86,7 @@ pub fn from_files(cert: &Path, key: &Path) -> Result<Tls, String> {
 }
 
 /// The DER of the first certificate of a PEM text (empty when none).
+#[cfg(feature = "kube")]
 #[must_use]
 pub fn pem_to_der(pem: &str) -> Vec<u8> {
     CertificateDer::pem_slice_iter(pem.as_bytes())

@@ -27,13 +27,11 @@ use futures_util::StreamExt;
 use serde_json::{Value, json};
 
 use crate::api::Api;
-use crate::handlers::delete::{
-    FOREGROUND_FINALIZER, ORPHAN_FINALIZER, Options, Propagation, delete_object,
-};
 use crate::http::status::GroupResource;
 use crate::object;
 use crate::registry::Strategy;
 use crate::registry::custom_resource::CustomResourceStrategy;
+use crate::rest::{FOREGROUND_FINALIZER, ORPHAN_FINALIZER, Options, Propagation, delete_object};
 use crate::store;
 
 /// One `ownerReferences` entry.
@@ -351,19 +349,19 @@ async fn edit(api: &Arc<Api>, node: &Node, uid: &str, f: impl Fn(&mut Value) -> 
             return;
         }
         let result = if object::is_deleting(&obj) && !strategy.has_finalizers(&obj) {
-            api.objects
-                .delete(&node.key, Some(current.revision), &gr, &node.name)
-                .await
-                .map(|d| {
-                    crate::handlers::guaranteed::after_delete_in(
-                        api, &*strategy, &node.name, d.revision,
-                    );
-                })
+            crate::rest::delete(
+                api,
+                &*strategy,
+                &node.key,
+                &node.name,
+                Some(current.revision),
+            )
+            .await
+            .map(drop)
         } else {
-            api.objects
-                .update(&node.key, &obj, current.revision, &gr, &node.name)
+            crate::rest::update(api, &*strategy, &node.key, &mut obj, current.revision)
                 .await
-                .map(|rev| crate::handlers::guaranteed::after_write_in(api, &*strategy, &obj, rev))
+                .map(drop)
         };
         match result {
             Err(e) if e.code == 409 => {}

@@ -10,8 +10,8 @@
 use bytes::Bytes;
 use serde_json::Value;
 
-use super::Ctx;
-use super::write::{Target, update_object};
+use super::ctx::Ctx;
+use super::guaranteed::{Target, update_object};
 use crate::engine::{check_patched_object, decode_apply_patch, validate_field_manager};
 use crate::http::decode::Decoded;
 use crate::http::response::Resp;

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use serde_json::json;
 
-use super::Ctx;
+use super::ctx::Ctx;
 use super::write::{
     check_namespace, dry_run, field_validation, finalizer_warnings, generate_name, invalid,
     namespace, strict_fields, system_fields_for_create, type_meta,
@@ -79,20 +79,13 @@ pub(super) async fn create_as(
         let mut stored = candidate.clone();
         crate::registry::conversion::to_storage(&*strategy, &mut stored).await?;
         let key = info.key(ctx.path.namespace.as_deref(), &name);
-        match ctx
-            .api
-            .objects
-            .create(&key, &stored, &info.gr(), &name)
-            .await
-        {
+        match crate::rest::create(&ctx.api, &*strategy, &key, &mut stored).await {
             Ok(rev) => {
                 object::set_meta(
                     &mut candidate,
                     "resourceVersion",
                     Some(json!(rev.to_string())),
                 );
-                object::set_meta(&mut stored, "resourceVersion", Some(json!(rev.to_string())));
-                super::write::after_write(ctx, &stored, rev);
                 return Ok(ctx.respond(201, &candidate));
             }
             // A generated name taken: another try with another suffix.

@@ -5,7 +5,7 @@
 
 use serde_json::json;
 
-use super::Ctx;
+use super::ctx::Ctx;
 use crate::http::negotiate::Output;
 use crate::http::response::{self, Resp};
 use crate::http::status::ApiResult;

@@ -8,7 +8,7 @@
 
 use serde_json::{Value, json};
 
-use super::Ctx;
+use super::ctx::Ctx;
 use super::write::{
     dry_run, field_validation, finalizer_errors, finalizer_warnings, invalid, namespace,
     spec_changed, strict_fields, system_fields_for_update, type_meta,
@@ -129,18 +129,13 @@ pub(crate) async fn update_object(
             return Ok(Updated { object: new });
         }
         if object::is_deleting(&new) && !strategy.has_finalizers(&new) {
-            match api
-                .objects
-                .delete(&key, Some(current.revision), &gr, &name)
-                .await
-            {
+            match crate::rest::delete(&api, &*strategy, &key, &name, Some(current.revision)).await {
                 Ok(d) => {
                     object::set_meta(
                         &mut new,
                         "resourceVersion",
                         Some(json!(d.revision.to_string())),
                     );
-                    after_delete(ctx, &name, d.revision);
                     return Ok(Updated { object: new });
                 }
                 Err(e) if e.code == 409 && !explicit => continue,
@@ -149,15 +144,9 @@ pub(crate) async fn update_object(
         }
         let mut stored = new.clone();
         crate::registry::conversion::to_storage(&*strategy, &mut stored).await?;
-        match api
-            .objects
-            .update(&key, &stored, current.revision, &gr, &name)
-            .await
-        {
+        match crate::rest::update(&api, &*strategy, &key, &mut stored, current.revision).await {
             Ok(rev) => {
                 object::set_meta(&mut new, "resourceVersion", Some(json!(rev.to_string())));
-                object::set_meta(&mut stored, "resourceVersion", Some(json!(rev.to_string())));
-                after_write(ctx, &stored, rev);
                 return Ok(Updated { object: new });
             }
             Err(e) if e.code == 409 && !explicit => {}
@@ -165,43 +154,4 @@ pub(crate) async fn update_object(
         }
     }
     Err(ApiError::modified(&gr, &name))
-}
-
-/// Keeps the registry in step with CRD writes made here (other replicas' come by watch).
-pub(crate) fn after_write(ctx: &Ctx, stored: &Value, revision: u64) {
-    after_write_in(&ctx.api, &*ctx.strategy, stored, revision);
-}
-
-/// Keeps the registry in step with CRD deletes made here.
-pub(crate) fn after_delete(ctx: &Ctx, name: &str, revision: u64) {
-    after_delete_in(&ctx.api, &*ctx.strategy, name, revision);
-}
-
-/// [`after_write`] outside a request (controllers).
-pub(crate) fn after_write_in(
-    api: &crate::api::Api,
-    strategy: &dyn crate::registry::Strategy,
-    stored: &Value,
-    revision: u64,
-) {
-    if is_crd(strategy) {
-        api.upsert_crd(stored, revision);
-    }
-}
-
-/// [`after_delete`] outside a request (controllers).
-pub(crate) fn after_delete_in(
-    api: &crate::api::Api,
-    strategy: &dyn crate::registry::Strategy,
-    name: &str,
-    revision: u64,
-) {
-    if is_crd(strategy) {
-        api.remove_crd(name, revision);
-    }
-}
-
-fn is_crd(strategy: &dyn crate::registry::Strategy) -> bool {
-    let info = strategy.info();
-    info.group == "apiextensions.k8s.io" && info.resource == "customresourcedefinitions"
 }

@@ -2,15 +2,17 @@
 //!
 //! Mirrors apiserver `pkg/endpoints/handlers` (`get.go`, `create.go`, `update.go`, `patch.go`,
 //! `delete.go`, `watch.go`) with the generic store semantics of
-//! `pkg/registry/generic/registry/store.go`. Handlers parse the request, call the strategy and
-//! the store, and encode; semantics live in [`crate::registry`] and the engine.
+//! `pkg/registry/generic/registry/store.go`. Handlers parse the request (bodies through
+//! [`crate::http::body`]), call the strategy, and write through [`crate::rest`], and encode;
+//! semantics live in [`crate::registry`] and the engine.
 
 mod apply;
 mod create;
-pub(crate) mod delete;
+mod ctx;
+mod delete;
 mod discovery;
 mod get;
-pub(crate) mod guaranteed;
+mod guaranteed;
 mod list;
 mod openapi;
 mod patch;
@@ -21,48 +23,18 @@ mod write;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use http::{HeaderMap, Method, Request, header};
-use http_body_util::BodyExt;
-use serde_json::{Value, json};
+use http::{Method, Request, header};
+use serde_json::json;
 
 use crate::api::Api;
-use crate::http::decode::{self, Decoded};
-use crate::http::negotiate::{self, BodyType, Encoding, Output};
+use crate::http::body;
+use crate::http::negotiate::{self, Encoding};
 use crate::http::query::Query;
 use crate::http::response::{self, Resp};
 use crate::http::route::{self, ResourcePath, Route};
 use crate::http::status::{ApiError, ApiResult};
-use crate::registry::Strategy;
 use crate::request_log::RequestRecord;
-
-/// A resource request being handled.
-pub(crate) struct Ctx {
-    pub api: Arc<Api>,
-    pub method: Method,
-    pub path: ResourcePath,
-    pub query: Query,
-    pub headers: HeaderMap,
-    pub output: Output,
-    pub strategy: Arc<dyn Strategy>,
-    pub warnings: Vec<String>,
-}
-
-impl Ctx {
-    /// The encoding of objects and errors.
-    pub fn encoding(&self) -> Encoding {
-        match self.output {
-            Output::Object(e) => e,
-            _ => Encoding::Json,
-        }
-    }
-
-    /// A response with the request's warnings.
-    pub fn respond(&self, status: u16, v: &Value) -> Resp {
-        let mut r = response::value(status, v, self.encoding());
-        response::add_warnings(&mut r, &self.warnings);
-        r
-    }
-}
+use ctx::Ctx;
 
 /// Handles one request; never fails (errors are `Status` responses).
 pub async fn handle<B>(api: Arc<Api>, token: Option<Arc<str>>, req: Request<B>) -> Resp
@@ -234,89 +206,25 @@ where
         (Method::GET, true) => get::get(&ctx).await,
         (Method::GET, false) => list::list(&ctx).await,
         (Method::POST, false) => {
-            let body = read_body(&ctx, body).await?;
+            let body = body::decoded(&ctx.headers, body, ctx.api.config.body_limits()).await?;
             create::create(&mut ctx, body).await
         }
         (Method::PUT, true) => {
-            let body = read_body(&ctx, body).await?;
+            let body = body::decoded(&ctx.headers, body, ctx.api.config.body_limits()).await?;
             update::update(&mut ctx, body).await
         }
         (Method::PATCH, true) => {
-            let body = read_raw(&ctx, body).await?;
+            let body = body::raw(body, ctx.api.config.body_limits()).await?;
             patch::patch(&mut ctx, &body).await
         }
         (Method::DELETE, true) => {
-            let body = read_raw(&ctx, body).await?;
+            let body = body::raw(body, ctx.api.config.body_limits()).await?;
             delete::delete(&mut ctx, &body).await
         }
         (Method::DELETE, false) => {
-            let body = read_raw(&ctx, body).await?;
+            let body = body::raw(body, ctx.api.config.body_limits()).await?;
             delete::delete_collection(&mut ctx, &body).await
         }
         _ => Err(ApiError::method_not_allowed()),
-    }
-}
-
-/// The raw body, within the size limit and the time limit.
-async fn read_raw<B>(ctx: &Ctx, body: B) -> ApiResult<Bytes>
-where
-    B: http_body::Body<Data = Bytes> + Send + 'static,
-    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
-{
-    /// How much of a body over the limit is still read (and dropped) so that the client, still
-    /// sending, receives the 413 instead of a reset connection (Go's server does the same).
-    const DRAIN: usize = 16 * 1024 * 1024;
-    let limit = ctx.api.config.max_body_bytes;
-    let read = async {
-        let mut body = std::pin::pin!(body);
-        let mut buf = bytes::BytesMut::new();
-        let mut total = 0usize;
-        while let Some(frame) = body.frame().await {
-            let frame = frame.map_err(|e| {
-                let e: Box<dyn std::error::Error + Send + Sync> = e.into();
-                ApiError::bad_request(format!("error reading the request body: {e}"))
-            })?;
-            if let Ok(data) = frame.into_data() {
-                total = total.saturating_add(data.len());
-                if total <= limit {
-                    buf.extend_from_slice(&data);
-                } else if total > limit.saturating_add(DRAIN) {
-                    break;
-                }
-            }
-        }
-        if total > limit {
-            return Err(ApiError::too_large(&format!("limit is {limit}")));
-        }
-        Ok(buf.freeze())
-    };
-    tokio::time::timeout(ctx.api.config.body_timeout, read)
-        .await
-        .unwrap_or_else(|_| {
-            Err(ApiError::timeout(
-                "request did not complete within requested timeout - context deadline exceeded",
-            ))
-        })
-}
-
-/// The body of a create or update: JSON or YAML.
-async fn read_body<B>(ctx: &Ctx, body: B) -> ApiResult<Decoded>
-where
-    B: http_body::Body<Data = Bytes> + Send + 'static,
-    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
-{
-    let ct = ctx
-        .headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok());
-    let ty = negotiate::body_type(ct);
-    let raw = read_raw(ctx, body).await?;
-    match ty {
-        BodyType::Json => decode::json(&raw),
-        BodyType::Yaml => decode::yaml(&raw),
-        _ => Err(ApiError::unsupported_media_type(&[
-            "application/json",
-            "application/yaml",
-        ])),
     }
 }

@@ -16,7 +16,7 @@ use crate::api::Api;
 use crate::http::response::{self, Resp, content_type};
 use crate::http::route::Route;
 use crate::http::status::{ApiError, ApiResult};
-use crate::openapi;
+use crdkit_crd::openapi;
 
 /// Every document (`api/v1`, `apis/<g>/<v>`) with its hash, built for the current registry.
 fn documents(api: &Api) -> BTreeMap<String, (Arc<Value>, String)> {

@@ -10,9 +10,9 @@ use bytes::Bytes;
 use http::header;
 use serde_json::Value;
 
-use super::Ctx;
+use super::ctx::Ctx;
+use super::guaranteed::{Target, update_object};
 use super::update::scale_update;
-use super::write::{Target, update_object};
 use crate::http::decode;
 use crate::http::negotiate::{self, BodyType};
 use crate::http::response::Resp;

@@ -6,8 +6,8 @@
 
 use serde_json::Value;
 
-use super::Ctx;
-use super::write::{Target, update_object};
+use super::ctx::Ctx;
+use super::guaranteed::{Target, update_object};
 use crate::http::decode::Decoded;
 use crate::http::response::Resp;
 use crate::http::status::{ApiError, ApiResult};

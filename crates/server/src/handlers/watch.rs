@@ -18,7 +18,7 @@ use futures_util::StreamExt;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
-use super::Ctx;
+use super::ctx::Ctx;
 use super::list::{Selection, parse_rv};
 use crate::engine::{FieldError, FieldPath};
 use crate::http::negotiate::Output;

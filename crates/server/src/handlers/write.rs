@@ -12,8 +12,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::Ctx;
-pub(crate) use super::guaranteed::{Target, after_write, update_object};
+use super::ctx::Ctx;
 use crate::engine::{
     Admitted, FieldError, FieldPath, label_key, manager_or_user_agent, validate_field_manager,
 };

@@ -1,5 +1,6 @@
 //! The HTTP side: paths, queries, content negotiation, request bodies and `Status` errors.
 
+pub mod body;
 pub mod decode;
 pub mod negotiate;
 pub mod query;

@@ -2,8 +2,10 @@
 
 use serde_json::Value;
 
-use super::MAX_JSON_PATCH_OPERATIONS;
 use crate::http::status::ApiError;
+
+/// patch.go `maxJSONPatchOperations`.
+const MAX_JSON_PATCH_OPERATIONS: usize = 10_000;
 
 /// Applies a JSON patch (already decoded) to `doc`.
 ///

@@ -15,9 +15,6 @@ use crate::http::status::ApiError;
 
 pub use json::apply as json_patch;
 
-/// `maxJSONPatchOperations`.
-pub const MAX_JSON_PATCH_OPERATIONS: usize = 10_000;
-
 /// RFC 7386: `null` removes a key, objects merge recursively, anything else replaces.
 #[must_use]
 pub fn merge_patch(target: Value, patch: &Value) -> Value {

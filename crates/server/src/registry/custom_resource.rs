@@ -14,8 +14,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::strategy::{ResourceInfo, Strategy, Subresources};
 use super::table::{PrinterColumns, Table};
-use super::{ResourceInfo, Strategy, Subresources, version};
+use super::version;
 use crate::engine::{Admission, Admitted, CustomResourceDefinition, FieldManager};
 use crate::http::status::{ApiError, ApiResult};
 use crate::jsonpath::go_number;
@@ -45,7 +46,7 @@ pub struct CrdEntry {
     /// The version objects are stored at.
     pub storage_version: String,
     /// The conversion webhook (`spec.conversion.strategy: Webhook`), or why it cannot be called.
-    pub webhook: Option<Result<Arc<super::conversion::Webhook>, String>>,
+    pub webhook: Option<Result<Arc<super::webhook::Webhook>, String>>,
     /// For a built-in kind served like a custom resource ([`super::schemaless`]): its storage
     /// prefix; `None` for CRDs.
     pub builtin_prefix: Option<String>,
@@ -106,7 +107,7 @@ impl CrdEntry {
                 },
             );
         }
-        let webhook = super::conversion::Webhook::of(&crd).map(|w| w.map(Arc::new));
+        let webhook = super::webhook::Webhook::of(&crd).map(|w| w.map(Arc::new));
         CrdEntry {
             name,
             revision,
@@ -230,12 +231,6 @@ impl CustomResourceStrategy {
         CustomResourceStrategy { entry, info }
     }
 
-    /// The CRD.
-    #[must_use]
-    pub fn entry(&self) -> &Arc<CrdEntry> {
-        &self.entry
-    }
-
     fn version(&self) -> Option<&VersionEntry> {
         self.entry.versions.get(&self.info.version)
     }
@@ -324,7 +319,7 @@ impl Strategy for CustomResourceStrategy {
         }
     }
 
-    fn webhook(&self) -> ApiResult<Option<Arc<super::conversion::Webhook>>> {
+    fn webhook(&self) -> ApiResult<Option<Arc<super::webhook::Webhook>>> {
         match &self.entry.webhook {
             None => Ok(None),
             Some(Ok(w)) => Ok(Some(Arc::clone(w))),

@@ -9,8 +9,8 @@
 
 use serde_json::{Value, json};
 
+use super::strategy::{ResourceInfo, Strategy, Subresources};
 use super::table::{CREATION_DESCRIPTION, Table, column, name_column};
-use super::{ResourceInfo, Strategy, Subresources};
 use crate::clock;
 use crate::engine::{
     Admitted, CompiledSchema, FieldError, FieldManager, FieldPath, JsonSchemaProps,

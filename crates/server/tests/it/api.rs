@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use crate::common::{AGG, CRDS, CT, Http, TABLE, manifest_docs, manifest_json, server};
+use crate::common::{AGG, CRDS, CT, Http, TABLE, manifest_docs, manifest_json, server, stored};
 
 fn crontab(name: &str, spec: Value) -> Value {
     json!({"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": {"name": name}, "spec": spec})
@@ -1024,17 +1024,8 @@ async fn cluster_scoped_versions_conversion_and_deprecation() {
     let g = r.json();
     assert!(g["metadata"].get("namespace").is_none());
     // Stored at the storage version, served at both.
-    let raw = s
-        .api()
-        .objects
-        .get(
-            "/registry/example.com/gadgets/g",
-            &crdkit_server::http::status::GroupResource::new("example.com", "gadgets"),
-            "g",
-        )
-        .await
-        .unwrap();
-    assert_eq!(raw.value["apiVersion"], "example.com/v1beta1");
+    let raw = stored(&s, "/registry/example.com/gadgets/g").await;
+    assert_eq!(raw["apiVersion"], "example.com/v1beta1");
     let old = h
         .get("/apis/example.com/v1beta1/gadgets/g")
         .await
@@ -1068,17 +1059,8 @@ async fn cluster_scoped_versions_conversion_and_deprecation() {
     )
     .await
     .expect(200);
-    let raw = s
-        .api()
-        .objects
-        .get(
-            "/registry/example.com/gadgets/g",
-            &crdkit_server::http::status::GroupResource::new("example.com", "gadgets"),
-            "g",
-        )
-        .await
-        .unwrap();
-    assert_eq!(raw.value["apiVersion"], "example.com/v1");
+    let raw = stored(&s, "/registry/example.com/gadgets/g").await;
+    assert_eq!(raw["apiVersion"], "example.com/v1");
     // Cluster-scoped paths have no namespace.
     assert_eq!(
         h.get("/apis/example.com/v1/namespaces/default/gadgets/g")

@@ -29,6 +29,37 @@ pub async fn server_with(api: ApiConfig) -> ApiServer {
     .expect("server starts")
 }
 
+/// The object stored at `key`, as stored (storage version, no `resourceVersion`).
+pub async fn stored(s: &ApiServer, key: &str) -> Value {
+    let kv = s.storage().get(key).await.expect("stored");
+    serde_json::from_slice(&kv.value).expect("stored JSON")
+}
+
+/// A TLS configuration for a test's own HTTPS server on loopback: a CA and a serving
+/// certificate for `127.0.0.1` signed by it; returns it with the CA's PEM.
+pub fn loopback_tls() -> (std::sync::Arc<rustls::ServerConfig>, String) {
+    use rcgen::{BasicConstraints, CertificateParams, IsCa, KeyPair};
+    let ca_key = KeyPair::generate().unwrap();
+    let mut ca = CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    let ca_cert = ca.self_signed(&ca_key).unwrap();
+    let issuer = rcgen::Issuer::new(ca, ca_key);
+    let key = KeyPair::generate().unwrap();
+    let cert = CertificateParams::new(vec!["127.0.0.1".to_owned()])
+        .unwrap()
+        .signed_by(&key, &issuer)
+        .unwrap();
+    let key = rustls_pki_types::PrivateKeyDer::try_from(key.serialize_der()).unwrap();
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(vec![cert.der().clone()], key)
+        .unwrap();
+    (std::sync::Arc::new(config), ca_cert.pem())
+}
+
 /// A kube-rs client of a server (without the crate's `kube` feature).
 pub fn kube_client(s: &ApiServer) -> kube::Client {
     let mut config = kube::Config::new(s.url().parse().expect("URL"));

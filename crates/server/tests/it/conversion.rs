@@ -10,7 +10,7 @@ use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use serde_json::{Value, json};
 
-use crate::common::{CRDS, Http, server};
+use crate::common::{CRDS, Http, loopback_tls, server, stored};
 
 /// v1 has `spec.cronSpec`, v2 `spec.schedule`: the converter renames it.
 fn convert(obj: &Value, desired: &str) -> Value {
@@ -30,11 +30,11 @@ fn convert(obj: &Value, desired: &str) -> Value {
 
 /// Serves the converter on a free loopback port; returns its URL, CA bundle and call counter.
 async fn converter() -> (String, String, Arc<AtomicUsize>) {
-    let tls = crdkit_server::tls::generate("127.0.0.1".parse().unwrap()).unwrap();
+    let (tls, ca_pem) = loopback_tls();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let calls = Arc::new(AtomicUsize::new(0));
-    let acceptor = tokio_rustls::TlsAcceptor::from(tls.config);
+    let acceptor = tokio_rustls::TlsAcceptor::from(tls);
     let counter = Arc::clone(&calls);
     tokio::spawn(async move {
         loop {
@@ -75,7 +75,10 @@ async fn converter() -> (String, String, Arc<AtomicUsize>) {
     });
     (
         format!("https://{addr}/convert"),
-        crdkit_server::base64::encode_std(tls.cert_pem.as_bytes()),
+        base64::Engine::encode(
+            &base64::engine::general_purpose::STANDARD,
+            ca_pem.as_bytes(),
+        ),
         calls,
     )
 }
@@ -108,18 +111,9 @@ async fn versions_convert_through_the_webhook() {
         .json();
     assert_eq!(created["spec"], json!({"schedule": "* * * * */5"}));
     // Stored at the storage version, converted by the webhook.
-    let raw = s
-        .api()
-        .objects
-        .get(
-            "/registry/stable.example.com/crontabs/default/c",
-            &crdkit_server::http::status::GroupResource::new("stable.example.com", "crontabs"),
-            "c",
-        )
-        .await
-        .unwrap();
-    assert_eq!(raw.value["apiVersion"], "stable.example.com/v1");
-    assert_eq!(raw.value["spec"], json!({"cronSpec": "* * * * */5"}));
+    let raw = stored(&s, "/registry/stable.example.com/crontabs/default/c").await;
+    assert_eq!(raw["apiVersion"], "stable.example.com/v1");
+    assert_eq!(raw["spec"], json!({"cronSpec": "* * * * */5"}));
     assert_eq!(
         h.get(&format!("{v1}/c")).await.expect(200).json()["spec"],
         json!({"cronSpec": "* * * * */5"})

@@ -302,7 +302,15 @@ async fn tls_token_and_loopback_rule() {
     );
     let pem = s.ca_pem().unwrap();
     let mut config = kube::Config::new(s.url().parse().unwrap());
-    config.root_cert = Some(vec![crdkit_server::tls::pem_to_der(pem)]);
+    config.root_cert = Some(vec![
+        <rustls_pki_types::CertificateDer as rustls_pki_types::pem::PemObject>::pem_slice_iter(
+            pem.as_bytes(),
+        )
+        .next()
+        .unwrap()
+        .unwrap()
+        .to_vec(),
+    ]);
     let anonymous = kube::Client::try_from(config.clone()).unwrap();
     match anonymous.apiserver_version().await {
         Err(kube::Error::Api(e)) => assert_eq!(e.code, 401),

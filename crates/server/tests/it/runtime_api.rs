@@ -114,7 +114,7 @@ async fn status_merge_patch_and_query_prefix() {
     assert_eq!(r.data["spec"]["replicas"], 1);
     assert_eq!(r.metadata.generation, Some(1));
     // kube-rs' queries start with `?&`.
-    let log = s.api().request_log.records();
+    let log = s.request_log().records();
     let status = log
         .iter()
         .find(|r| r.method == "PATCH" && r.path.ends_with("/s/status"))
@@ -429,7 +429,7 @@ async fn pagination_expired_continue_and_resource_version_match() {
     // Compaction: the continue token expires (410 with a token to go on at the latest revision),
     // and so does an exact read of the past.
     let now = rv(&h.get(CT).await.json());
-    s.api().objects.storage().compact(now).await.unwrap();
+    s.storage().compact(now).await.unwrap();
     let e = h
         .get(&format!("{CT}?limit=2&continue={token2}"))
         .await

@@ -16,8 +16,9 @@ use std::sync::{Arc, RwLock};
 
 use serde_json::{Map, Value, json};
 
+use super::served::Registry;
+use super::strategy::{ResourceInfo, Strategy};
 use super::table::{CREATION_DESCRIPTION, Table, column, name_column};
-use super::{Registry, ResourceInfo, Strategy};
 use crate::clock;
 use crate::engine::{
     Admitted, BadValue, CustomResourceDefinition, FieldError, FieldManager, FieldPath,
@@ -289,8 +290,8 @@ impl Strategy for CrdStrategy {
         &self.info
     }
 
-    fn subresources(&self) -> super::Subresources {
-        super::Subresources {
+    fn subresources(&self) -> super::strategy::Subresources {
+        super::strategy::Subresources {
             status: true,
             scale: None,
         }

@@ -1,0 +1,203 @@
+//! What every strategy answers: the names and storage place of a resource ([`ResourceInfo`]),
+//! its subresources, and how its objects are prepared, validated, converted, selected and
+//! printed ([`Strategy`]).
+//!
+//! Mirrors apiserver `pkg/registry/rest` (`RESTCreateStrategy`, `RESTUpdateStrategy`,
+//! `RESTDeleteStrategy`, `TableConvertor`) and the storage codec's conversion hooks.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::table::Table;
+use super::webhook::Webhook;
+use crate::engine::{Admitted, CustomResourceSubresourceScale, FieldManager};
+use crate::http::status::{ApiResult, GroupResource};
+
+/// The names and place of a resource at one version.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ResourceInfo {
+    /// Empty for the core group.
+    pub group: String,
+    /// The version requests use.
+    pub version: String,
+    /// The plural resource name (`crontabs`).
+    pub resource: String,
+    /// `crontab`
+    pub singular: String,
+    /// `CronTab`
+    pub kind: String,
+    /// `CronTabList`
+    pub list_kind: String,
+    /// Whether objects live in namespaces.
+    pub namespaced: bool,
+    /// `ct`
+    pub short_names: Vec<String>,
+    /// `all`
+    pub categories: Vec<String>,
+    /// The storage key prefix of every object, ending in `/`.
+    pub prefix: String,
+}
+
+impl ResourceInfo {
+    /// `crontabs.stable.example.com`.
+    #[must_use]
+    pub fn gr(&self) -> GroupResource {
+        GroupResource::new(&self.group, &self.resource)
+    }
+
+    /// `stable.example.com/v1`, or `v1` for the core group.
+    #[must_use]
+    pub fn api_version(&self) -> String {
+        if self.group.is_empty() {
+            self.version.clone()
+        } else {
+            format!("{}/{}", self.group, self.version)
+        }
+    }
+
+    /// The storage key of an object (`/registry/<group>/<plural>/<ns>/<name>`).
+    #[must_use]
+    pub fn key(&self, namespace: Option<&str>, name: &str) -> String {
+        match namespace {
+            Some(ns) if self.namespaced => format!("{}{ns}/{name}", self.prefix),
+            _ => format!("{}{name}", self.prefix),
+        }
+    }
+
+    /// The prefix of the objects of one namespace, or of all.
+    #[must_use]
+    pub fn prefix_for(&self, namespace: Option<&str>) -> String {
+        match namespace {
+            Some(ns) if self.namespaced => format!("{}{ns}/", self.prefix),
+            _ => self.prefix.clone(),
+        }
+    }
+}
+
+/// The subresources a resource has.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Subresources {
+    /// `/status`
+    pub status: bool,
+    /// `/scale`
+    pub scale: Option<CustomResourceSubresourceScale>,
+}
+
+/// How one kind is handled (see the module docs).
+pub trait Strategy: Send + Sync {
+    /// Names and storage prefix.
+    fn info(&self) -> &ResourceInfo;
+
+    /// `/status` and `/scale`.
+    fn subresources(&self) -> Subresources {
+        Subresources::default()
+    }
+
+    /// Whether the kind is built in (not defined by a CRD): built-in kinds take strategic merge
+    /// patches.
+    fn builtin(&self) -> bool {
+        true
+    }
+
+    /// Whether `metadata.generation` is kept (1 on create, +1 when anything but `metadata`
+    /// changes).
+    fn uses_generation(&self) -> bool {
+        true
+    }
+
+    /// Decodes (prune, default) and validates a new object that already carries its system
+    /// fields (`PrepareForCreate`, then `Validate`).
+    ///
+    /// # Errors
+    /// A request the kind cannot take at all (a wrong body for a built-in kind).
+    fn create(&self, obj: &mut Value) -> ApiResult<Admitted>;
+
+    /// Decodes and validates `new` replacing `old` (`PrepareForUpdate`, `ValidateUpdate`).
+    ///
+    /// # Errors
+    /// As [`Strategy::create`].
+    fn update(&self, new: &mut Value, old: &Value) -> ApiResult<Admitted>;
+
+    /// As [`Strategy::update`] through `/status`: only `status` changes.
+    ///
+    /// # Errors
+    /// As [`Strategy::create`].
+    fn update_status(&self, new: &mut Value, old: &Value) -> ApiResult<Admitted>;
+
+    /// Converts a request-version object to what is stored (the storage version).
+    fn encode_for_storage(&self, _obj: &mut Value) {}
+
+    /// Decodes a stored object with the schema it was written with and, without a conversion
+    /// webhook, converts it to the request version (see [`super::conversion::to_request`]).
+    fn decode_stored(&self, _obj: &mut Value) {}
+
+    /// Decodes an object just converted to the request version with that version's schema.
+    fn decode_request(&self, _obj: &mut Value) {}
+
+    /// The conversion webhook, when the kind converts through one.
+    ///
+    /// # Errors
+    /// A webhook configuration the server cannot call.
+    fn webhook(&self) -> ApiResult<Option<Arc<Webhook>>> {
+        Ok(None)
+    }
+
+    /// `group/version` of the storage version.
+    fn storage_api_version(&self) -> String {
+        self.info().api_version()
+    }
+
+    /// The object's selectable fields (`GetAttrs`).
+    fn fields(&self, obj: &Value) -> BTreeMap<String, String> {
+        let mut f = BTreeMap::new();
+        f.insert(
+            "metadata.name".to_owned(),
+            crate::object::name(obj).to_owned(),
+        );
+        if self.info().namespaced {
+            f.insert(
+                "metadata.namespace".to_owned(),
+                crate::object::namespace(obj).to_owned(),
+            );
+        }
+        f
+    }
+
+    /// Whether a field selector may name `label` (`ConvertFieldLabel`).
+    fn field_label_supported(&self, label: &str) -> bool {
+        matches!(label, "metadata.name" | "metadata.namespace")
+    }
+
+    /// The Table columns and a row's cells for these objects.
+    fn table(&self, objs: &[&Value], now: i64) -> Table;
+
+    /// `Warning` headers for every request (deprecated versions).
+    fn warnings(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Changes made when a delete marks the object as deleting (a CRD gets its cleanup
+    /// finalizer and `Terminating` condition, a namespace its `Terminating` phase).
+    fn mark_deleting(&self, _obj: &mut Value, _now: i64) {}
+
+    /// Whether the object still waits for finalizers before it can go.
+    fn has_finalizers(&self, obj: &Value) -> bool {
+        !crate::object::finalizers(obj).is_empty()
+    }
+
+    /// Whether deleting always goes through marking (CRDs and namespaces are cleaned up by
+    /// controllers before they go).
+    fn always_marks(&self) -> bool {
+        false
+    }
+
+    /// The field manager of the kind (managed fields, server-side apply).
+    fn field_manager(&self) -> Arc<FieldManager>;
+
+    /// Whether creating objects is refused (the CRD is terminating).
+    fn create_refused(&self) -> Option<String> {
+        None
+    }
+}
