@@ -90,6 +90,11 @@ Exit status: 0 valid, 1 invalid or rejected (or, with --old, a change at or abov
 2 usage or input errors. `crdgen COMMAND --help` shows one command.
 ";
 
+const SERVE_FOOTER: &str = "
+Exit status: 0 after a clean shutdown (SIGINT, SIGTERM), 1 when the server cannot start, 2 usage
+errors.
+";
+
 /// The commands, in the order `crdgen --help` lists them.
 const COMMANDS: &[(&str, &str)] = &[
     ("print", PRINT),
@@ -111,5 +116,10 @@ pub(crate) fn write(out: &mut dyn Write, command: Option<&str>) -> std::io::Resu
             out.write_all(text.as_bytes())?;
         }
     }
-    out.write_all(FOOTER.as_bytes())
+    let footer = if command == Some("serve") {
+        SERVE_FOOTER
+    } else {
+        FOOTER
+    };
+    out.write_all(footer.as_bytes())
 }
