@@ -45,3 +45,10 @@ fn list_types_and_keys_are_the_published_ones() {
     );
     assert!(spec["properties"]["template"]["properties"]["metadata"]["properties"].is_null());
 }
+
+/// Typos and type errors reaching into embedded Kubernetes types fail at the rule's literal, in
+/// the API server's words. `TRYBUILD=overwrite` blesses the `.stderr` files.
+#[test]
+fn ui() {
+    trybuild::TestCases::new().compile_fail("ui/k8s/*.rs");
+}
