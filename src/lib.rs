@@ -149,6 +149,8 @@ pub use validation::{DecodeError, Invalid, Validate};
 #[cfg(feature = "validation")]
 mod validation;
 
+mod checked_crd;
+
 /// What the API server does with objects: admission on create, update and status update.
 #[cfg(feature = "validation")]
 pub use crdkit_apiextensions::admission;
@@ -217,6 +219,7 @@ mod kube_impls;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::ObjectMeta;
+    pub use crate::checked_crd::checked_crd;
     #[cfg(feature = "validation")]
     pub use crate::validation::{DecodeError, Invalid, Validate, compile as compile_resource};
     #[cfg(feature = "validation")]
@@ -230,7 +233,7 @@ pub mod __private {
     pub use crdkit_shape::versions::Versioned;
     pub use crdkit_shape::{
         DefaultValue, Enum, Field, Json, Kind, MapKey, Msg, Repr, Rule, Rules, Schema, Shape,
-        Variant, VariantKind, cel, check, versions,
+        Variant, VariantKind, cel, check, size, versions,
     };
     #[cfg(feature = "kube")]
     pub use k8s_openapi;

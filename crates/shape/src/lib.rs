@@ -39,6 +39,7 @@ mod msg;
 pub mod resource;
 #[cfg(feature = "schemars")]
 pub mod schemars;
+pub mod size;
 pub mod versions;
 
 pub use build::{BuildError, build};

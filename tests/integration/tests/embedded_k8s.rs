@@ -20,6 +20,85 @@ pub struct DatabaseSpec {
     pub template: Option<PodTemplateSpec>,
 }
 
+/// The same spec with descriptions shortened as `controller-gen crd:maxDescLen=80` does.
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[crd(
+    group = "example.com",
+    version = "v1",
+    kind = "ShortDatabase",
+    max_desc_len = 80
+)]
+pub struct ShortDatabaseSpec {
+    /// How many replicas to run; this description is longer than eighty bytes. It gets cut.
+    pub replicas: i32,
+    pub template: Option<PodTemplateSpec>,
+}
+
+/// Without descriptions.
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[crd(
+    group = "example.com",
+    version = "v1",
+    kind = "BareDatabase",
+    max_desc_len = 0
+)]
+pub struct BareDatabaseSpec {
+    /// Dropped.
+    pub replicas: i32,
+    pub template: Option<PodTemplateSpec>,
+}
+
+fn descriptions(v: &serde_json::Value, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, v) in m {
+                match (k.as_str(), v) {
+                    ("description", serde_json::Value::String(d)) => out.push(d.clone()),
+                    _ => descriptions(v, out),
+                }
+            }
+        }
+        serde_json::Value::Array(a) => a.iter().for_each(|v| descriptions(v, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn descriptions_are_shortened_as_controller_gen_does() {
+    let full = Database::crd().unwrap().to_value();
+    let short = ShortDatabase::crd().unwrap().to_value();
+    let bare = BareDatabase::crd().unwrap().to_value();
+    let (mut f, mut s, mut b) = (Vec::new(), Vec::new(), Vec::new());
+    descriptions(&full, &mut f);
+    descriptions(&short, &mut s);
+    descriptions(&bare, &mut b);
+    assert!(f.iter().any(|d| d.len() > 80));
+    assert!(s.iter().all(|d| d.len() <= 83), "{s:?}");
+    assert!(s.contains(
+        &"How many replicas to run; this description is longer than eighty bytes.".to_owned()
+    ));
+    assert_eq!(b, Vec::<String>::new());
+    let size = |v: &serde_json::Value| v.to_string().len();
+    println!(
+        "CRD bytes: full {}, maxDescLen 80 {}, none {}",
+        size(&full),
+        size(&short),
+        size(&bare)
+    );
+    // A pod template's descriptions are most of the CRD.
+    assert!(
+        size(&full) > 4 * size(&bare),
+        "{} vs {}",
+        size(&full),
+        size(&bare)
+    );
+    assert!(size(&full) < crdkit::shape::size::MAX_CRD_BYTES);
+    assert_eq!(
+        crdkit::crd_check::check_crd_full(&BareDatabase::crd().unwrap()),
+        vec![]
+    );
+}
+
 #[test]
 fn the_api_server_admits_the_crd() {
     let crd = Database::crd().unwrap();
