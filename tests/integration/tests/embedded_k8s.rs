@@ -34,18 +34,44 @@ pub struct ShortDatabaseSpec {
     pub template: Option<PodTemplateSpec>,
 }
 
-/// Without descriptions.
+/// The issue's spec without descriptions: the golden CRD
+/// (`tests/golden/bare-database.crd.yaml`, for the k8s-openapi version these tests pick).
 #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
 #[crd(
     group = "example.com",
     version = "v1",
     kind = "BareDatabase",
-    max_desc_len = 0
+    namespaced
 )]
+#[crd(max_desc_len = 0)]
+#[crd(validation(rule = "!has(self.template) || self.template.spec.containers.size() > 0"))]
 pub struct BareDatabaseSpec {
     /// Dropped.
     pub replicas: i32,
+    pub resources: Option<ResourceRequirements>,
+    #[serde(default)]
+    pub env: Vec<EnvVar>,
+    #[serde(default)]
+    pub tolerations: Vec<Toleration>,
     pub template: Option<PodTemplateSpec>,
+}
+
+/// `BLESS=1 cargo test -p crdkit-integration-tests --test embedded_k8s golden` rewrites it.
+#[test]
+fn golden_crd_embedding_a_pod_template() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/golden/bare-database.crd.yaml"
+    );
+    let yaml = BareDatabase::crd().unwrap().to_yaml();
+    if std::env::var_os("BLESS").is_some() {
+        std::fs::write(path, &yaml).unwrap();
+    }
+    let want = std::fs::read_to_string(path).unwrap();
+    assert!(
+        yaml == want,
+        "{path} differs (BLESS=1 rewrites it; review the diff)"
+    );
 }
 
 fn descriptions(v: &serde_json::Value, out: &mut Vec<String>) {
@@ -130,4 +156,42 @@ fn list_types_and_keys_are_the_published_ones() {
 #[test]
 fn ui() {
     trybuild::TestCases::new().compile_fail("ui/k8s/*.rs");
+}
+
+/// The generator of the shapes, run here where k8s-openapi's sources are at hand.
+#[path = "../../../crates/shape/examples/k8s_shapes/main.rs"]
+#[allow(dead_code)]
+mod k8s_shapes;
+
+/// `crates/shape/src/k8s/generated.rs` is what its generator writes from k8s-openapi's sources
+/// and the published OpenAPI data.
+#[test]
+fn generated_shapes_are_current() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let out = std::process::Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--offline"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let manifest = meta["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "k8s-openapi")
+        .and_then(|p| p["manifest_path"].as_str())
+        .unwrap()
+        .to_owned();
+    let root = std::path::Path::new(&manifest).parent().unwrap();
+    let repo = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let data = std::path::Path::new(repo).join("crates/cli/data/kubernetes-openapi.json");
+    let generated = k8s_shapes::generate(root, &data).unwrap();
+    let committed = std::fs::read_to_string(
+        std::path::Path::new(repo).join("crates/shape/src/k8s/generated.rs"),
+    )
+    .unwrap();
+    assert!(
+        generated == committed,
+        "crates/shape/src/k8s/generated.rs is stale: run the k8s_shapes example"
+    );
 }

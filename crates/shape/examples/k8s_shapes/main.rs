@@ -205,8 +205,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let [k8s_openapi, data] = args.as_slice() else {
         return Err("arguments: K8S_OPENAPI_CRATE_DIR PUBLISHED_DATA_JSON".into());
     };
-    let root = Path::new(k8s_openapi);
-    let published = Published::read(Path::new(data))?;
+    print!("{}", generate(Path::new(k8s_openapi), Path::new(data))?);
+    Ok(())
+}
+
+/// The source of `generated.rs` from k8s-openapi's crate directory and the published data;
+/// the differences between the two go to stderr.
+pub fn generate(root: &Path, data: &Path) -> Result<String, Box<dyn std::error::Error>> {
+    let published = Published::read(data)?;
     let mut per_minor: BTreeMap<u32, Vec<Resolved>> = BTreeMap::new();
     let mut differences = 0usize;
     for minor in MINORS {
@@ -263,8 +269,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         per_minor.insert(minor, types);
     }
     eprintln!("{differences} differences between k8s-openapi and the published v3 data");
-    print!("{}", emit::file(&per_minor, MINORS));
-    Ok(())
+    Ok(emit::file(&per_minor, MINORS))
 }
 
 /// Fills [`Resolved::key_defaults`]: the keys of every map list, on the item types.
