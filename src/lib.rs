@@ -126,9 +126,14 @@
 //!   reader; off for libraries that only validate.
 //! - `kube`: generated roots implement `kube::Resource` (so `kube::Api<CronTab>` works) and
 //!   kube-core's `HasSpec`/`HasStatus`, CRDs convert to k8s-openapi's type
-//!   (`kube::KubeCrdExt`), and k8s-openapi's `IntOrString`, `Quantity`, `Time`, `MicroTime`,
-//!   `ObjectMeta`, `LabelSelector` and `Condition` have schemas.
-//! - `schemars`: `#[crd(schemars)]` fields take their schema from `schemars::JsonSchema`.
+//!   (`kube::KubeCrdExt`), and the k8s-openapi types specs embed (`PodTemplateSpec` and
+//!   everything in it, `ServiceSpec`, `PersistentVolumeClaimSpec`, references, selectors,
+//!   workload specs, `IntOrString`, `Quantity`, `Time`, `Condition`, ...) have shapes, generated
+//!   from the OpenAPI Kubernetes publishes for the k8s-openapi version the program picks, so
+//!   rules reaching into them are checked at compile time. `#[crd(max_desc_len = N)]` shortens
+//!   their descriptions.
+//! - `schemars` (implies `crd`): `#[crd(schemars)]` fields take their schema from
+//!   `schemars::JsonSchema`; `crd()` runs the API server's CRD checks on such CRDs.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
