@@ -123,3 +123,60 @@ impl Schema for meta::Condition {
     ]))
     .named("Condition");
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{Schema, build};
+    use crdkit_schema::{ListType, MapType, Type};
+    use k8s_openapi::api::core::v1 as core;
+
+    /// Every root builds (the consts of the selected minor version evaluate), with the list
+    /// types and keys Kubernetes publishes.
+    #[test]
+    fn shapes_build_with_published_list_types() {
+        let pod = build(&core::PodTemplateSpec::SHAPE).unwrap();
+        let spec = &pod.properties["spec"];
+        assert_eq!(spec.value_validation.required, ["containers"]);
+        let containers = &spec.properties["containers"];
+        assert_eq!(containers.extensions.list_type, Some(ListType::Map));
+        assert_eq!(containers.extensions.list_map_keys, ["name"]);
+        let ports = &containers.items.as_ref().unwrap().properties["ports"];
+        assert_eq!(
+            ports.extensions.list_map_keys,
+            ["containerPort", "protocol"]
+        );
+        let protocol = &ports.items.as_ref().unwrap().properties["protocol"];
+        assert_eq!(protocol.generic.default, Some(serde_json::json!("TCP")));
+        assert_eq!(
+            spec.properties["tolerations"].extensions.list_type,
+            Some(ListType::Atomic)
+        );
+        let metadata = &pod.properties["metadata"];
+        assert_eq!(metadata.generic.ty, Some(Type::Object));
+        assert!(metadata.properties.is_empty());
+        let selector =
+            build(&k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector::SHAPE).unwrap();
+        assert_eq!(selector.extensions.map_type, Some(MapType::Atomic));
+        for shape in [
+            &core::ServiceSpec::SHAPE,
+            &core::PersistentVolumeClaimSpec::SHAPE,
+            &core::PersistentVolumeClaim::SHAPE,
+            &k8s_openapi::api::apps::v1::StatefulSetSpec::SHAPE,
+            &k8s_openapi::api::batch::v1::CronJobSpec::SHAPE,
+            &k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscalerSpec::SHAPE,
+            &k8s_openapi::api::networking::v1::IngressSpec::SHAPE,
+            &k8s_openapi::api::rbac::v1::PolicyRule::SHAPE,
+        ] {
+            // Embedded in a spec, as CRDs carry them (not at a CRD's root, where `metadata` must
+            // be bare).
+            let mut root = crdkit_schema::Structural::of_type(Type::Object);
+            root.properties
+                .insert("spec".to_owned(), build(shape).unwrap());
+            let errors = crdkit_schema::validate_structural(
+                &crdkit_apimachinery::field::FieldPath::nil(),
+                &root,
+            );
+            assert!(errors.is_empty(), "{}: {errors:?}", shape.name);
+        }
+    }
+}
