@@ -126,9 +126,14 @@
 //!   reader; off for libraries that only validate.
 //! - `kube`: generated roots implement `kube::Resource` (so `kube::Api<CronTab>` works) and
 //!   kube-core's `HasSpec`/`HasStatus`, CRDs convert to k8s-openapi's type
-//!   (`kube::KubeCrdExt`), and k8s-openapi's `IntOrString`, `Quantity`, `Time`, `MicroTime`,
-//!   `ObjectMeta`, `LabelSelector` and `Condition` have schemas.
-//! - `schemars`: `#[crd(schemars)]` fields take their schema from `schemars::JsonSchema`.
+//!   (`kube::KubeCrdExt`), and the k8s-openapi types specs embed (`PodTemplateSpec` and
+//!   everything in it, `ServiceSpec`, `PersistentVolumeClaimSpec`, references, selectors,
+//!   workload specs, `IntOrString`, `Quantity`, `Time`, `Condition`, ...) have shapes, generated
+//!   from the OpenAPI Kubernetes publishes for the k8s-openapi version the program picks, so
+//!   rules reaching into them are checked at compile time. `#[crd(max_desc_len = N)]` shortens
+//!   their descriptions.
+//! - `schemars` (implies `crd`): `#[crd(schemars)]` fields take their schema from
+//!   `schemars::JsonSchema`; `crd()` runs the API server's CRD checks on such CRDs.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -148,6 +153,8 @@ pub use validation::{DecodeError, Invalid, Validate};
 
 #[cfg(feature = "validation")]
 mod validation;
+
+mod checked_crd;
 
 /// What the API server does with objects: admission on create, update and status update.
 #[cfg(feature = "validation")]
@@ -219,6 +226,7 @@ mod kube_impls;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::ObjectMeta;
+    pub use crate::checked_crd::checked_crd;
     #[cfg(feature = "validation")]
     pub use crate::validation::{DecodeError, Invalid, Validate, compile as compile_resource};
     #[cfg(feature = "validation")]
@@ -232,7 +240,7 @@ pub mod __private {
     pub use crdkit_shape::versions::Versioned;
     pub use crdkit_shape::{
         DefaultValue, Enum, Field, Json, Kind, MapKey, Msg, Repr, Rule, Rules, Schema, Shape,
-        Variant, VariantKind, cel, check, versions,
+        Variant, VariantKind, cel, check, size, versions,
     };
     #[cfg(feature = "kube")]
     pub use k8s_openapi;

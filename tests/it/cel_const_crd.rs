@@ -94,6 +94,7 @@ fn verdicts(spec: &'static Shape) -> (Result<(), String>, Vec<String>) {
         deprecated: false,
         deprecation_warning: None,
         description: None,
+        max_desc_len: None,
         spec,
         spec_required: true,
         flatten: false,

@@ -39,6 +39,9 @@ mod msg;
 pub mod resource;
 #[cfg(feature = "schemars")]
 pub mod schemars;
+// A failed check returns its message by value: const fns cannot box it.
+#[allow(clippy::result_large_err)]
+pub mod size;
 pub mod versions;
 
 pub use build::{BuildError, build};

@@ -46,6 +46,9 @@ pub struct ResourceDecl {
     pub deprecation_warning: Option<&'static str>,
     /// Description of the root object.
     pub description: Option<&'static str>,
+    /// `max_desc_len`: descriptions cut to this many bytes as controller-gen's
+    /// `crd:maxDescLen` cuts them (`0` drops them); `None` keeps them whole.
+    pub max_desc_len: Option<usize>,
     /// The shape of the spec type (its [`Schema::SHAPE`](crate::Schema::SHAPE)), the `spec`
     /// property.
     pub spec: &'static Shape,
@@ -171,6 +174,9 @@ impl ResourceDecl {
         if let Ok(r) = shape::build::build_at(&rules, "") {
             root.extensions.validations.extend(r.extensions.validations);
         }
+        if let Some(n) = self.max_desc_len {
+            crate::size::truncate_descriptions(&mut root, n);
+        }
         if errors.is_empty() {
             Ok(root)
         } else {
@@ -223,28 +229,71 @@ impl ResourceDecl {
                 })
                 .collect(),
         };
-        Ok(CustomResourceDefinition::new(
-            CustomResourceDefinitionSpec {
-                group: self.group.to_owned(),
-                names: CustomResourceDefinitionNames {
-                    plural: self.plural.to_owned(),
-                    singular: self.singular.to_owned(),
-                    short_names: self.short_names.iter().map(|s| (*s).to_owned()).collect(),
-                    kind: self.kind.to_owned(),
-                    list_kind: self.list_kind.to_owned(),
-                    categories: self.categories.iter().map(|s| (*s).to_owned()).collect(),
-                },
-                scope: if self.namespaced {
-                    "Namespaced"
-                } else {
-                    "Cluster"
-                }
-                .to_owned(),
-                versions: vec![version],
-                conversion: None,
-                preserve_unknown_fields: false,
+        let crd = CustomResourceDefinition::new(CustomResourceDefinitionSpec {
+            group: self.group.to_owned(),
+            names: CustomResourceDefinitionNames {
+                plural: self.plural.to_owned(),
+                singular: self.singular.to_owned(),
+                short_names: self.short_names.iter().map(|s| (*s).to_owned()).collect(),
+                kind: self.kind.to_owned(),
+                list_kind: self.list_kind.to_owned(),
+                categories: self.categories.iter().map(|s| (*s).to_owned()).collect(),
             },
-        ))
+            scope: if self.namespaced {
+                "Namespaced"
+            } else {
+                "Cluster"
+            }
+            .to_owned(),
+            versions: vec![version],
+            conversion: None,
+            preserve_unknown_fields: false,
+        });
+        let bytes = crd.to_value().to_string().len();
+        if bytes > crate::size::MAX_CRD_BYTES {
+            return Err(CrdError {
+                errors: vec![BuildError {
+                    path: String::new(),
+                    message: crate::size::too_big(self.kind, bytes, false)
+                        .as_str()
+                        .to_owned(),
+                }],
+            });
+        }
+        Ok(crd)
+    }
+
+    /// Whether a part of the schema is only known at run time: a `#[crd(schemars)]` field or a
+    /// `default` function, which the compile-time checks could not see.
+    #[must_use]
+    pub fn has_run_time_parts(&self) -> bool {
+        let mut seen = std::collections::HashSet::new();
+        run_time_parts(self.spec, &mut seen)
+            || self.status.is_some_and(|s| run_time_parts(s, &mut seen))
+    }
+}
+
+/// Walks the shape graph once per node (shapes are shared, such as `Container` under a pod
+/// template's three container lists).
+fn run_time_parts(shape: &Shape, seen: &mut std::collections::HashSet<*const Shape>) -> bool {
+    if !seen.insert(std::ptr::from_ref(shape)) {
+        return false;
+    }
+    if matches!(shape.default, Some(shape::DefaultValue::Fn(_))) {
+        return true;
+    }
+    match shape.kind {
+        shape::Kind::Dynamic(_) => true,
+        shape::Kind::Array(s) | shape::Kind::Map(s) => run_time_parts(s, seen),
+        shape::Kind::Struct(fields) => fields.iter().any(|f| run_time_parts(f.shape, seen)),
+        shape::Kind::Enum(e) => e.variants.iter().any(|v| match v.kind {
+            shape::VariantKind::Unit => false,
+            shape::VariantKind::Newtype(s) => run_time_parts(s, seen),
+            shape::VariantKind::Struct(fields) => {
+                fields.iter().any(|f| run_time_parts(f.shape, seen))
+            }
+        }),
+        _ => false,
     }
 }
 

@@ -30,6 +30,7 @@ const RESOURCE_KEYS: &[&str] = &[
     "selectable_field",
     "root_validation",
     "root_description",
+    "max_desc_len",
     "derive",
     "flatten",
 ];
@@ -78,6 +79,9 @@ pub struct ResourceAttrs {
     pub selectable_fields: Vec<Sp<String>>,
     pub root_rules: Vec<RuleAttr>,
     pub root_description: Option<Sp<String>>,
+    /// `max_desc_len = N`: descriptions cut to N bytes as controller-gen's `crd:maxDescLen`
+    /// cuts them (0 drops them).
+    pub max_desc_len: Option<Sp<u64>>,
     pub derives: Vec<syn::Path>,
     /// `flatten`: the spec's fields at the root of the object.
     pub flatten: Option<Sp<bool>>,
@@ -204,6 +208,7 @@ fn parse_resource_key(
         "deprecated" => once(cx, &mut r.deprecated, key, super::flag(meta)?),
         "deprecation_warning" => once(cx, &mut r.deprecation_warning, key, super::string(meta)?),
         "root_description" => once(cx, &mut r.root_description, key, super::string(meta)?),
+        "max_desc_len" => once(cx, &mut r.max_desc_len, key, super::count(meta)?),
         "flatten" => once(cx, &mut r.flatten, key, super::flag(meta)?),
         "scale" => {
             let span = meta.path.segments[0].ident.span();

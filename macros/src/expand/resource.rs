@@ -41,6 +41,13 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
     };
     let deprecation_warning = opt_str(&r.deprecation_warning);
     let root_description = opt_str(&r.root_description);
+    let max_desc_len = match &r.max_desc_len {
+        Some(n) => {
+            let n = usize::try_from(*n).unwrap_or(usize::MAX);
+            quote!(::core::option::Option::Some(#n))
+        }
+        None => quote!(::core::option::Option::None),
+    };
     let doc = format!("The `{kind}` custom resource ({api_version}), whose spec is [`{spec}`].");
 
     let (status_field, status_shape, status_ser, status_de, status_new) = match &r.status {
@@ -129,6 +136,10 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
     let spec_span = spec.span();
     let crd_check = quote_spanned! {spec_span=>
         const _: () = match #c::check_crd(&<#root as #p::Schema>::SHAPE, <#root as #p::CustomResource>::RESOURCE.rules) {
+            ::core::result::Result::Ok(()) => (),
+            ::core::result::Result::Err(e) => ::core::panic!("{}", #p::Msg::as_str(&e)),
+        };
+        const _: () = match #p::size::check_crd_size(&<#root as #p::CustomResource>::RESOURCE) {
             ::core::result::Result::Ok(()) => (),
             ::core::result::Result::Err(e) => ::core::panic!("{}", #p::Msg::as_str(&e)),
         };
@@ -232,10 +243,11 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
             ///
             /// # Errors
             /// Only when a part of the schema is computed at run time and fails: a
-            /// `#[crd(schemars)]` field without a structural schema, or a `default` function
-            /// whose value does not serialize.
+            /// `#[crd(schemars)]` field without a structural schema, or that the API server
+            /// would reject (with the `crd` feature), a `default` function whose value does not
+            /// serialize, or descriptions over etcd's size limit.
             pub fn crd() -> ::core::result::Result<#p::CustomResourceDefinition, #p::CrdError> {
-                <Self as #p::CustomResource>::RESOURCE.crd()
+                <Self as #p::CustomResource>::crd()
             }
         }
 
@@ -244,6 +256,9 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
             type Status = #status_type;
             const API_VERSION: &'static str = #api_version;
             const KIND: &'static str = #kind;
+            fn crd() -> ::core::result::Result<#p::CustomResourceDefinition, #p::CrdError> {
+                #p::checked_crd(&<Self as #p::CustomResource>::RESOURCE)
+            }
             const RESOURCE: #p::ResourceDecl = #p::ResourceDecl {
                 group: #group,
                 version: #version,
@@ -259,6 +274,7 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
                 deprecated: #deprecated,
                 deprecation_warning: #deprecation_warning,
                 description: #root_description,
+                max_desc_len: #max_desc_len,
                 spec: &<#spec as #p::Schema>::SHAPE,
                 spec_required: #spec_required,
                 flatten: #flatten,
