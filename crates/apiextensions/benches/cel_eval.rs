@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use crdkit_cel::check::compile::{RuleOptions, compile_rule};
+use crdkit_cel::rule::{RuleOptions, compile_rule};
 use crdkit_cel::decl::schema_decl_type;
 use crdkit_cel::eval::{Activation, CompileOptions, CostTracker, Program};
 use crdkit_schema::{AdditionalProperties, Structural, Type, ValidationRule};

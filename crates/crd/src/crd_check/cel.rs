@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::{CelNode, CelRuleChecker, PreexistingExpressions};
 use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath, go_json};
-use crdkit_cel::check::compile::{
+use crdkit_cel::rule::{
     CompilationResult, RuleErrorType, RuleOptions, RuleSource, compile_rule, compile_rules,
 };
 use crdkit_cel::cost::{

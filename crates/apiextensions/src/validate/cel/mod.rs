@@ -41,7 +41,7 @@ use serde_json::Value;
 use crate::ratchet::Correlated;
 use crdkit_apimachinery::field::{FieldError, FieldPath};
 use crdkit_cel::check::CheckedAst;
-use crdkit_cel::check::compile::{RuleOptions, compile_rule};
+use crdkit_cel::rule::{RuleOptions, compile_rule};
 use crdkit_cel::check::walk::with_stack;
 use crdkit_cel::decl::{DeclType, escape, schema_decl_type};
 use crdkit_cel::env::{NEWEST_VERSION, Version};
