@@ -19,7 +19,8 @@ use serde_json::Value;
 use super::walk::{Ratchet, Walk};
 use super::{Compiled, Node};
 use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath, go_quote};
-use crdkit_cel::eval::{Activation, COST_LIMIT_MESSAGE, CostTracker, Program, json};
+use crdkit_cel::eval::{Activation, COST_LIMIT_MESSAGE, CostTracker, Program};
+use crdkit_cel::value::json;
 use crdkit_cel::value::Value as CelValue;
 use crdkit_schema::{Structural, Type, ValidationRule};
 

@@ -152,20 +152,20 @@ pub fn from_json<'a>(v: &'a Json, schema: &'a dyn Schema, meta: bool) -> EvalRes
 
 fn string_with_format<'a>(s: &'a str, schema: &'a dyn Schema) -> EvalResult<'a> {
     match schema.format() {
-        Some("duration") => crate::library::k8s_formats::parse_strfmt_duration(s)
+        Some("duration") => super::strfmt::parse_strfmt_duration(s)
             .map(Value::Duration)
             .ok_or_else(|| {
                 invalid(format!(
                     "Invalid duration {s}: time: invalid duration {s:?}"
                 ))
             }),
-        Some("date") => crate::library::k8s_formats::parse_full_date(s)
+        Some("date") => super::strfmt::parse_full_date(s)
             .map(Value::Timestamp)
             .ok_or_else(|| invalid(format!("Invalid date formatted string {s}"))),
-        Some("date-time") => crate::library::k8s_formats::parse_strfmt_datetime(s)
+        Some("date-time") => super::strfmt::parse_strfmt_datetime(s)
             .map(Value::Timestamp)
             .ok_or_else(|| invalid(format!("Invalid date-time formatted string {s}"))),
-        Some("byte") => crate::library::strings::base64_decode(s)
+        Some("byte") => super::base64::decode(s)
             .map(|b| Value::Bytes(Bytes::Shared(Arc::from(b))))
             .ok_or_else(|| invalid(format!("Invalid byte formatted string {s}"))),
         _ => Ok(Value::String(Str::Borrowed(s))),

@@ -282,7 +282,7 @@ pub fn format_duration(d: Duration) -> String {
     let nanos = d.0 % NANOS;
     // Go computes Seconds() as sec + nsec/1e9 in float64; print the shortest float.
     let f = secs as f64 + nanos as f64 / 1e9;
-    format!("{}s", super::format::format_float_f(f))
+    format!("{}s", format_float_f(f))
 }
 
 /// Civil fields of an instant in a zone: (year, month 1-12, day 1-31, hour, minute, second,
@@ -390,6 +390,19 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+/// Go's `strconv.FormatFloat(f, 'f', -1, 64)`: shortest digits, never an exponent.
+fn format_float_f(f: f64) -> String {
+    if f.is_nan() {
+        "NaN".to_owned()
+    } else if f == f64::INFINITY {
+        "+Inf".to_owned()
+    } else if f == f64::NEG_INFINITY {
+        "-Inf".to_owned()
+    } else {
+        format!("{f}")
+    }
 }
 
 #[cfg(test)]
