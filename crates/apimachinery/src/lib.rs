@@ -17,7 +17,6 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod cert;
 pub mod field;
 pub mod goparse;
 pub mod names;

@@ -24,7 +24,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-pub(crate) mod base64;
+pub mod base64;
 pub(crate) mod convert;
 pub(crate) mod equal;
 mod error;

@@ -126,7 +126,9 @@ const EXPECTED_FAILURES: &[(&str, &str)] = &[
 /// proto3 JSON's `bytes`: standard base64.
 fn b64(s: &str) -> Vec<u8> {
     use base64::Engine as _;
-    base64::engine::general_purpose::STANDARD.decode(s).expect("base64")
+    base64::engine::general_purpose::STANDARD
+        .decode(s)
+        .expect("base64")
 }
 
 /// Decodes a proto3-JSON `cel.expr.Value`.

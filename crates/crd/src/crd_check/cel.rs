@@ -10,14 +10,14 @@ use serde_json::Value;
 
 use super::{CelNode, CelRuleChecker, PreexistingExpressions};
 use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath, go_json};
-use crdkit_cel::rule::{
-    CompilationResult, RuleErrorType, RuleOptions, RuleSource, compile_rule, compile_rules,
-};
 use crdkit_cel::cost::{
     STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT, TotalCost, cost_error_message,
     multiply_with_overflow_guard,
 };
 use crdkit_cel::decl::schema_decl_type;
+use crdkit_cel::rule::{
+    CompilationResult, RuleErrorType, RuleOptions, RuleSource, compile_rule, compile_rules,
+};
 use crdkit_schema::{JsonSchemaProps, SchemaOrArray, SchemaOrBool, Structural, ValidationRule};
 
 /// Compiles and costs every rule of a CRD schema as the API server does at admission.

@@ -100,7 +100,7 @@ pub(crate) static FORMATS: &[NamedFormat] = &[
     NamedFormat {
         name: "byte",
         max_regex_size: 84,
-        validate: |s| one(base64::decode(s).is_some(), "invalid base64"),
+        validate: |s| one(base64::decode(s).is_ok(), "invalid base64"),
     },
     NamedFormat {
         name: "date",
