@@ -74,6 +74,7 @@ pub mod check;
 pub mod cost;
 pub mod decl;
 pub mod env;
+pub mod escaping;
 pub mod rule;
 pub mod schema;
 pub mod static_ast;

@@ -276,8 +276,8 @@ fn apiextensions_estimated_cost_stability() {
 /// expressions: the newest environment).
 #[test]
 fn metadata_name_cost_is_bounded() {
-    use crdkit_cel::rule::{RuleOptions, compile_rules};
     use crdkit_cel::env::NEWEST_VERSION;
+    use crdkit_cel::rule::{RuleOptions, compile_rules};
     for rule in [
         "self.metadata.name.contains('x')",
         "self.metadata.generateName.contains('x')",

@@ -75,7 +75,6 @@ mod tracker;
 pub use activation::Activation;
 pub use tracker::CostTracker;
 
-pub use crate::value::json::{escape, unescape};
 pub use crate::value::{COST_LIMIT_MESSAGE, EvalError, EvalErrorKind, EvalResult, Value};
 use std::cell::Cell;
 use std::sync::Arc;

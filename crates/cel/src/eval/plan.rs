@@ -35,7 +35,7 @@ pub(crate) fn field_qual(name: &str, optional: bool) -> Qual {
     Qual {
         kind: QualKind::Field {
             name: name.into(),
-            unescaped: crate::value::json::unescape(name).map(String::into_boxed_str),
+            unescaped: crdkit_cel_check::escaping::unescape(name).map(String::into_boxed_str),
         },
         optional,
     }

@@ -104,7 +104,7 @@ fn map_equals(a: &Map<'_>, b: &Value<'_>) -> Result<bool, EvalError> {
             for (k, raw) in j.map {
                 let key = match j.kind {
                     super::json::ObjectKind::Object { .. } => {
-                        super::json::escape(k).unwrap_or_else(|| k.clone())
+                        crdkit_cel_check::escaping::escape(k).unwrap_or_else(|| k.clone())
                     }
                     _ => k.clone(),
                 };

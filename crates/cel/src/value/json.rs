@@ -1,7 +1,7 @@
 //! Schema-aware, lazy CEL views of JSON: mirrors apiserver `pkg/cel/common/valuesunstructured.go`
 //! (`UnstructuredToVal`, `unstructuredMap`, `unstructuredList` and its set/map variants),
-//! apiextensions `schema/cel/model/schemas.go` (`WithTypeAndObjectMeta`) and the property-name
-//! escaping of apiserver `pkg/cel/escaping.go`.
+//! apiextensions `schema/cel/model/schemas.go` (`WithTypeAndObjectMeta`), property names
+//! escaped as apiserver `pkg/cel/escaping.go` does ([`crate::escaping`]).
 //!
 //! Nothing is converted up front: selecting a field or an element converts that one value.
 
@@ -13,6 +13,7 @@ use super::error::{EvalError, EvalResult};
 use crate::schema::{self as cs, ListType, Schema, Type};
 use crate::value::{Bytes, List, ListKind, Map, Str, Value};
 use crdkit_apimachinery::field::go_type;
+use crdkit_cel_check::escaping::{escape, unescape};
 
 /// A JSON object seen through its schema.
 #[derive(Clone, Copy, Debug)]
@@ -325,124 +326,5 @@ impl<'a> JsonList<'a> {
             ),
             _ => ListKind::Plain,
         }
-    }
-}
-
-const RESERVED: &[&str] = &[
-    "true",
-    "false",
-    "null",
-    "in",
-    "as",
-    "break",
-    "const",
-    "continue",
-    "else",
-    "for",
-    "function",
-    "if",
-    "import",
-    "let",
-    "loop",
-    "package",
-    "namespace",
-    "return",
-    "var",
-    "void",
-    "while",
-];
-
-/// apiserver `Escape`: the CEL field name of a property, or `None` if it is inaccessible.
-#[must_use]
-pub fn escape(ident: &str) -> Option<String> {
-    let first = *ident.as_bytes().first()?;
-    if first.is_ascii_digit() {
-        return None;
-    }
-    if RESERVED.contains(&ident) {
-        return Some(format!("__{ident}__"));
-    }
-    let mut out = String::with_capacity(ident.len());
-    let b = ident.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'_' if b.get(i + 1) == Some(&b'_') => {
-                out.push_str("__underscores__");
-                i += 2;
-                continue;
-            }
-            b'.' => out.push_str("__dot__"),
-            b'-' => out.push_str("__dash__"),
-            b'/' => out.push_str("__slash__"),
-            c if c.is_ascii_alphanumeric() || c == b'_' => out.push(c as char),
-            _ => return None,
-        }
-        i += 1;
-    }
-    Some(out)
-}
-
-/// apiserver `Unescape`: the property name of a CEL field name, or `None` if invalid.
-#[must_use]
-pub fn unescape(escaped: &str) -> Option<String> {
-    if !escaped.contains("__") {
-        return Some(escaped.to_string());
-    }
-    let b = escaped.as_bytes();
-    let mut out = String::with_capacity(escaped.len());
-    let mut i = 0;
-    let mut last = 0;
-    while i + 1 < b.len() {
-        if b[i] == b'_' && b[i + 1] == b'_' {
-            let mut j = i + 2;
-            while j < b.len() && b[j] != b'_' {
-                j += 1;
-            }
-            if j > i + 2 && j + 1 < b.len() && b[j + 1] == b'_' {
-                let contents = &escaped[i + 2..j];
-                out.push_str(&escaped[last..i]);
-                match contents {
-                    "underscores" => out.push_str("__"),
-                    "dot" => out.push('.'),
-                    "dash" => out.push('-'),
-                    "slash" => out.push('/'),
-                    c if RESERVED.contains(&c) && j + 2 - i == escaped.len() => out.push_str(c),
-                    _ => return None,
-                }
-                i = j + 2;
-                last = i;
-                continue;
-            }
-        }
-        i += 1;
-    }
-    out.push_str(&escaped[last..]);
-    Some(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn escaping() {
-        assert_eq!(escape("x-prop").as_deref(), Some("x__dash__prop"));
-        assert_eq!(
-            escape("redact__d").as_deref(),
-            Some("redact__underscores__d")
-        );
-        assert_eq!(escape("namespace").as_deref(), Some("__namespace__"));
-        assert_eq!(escape("a.b/c").as_deref(), Some("a__dot__b__slash__c"));
-        assert_eq!(escape("1a"), None);
-        assert_eq!(escape("a@b"), None);
-        assert_eq!(unescape("x__dash__prop").as_deref(), Some("x-prop"));
-        assert_eq!(unescape("__namespace__").as_deref(), Some("namespace"));
-        assert_eq!(unescape("a__namespace__"), None);
-        assert_eq!(
-            unescape("redact__underscores__d").as_deref(),
-            Some("redact__d")
-        );
-        assert_eq!(unescape("a__b").as_deref(), Some("a__b"));
     }
 }

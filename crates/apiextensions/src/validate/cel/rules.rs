@@ -20,8 +20,8 @@ use super::walk::{Ratchet, Walk};
 use super::{Compiled, Node};
 use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath, go_quote};
 use crdkit_cel::eval::{Activation, COST_LIMIT_MESSAGE, CostTracker, Program};
-use crdkit_cel::value::json;
 use crdkit_cel::value::Value as CelValue;
+use crdkit_cel::value::json;
 use crdkit_schema::{Structural, Type, ValidationRule};
 
 /// `MaxEvaluatedMessageExpressionSizeBytes`.
