@@ -5,6 +5,7 @@
 //!   Go's formatting of values (`%v`, `%q`, `%T` of decoded JSON);
 //! - [`names`]: DNS labels and subdomains, label keys and values, qualified names (`validation`);
 //! - [`openapi`]: the OpenAPI `type` and the `x-kubernetes-list-type`/`-map-type` vocabulary;
+//! - [`calendar`]: Go's proleptic Gregorian calendar (civil dates and days since the epoch);
 //! - [`goparse`]: Go's parsers the API server's formats rely on (`time.Parse` RFC 3339,
 //!   `net.ParseIP`/`ParseCIDR`, `url.Parse`, `mail.ParseAddress`);
 //! - [`regexp`]: the syntax of Go's `regexp` (RE2) with Go's error messages;
@@ -17,6 +18,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod calendar;
 pub mod field;
 pub mod goparse;
 pub mod names;
