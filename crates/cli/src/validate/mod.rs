@@ -19,6 +19,7 @@ use super::load::{self, Document};
 use super::registry::{Found, Registry, is_crd};
 use super::report::Reporter;
 use super::{Failure, INVALID, OK};
+use crdkit_apimachinery::strict;
 use crdkit_schema::crd::CustomResourceDefinition;
 
 /// What to do with one document of the input, decided before anything is printed.
@@ -253,17 +254,12 @@ fn admit(
     } else {
         doc.duplicates
             .iter()
-            .map(|d| {
-                (
-                    d.path.clone(),
-                    format!("duplicate field {}", go_quote(&d.key)),
-                )
-            })
+            .map(|d| (d.path.clone(), strict::duplicate_field(&d.key)))
             .chain(
                 admitted
                     .unknown_fields
                     .iter()
-                    .map(|u| (u.clone(), format!("unknown field {}", go_quote(u)))),
+                    .map(|u| (u.clone(), strict::unknown_field(u))),
             )
             .collect()
     };
@@ -277,21 +273,17 @@ fn admit(
                 .rsplit_once('/')
                 .map_or(target.admission.api_version(), |(_, v)| v);
             let kind = target.admission.kind();
-            let message = |errors: &str| {
-                format!(
-                    "{kind} in version {} cannot be handled as a {kind}: strict decoding error: \
-                     {errors}",
-                    go_quote(version),
-                )
+            let message = |errors: &[String]| {
+                strict::cannot_be_handled(kind, version, &strict::strict_decoding_error(errors))
             };
-            let all: Vec<&str> = strict.iter().map(|(_, s)| s.as_str()).collect();
+            let all: Vec<String> = strict.iter().map(|(_, s)| s.clone()).collect();
             // Each field on its own in annotations, at its line.
             let each: Vec<(String, String)> = strict
                 .iter()
-                .map(|(field, s)| (field.clone(), message(s)))
+                .map(|(field, s)| (field.clone(), message(std::slice::from_ref(s))))
                 .collect();
             let title = format!("{kind} {} is rejected", go_quote(name));
-            reporter.rejected(doc, Some(&obj), &message(&all.join(", ")), &title, &each)?;
+            reporter.rejected(doc, Some(&obj), &message(&all), &title, &each)?;
             return Ok(false);
         }
         FieldValidation::Warn => {
@@ -333,9 +325,9 @@ pub fn warn_duplicates(err: &mut dyn Write, doc: &Document) {
     for d in &doc.duplicates {
         let _ = writeln!(
             err,
-            "Warning: {}: duplicate field {}",
+            "Warning: {}: {}",
             doc.position(),
-            go_quote(&d.path)
+            strict::duplicate_field(&d.path)
         );
     }
 }
