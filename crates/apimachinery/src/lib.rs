@@ -1,8 +1,8 @@
 //! Kubernetes apimachinery basics shared by every crdkit crate: what the API server's
 //! `k8s.io/apimachinery` gives the rest of it.
 //!
-//! - [`field`]: field paths and field errors with the API server's texts (`field.ErrorList`), and
-//!   Go's formatting of values (`%v`, `%q`, `%T` of decoded JSON);
+//! - [`field`]: field paths and field errors with the API server's texts (`field.ErrorList`);
+//! - [`gofmt`]: Go's formatting of values (`%v`, `%q`, `%T` and `encoding/json` of decoded JSON);
 //! - [`names`]: DNS labels and subdomains, label keys and values, qualified names (`validation`);
 //! - [`openapi`]: the OpenAPI `type` and the `x-kubernetes-list-type`/`-map-type` vocabulary;
 //! - [`calendar`]: Go's proleptic Gregorian calendar (civil dates and days since the epoch);
@@ -20,6 +20,7 @@
 
 pub mod calendar;
 pub mod field;
+pub mod gofmt;
 pub mod goparse;
 pub mod names;
 pub mod openapi;

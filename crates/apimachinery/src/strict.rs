@@ -10,20 +10,20 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::field::go_quote;
+use crate::gofmt;
 
 /// A key given twice, as the strict decoder reports it (sigs.k8s.io/json's `%q`):
 /// `duplicate field "replicas"`.
 #[must_use]
 pub fn duplicate_field(field: &str) -> String {
-    format!("duplicate field {}", go_quote(field))
+    format!("duplicate field {}", gofmt::quote(field))
 }
 
 /// A field pruning dropped, as apiextensions' `customresource_handler.go` reports it to
 /// `fieldValidation`: `unknown field "spec.someRandomField"`.
 #[must_use]
 pub fn unknown_field(path: &str) -> String {
-    format!("unknown field {}", go_quote(path))
+    format!("unknown field {}", gofmt::quote(path))
 }
 
 /// apimachinery `runtime.NewStrictDecodingError(errors).Error()`: the messages joined with `, `.
@@ -51,7 +51,7 @@ pub fn strict_decoding_error(messages: &[String]) -> String {
 pub fn cannot_be_handled(kind: &str, version: &str, error: &str) -> String {
     format!(
         "{kind} in version {} cannot be handled as a {kind}: {error}",
-        go_quote(version)
+        gofmt::quote(version)
     )
 }
 
@@ -185,7 +185,7 @@ impl<'de> serde_core::de::Visitor<'de> for KeySeed {
         Ok(v.to_string())
     }
     fn visit_f64<E>(self, v: f64) -> Result<String, E> {
-        Ok(match crate::field::go_format_float32(v).as_str() {
+        Ok(match crate::gofmt::format_float32(v).as_str() {
             "+Inf" => ".inf".to_owned(),
             "-Inf" => "-.inf".to_owned(),
             "NaN" => ".nan".to_owned(),

@@ -11,7 +11,8 @@ use std::fmt;
 
 use serde_json::{Value, json};
 
-use crdkit_apimachinery::field::{FieldError, go_quote};
+use crdkit_apimachinery::field::FieldError;
+use crdkit_apimachinery::gofmt;
 
 use crate::managed_fields::{UPDATE, parse_identifier};
 use crate::merge::Conflicts;
@@ -148,7 +149,7 @@ impl fmt::Display for ApplyError {
             } => write!(
                 f,
                 "Operation cannot be fulfilled on {group_resource} {}: {detail}",
-                go_quote(name)
+                gofmt::quote(name)
             ),
             ApplyError::InvalidOptions { kind, errors } => write!(
                 f,
@@ -177,11 +178,11 @@ pub struct ConflictCause {
 #[must_use]
 pub fn print_manager(manager: &str) -> String {
     let Some(e) = parse_identifier(manager) else {
-        return go_quote(manager);
+        return gofmt::quote(manager);
     };
-    let mut s = go_quote(&e.manager);
+    let mut s = gofmt::quote(&e.manager);
     if !e.subresource.is_empty() {
-        s = format!("{s} with subresource {}", go_quote(&e.subresource));
+        s = format!("{s} with subresource {}", gofmt::quote(&e.subresource));
     }
     if e.operation == UPDATE {
         return match &e.time {

@@ -47,9 +47,9 @@ impl std::fmt::Display for TimeParseError {
         write!(
             f,
             "parsing time {} as \"2006-01-02T15:04:05Z07:00\": cannot parse {} as {}",
-            crate::field::go_quote(&self.value),
-            crate::field::go_quote(&self.value_elem),
-            crate::field::go_quote(self.layout_elem)
+            crate::gofmt::quote(&self.value),
+            crate::gofmt::quote(&self.value_elem),
+            crate::gofmt::quote(self.layout_elem)
         )
     }
 }

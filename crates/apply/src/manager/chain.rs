@@ -315,7 +315,7 @@ impl Run<'_> {
                     return Err(ApplyError::Internal(format!(
                         "failed to convert new typed object ({}) to object: failed to convert value to unstructured for type {}",
                         object_gvknn(config),
-                        crate::value::go_type(&v)
+                        crdkit_apimachinery::gofmt::type_name(&v)
                     )));
                 }
                 managed

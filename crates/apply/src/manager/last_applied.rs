@@ -39,7 +39,7 @@ pub(crate) fn build_last_applied(config: &Value) -> String {
     {
         a.remove(LAST_APPLIED);
     }
-    let mut s = crdkit_apimachinery::field::go_json(&obj);
+    let mut s = crdkit_apimachinery::gofmt::json(&obj);
     s.push('\n');
     s
 }

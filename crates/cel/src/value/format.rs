@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crdkit_apimachinery::field::go_format_float;
+use crdkit_apimachinery::gofmt;
 
 use crate::value::Value;
 
@@ -15,7 +15,7 @@ pub(crate) fn write_go(v: &Value<'_>, f: &mut fmt::Formatter<'_>) -> fmt::Result
         Value::Bool(b) => write!(f, "{b}"),
         Value::Int(i) => write!(f, "{i}"),
         Value::Uint(u) => write!(f, "{u}"),
-        Value::Double(d) => f.write_str(&go_format_float(*d)),
+        Value::Double(d) => f.write_str(&gofmt::format_float(*d)),
         Value::String(s) => f.write_str(s),
         Value::Bytes(b) => {
             f.write_str("[")?;
@@ -113,11 +113,11 @@ mod tests {
 
     #[test]
     fn go_g() {
-        assert_eq!(go_format_float(123.456), "123.456");
-        assert_eq!(go_format_float(-4.5e-3), "-0.0045");
-        assert_eq!(go_format_float(1e6), "1e+06");
-        assert_eq!(go_format_float(123_456.0), "123456");
-        assert_eq!(go_format_float(1.5e-7), "1.5e-07");
-        assert_eq!(go_format_float(1e100), "1e+100");
+        assert_eq!(gofmt::format_float(123.456), "123.456");
+        assert_eq!(gofmt::format_float(-4.5e-3), "-0.0045");
+        assert_eq!(gofmt::format_float(1e6), "1e+06");
+        assert_eq!(gofmt::format_float(123_456.0), "123456");
+        assert_eq!(gofmt::format_float(1.5e-7), "1.5e-07");
+        assert_eq!(gofmt::format_float(1e100), "1e+100");
     }
 }

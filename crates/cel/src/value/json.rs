@@ -12,7 +12,7 @@ use serde_json::Value as Json;
 use super::error::{EvalError, EvalResult};
 use crate::schema::{self as cs, ListType, Schema, Type};
 use crate::value::{Bytes, List, ListKind, Map, Str, Value};
-use crdkit_apimachinery::field::go_type;
+use crdkit_apimachinery::gofmt;
 use crdkit_cel_check::escaping::{escape, unescape};
 
 /// A JSON object seen through its schema.
@@ -120,7 +120,7 @@ pub fn from_json<'a>(v: &'a Json, schema: &'a dyn Schema, meta: bool) -> EvalRes
             let Json::String(s) = v else {
                 return Err(invalid(format!(
                     "invalid data, expected string, got {}",
-                    go_type(v)
+                    gofmt::type_name(v)
                 )));
             };
             string_with_format(s, schema)
@@ -129,21 +129,21 @@ pub fn from_json<'a>(v: &'a Json, schema: &'a dyn Schema, meta: bool) -> EvalRes
             Json::Number(n) => Ok(Value::Double(n.as_f64().unwrap_or(f64::NAN))),
             _ => Err(invalid(format!(
                 "invalid data, expected float, got {}",
-                go_type(v)
+                gofmt::type_name(v)
             ))),
         },
         Some(Type::Integer) => match v {
             Json::Number(n) if n.as_i64().is_some() => Ok(Value::Int(n.as_i64().unwrap_or(0))),
             _ => Err(invalid(format!(
                 "invalid data, expected int, got {}",
-                go_type(v)
+                gofmt::type_name(v)
             ))),
         },
         Some(Type::Boolean) => match v {
             Json::Bool(b) => Ok(Value::Bool(*b)),
             _ => Err(invalid(format!(
                 "invalid data, expected bool, got {}",
-                go_type(v)
+                gofmt::type_name(v)
             ))),
         },
         None if schema.preserve_unknown_fields() => Ok(Value::Unknown(v)),

@@ -109,7 +109,7 @@ fn write(
         writeln!(
             out,
             "{position}: CustomResourceDefinition {} is gone",
-            crdkit_apimachinery::field::go_quote(name)
+            crdkit_apimachinery::gofmt::quote(name)
         )?;
     } else {
         report::write(

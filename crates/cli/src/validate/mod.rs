@@ -19,6 +19,7 @@ use super::load::{self, Document};
 use super::registry::{Found, Registry, is_crd};
 use super::report::Reporter;
 use super::{Failure, INVALID, OK};
+use crdkit_apimachinery::gofmt;
 use crdkit_apimachinery::strict;
 use crdkit_schema::crd::CustomResourceDefinition;
 
@@ -282,7 +283,7 @@ fn admit(
                 .iter()
                 .map(|(field, s)| (field.clone(), message(std::slice::from_ref(s))))
                 .collect();
-            let title = format!("{kind} {} is rejected", go_quote(name));
+            let title = format!("{kind} {} is rejected", gofmt::quote(name));
             reporter.rejected(doc, Some(&obj), &message(&all), &title, &each)?;
             return Ok(false);
         }
@@ -313,10 +314,6 @@ fn admit(
         reporter.object(doc, &qualified, name, Some(&obj), &errors, true)?;
     }
     Ok(errors.is_empty())
-}
-
-fn go_quote(s: &str) -> String {
-    crdkit_apimachinery::field::go_quote(s)
 }
 
 /// `Warning: FILE:LINE: duplicate field "spec.replicas"` for each key a CRD document gives twice
