@@ -153,10 +153,7 @@ pub fn deprecation_warning(deprecated: bool, warning: Option<&str>) -> Vec<Strin
     if w.is_empty() {
         errs.push("must not be an empty string".to_owned());
     }
-    if let Some((i, _)) = w
-        .char_indices()
-        .find(|(_, c)| !crate::field::go_is_print(*c))
-    {
+    if let Some((i, _)) = w.char_indices().find(|(_, c)| !crate::gofmt::is_print(*c)) {
         errs.push(format!(
             "must only contain printable UTF-8 characters; non-printable character found at index {i}"
         ));

@@ -35,9 +35,9 @@ pub(crate) fn warn_duplicates(err: &mut dyn Write, doc: &Document) {
     for d in &doc.duplicates {
         let _ = writeln!(
             err,
-            "Warning: {}: duplicate field {}",
+            "Warning: {}: {}",
             doc.position(),
-            crdkit_apimachinery::field::go_quote(&d.path)
+            crdkit_apimachinery::strict::duplicate_field(&d.path)
         );
     }
 }

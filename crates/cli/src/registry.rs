@@ -189,8 +189,8 @@ impl Registry {
             return Ok(Found::Unknown(format!(
                 "no matches for kind {} in version {}: no CRD given defines it, and it is not \
                  a built-in kind of Kubernetes {}",
-                crdkit_apimachinery::field::go_quote(kind),
-                crdkit_apimachinery::field::go_quote(api_version),
+                crdkit_apimachinery::gofmt::quote(kind),
+                crdkit_apimachinery::gofmt::quote(api_version),
                 self.version
             )));
         };
@@ -217,8 +217,8 @@ impl Registry {
         };
         Some(format!(
             "no matches for kind {} in version {}: {why} (served: {served})",
-            crdkit_apimachinery::field::go_quote(kind),
-            crdkit_apimachinery::field::go_quote(api_version),
+            crdkit_apimachinery::gofmt::quote(kind),
+            crdkit_apimachinery::gofmt::quote(api_version),
         ))
     }
 

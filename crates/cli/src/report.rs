@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crdkit_apimachinery::field::FieldError;
+use crdkit_apimachinery::gofmt;
 
 use crate::load::{Document, LoadError};
 use crate::output::Output;
@@ -29,7 +30,7 @@ pub fn error_json(e: &FieldError) -> Value {
 pub fn kubectl_invalid(kind: &str, name: &str, errors: &[FieldError]) -> String {
     let prefix = format!(
         "The {kind} {} is invalid: ",
-        crdkit_apimachinery::field::go_quote(name)
+        crdkit_apimachinery::gofmt::quote(name)
     );
     let mut lines: Vec<String> = Vec::new();
     for e in errors {
@@ -58,7 +59,7 @@ pub fn kubectl_invalid(kind: &str, name: &str, errors: &[FieldError]) -> String 
 pub fn status_invalid(qualified_kind: &str, name: &str, errors: &[FieldError]) -> String {
     let prefix = format!(
         "{qualified_kind} {} is invalid",
-        crdkit_apimachinery::field::go_quote(name)
+        crdkit_apimachinery::gofmt::quote(name)
     );
     match crdkit_apimachinery::field::aggregate(errors) {
         e if e.is_empty() => prefix,
@@ -114,7 +115,7 @@ pub fn write(
         _ if errors.is_empty() => writeln!(
             out,
             "{position}: {kind} {} is valid",
-            crdkit_apimachinery::field::go_quote(name)
+            crdkit_apimachinery::gofmt::quote(name)
         ),
         _ => writeln!(out, "{position}: {}", kubectl_invalid(kind, name, errors)),
     }
@@ -192,7 +193,7 @@ impl<'a> Reporter<'a> {
                 writeln!(self.out, "{v}")
             }
             Output::Github => {
-                let title = format!("{kind} {} is invalid", go_quote(name));
+                let title = format!("{kind} {} is invalid", gofmt::quote(name));
                 for e in errors {
                     let line = self.line(doc, &e.field.to_string());
                     let message = format!("{}: {}", e.field, e.body());
@@ -360,10 +361,6 @@ fn github(
             data(message)
         )
     }
-}
-
-fn go_quote(s: &str) -> String {
-    crdkit_apimachinery::field::go_quote(s)
 }
 
 #[cfg(test)]

@@ -124,6 +124,15 @@ impl fmt::Display for CrdError {
 impl std::error::Error for CrdError {}
 
 impl ResourceDecl {
+    /// Fails when this CRD is certainly over what etcd stores in one request
+    /// ([`crate::size::check_crd_size`]). Run at compile time by `#[derive(CustomResource)]`.
+    ///
+    /// # Errors
+    /// The message names the size, the limit and `max_desc_len`.
+    pub const fn check_size(&self) -> Result<(), crate::Msg> {
+        crate::size::check_crd_size(self.kind, self.spec, self.status, self.max_desc_len)
+    }
+
     /// `<group>/<version>`
     #[must_use]
     pub fn api_version(&self) -> String {

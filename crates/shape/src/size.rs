@@ -5,10 +5,9 @@
 //! megabyte of them. The API server stores a CRD in one etcd request, which etcd refuses above
 //! its `--max-request-bytes` (1.5 MiB by default, etcd `embed/config.go`
 //! `DefaultMaxRequestBytes`); a CRD over it is rejected on create. A lower bound of the CRD's
-//! JSON size is computed at compile time ([`check_crd_size`]) and the exact size when the CRD
-//! is built (`ResourceDecl::crd`).
+//! JSON size is computed at compile time ([`check_crd_size`], through `ResourceDecl::check_size`)
+//! and the exact size when the CRD is built (`ResourceDecl::crd`).
 
-use crate::resource::ResourceDecl;
 use crate::{Kind, Msg, Shape, VariantKind};
 use crdkit_schema::Structural;
 
@@ -148,22 +147,27 @@ const fn min_bytes(shape: &Shape, max: Option<usize>, limit: usize) -> usize {
     }
 }
 
-/// Fails when the CRD of `decl` is certainly over [`MAX_CRD_BYTES`]: a lower bound of its JSON
-/// size (its schema's names and kept descriptions) is already over. Run at compile time by
-/// `#[derive(CustomResource)]`.
+/// Fails when the CRD of `kind` (with these `spec` and `status` shapes) is certainly over
+/// [`MAX_CRD_BYTES`]: a lower bound of its JSON size (its schema's names and kept descriptions)
+/// is already over.
 ///
 /// # Errors
 /// The message names the size, the limit and `max_desc_len`.
-pub const fn check_crd_size(decl: &ResourceDecl) -> Result<(), Msg> {
+pub const fn check_crd_size(
+    kind: &str,
+    spec: &Shape,
+    status: Option<&Shape>,
+    max_desc_len: Option<usize>,
+) -> Result<(), Msg> {
     let limit = MAX_CRD_BYTES;
-    let mut n = min_bytes(decl.spec, decl.max_desc_len, limit);
-    if let Some(status) = decl.status {
-        n += min_bytes(status, decl.max_desc_len, limit);
+    let mut n = min_bytes(spec, max_desc_len, limit);
+    if let Some(status) = status {
+        n += min_bytes(status, max_desc_len, limit);
     }
     if n <= limit {
         return Ok(());
     }
-    Err(too_big(decl.kind, n, true))
+    Err(too_big(kind, n, true))
 }
 
 /// The message for a CRD over the limit; `at_least` when `bytes` is a lower bound.

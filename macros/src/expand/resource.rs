@@ -139,7 +139,7 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
             ::core::result::Result::Ok(()) => (),
             ::core::result::Result::Err(e) => ::core::panic!("{}", #p::Msg::as_str(&e)),
         };
-        const _: () = match #p::size::check_crd_size(&<#root as #p::CustomResource>::RESOURCE) {
+        const _: () = match <#root as #p::CustomResource>::RESOURCE.check_size() {
             ::core::result::Result::Ok(()) => (),
             ::core::result::Result::Err(e) => ::core::panic!("{}", #p::Msg::as_str(&e)),
         };

@@ -163,7 +163,7 @@ fn write(out: &mut dyn Write, output: Output, r: &Report<'_>) -> std::io::Result
             out,
             "{}: CustomResourceDefinition {} is gone",
             r.position,
-            crdkit_apimachinery::field::go_quote(r.name)
+            crdkit_apimachinery::gofmt::quote(r.name)
         )?;
     } else {
         report::write(

@@ -343,7 +343,7 @@ fn call_webhook(
         None => match config.and_then(|c| c.ca_bundle.as_deref()) {
             // A whitespace-only bundle counts as none (`webhookClientConfigForCRD`).
             Some(b) if !b.trim().is_empty() => Some(
-                crdkit_apimachinery::cert::base64_decode(b)
+                crdkit_crd::cert::ca_bundle_bytes(b)
                     .map_err(|e| Failure::Input(format!("{position}: caBundle: {e}")))?,
             ),
             _ => None,

@@ -6,6 +6,8 @@ use std::io::Write;
 
 use serde_json::Value as Json;
 
+use crdkit_apimachinery::{gofmt, strict};
+
 use super::args::{FieldValidation, Options};
 use super::summary::Verdict;
 use crate::load::Document;
@@ -56,17 +58,12 @@ pub(super) fn admit(
     } else {
         doc.duplicates
             .iter()
-            .map(|d| {
-                (
-                    d.path.clone(),
-                    format!("duplicate field {}", go_quote(&d.key)),
-                )
-            })
+            .map(|d| (d.path.clone(), strict::duplicate_field(&d.key)))
             .chain(
                 admitted
                     .unknown_fields
                     .iter()
-                    .map(|u| (u.clone(), format!("unknown field {}", go_quote(u)))),
+                    .map(|u| (u.clone(), strict::unknown_field(u))),
             )
             .collect()
     };
@@ -80,21 +77,17 @@ pub(super) fn admit(
                 .rsplit_once('/')
                 .map_or(target.admission.api_version(), |(_, v)| v);
             let kind = target.admission.kind();
-            let message = |errors: &str| {
-                format!(
-                    "{kind} in version {} cannot be handled as a {kind}: strict decoding error: \
-                     {errors}",
-                    go_quote(version),
-                )
+            let message = |errors: &[String]| {
+                strict::cannot_be_handled(kind, version, &strict::strict_decoding_error(errors))
             };
-            let all: Vec<&str> = strict.iter().map(|(_, s)| s.as_str()).collect();
+            let all: Vec<String> = strict.iter().map(|(_, s)| s.clone()).collect();
             // Each field on its own in annotations, at its line.
             let each: Vec<(String, String)> = strict
                 .iter()
-                .map(|(field, s)| (field.clone(), message(s)))
+                .map(|(field, s)| (field.clone(), message(std::slice::from_ref(s))))
                 .collect();
-            let title = format!("{kind} {} is rejected", go_quote(name));
-            reporter.rejected(doc, Some(&obj), &message(&all.join(", ")), &title, &each)?;
+            let title = format!("{kind} {} is rejected", gofmt::quote(name));
+            reporter.rejected(doc, Some(&obj), &message(&all), &title, &each)?;
             return Ok(Verdict::Invalid);
         }
         FieldValidation::Warn => {
@@ -124,10 +117,6 @@ pub(super) fn admit(
         reporter.object(doc, &qualified, name, Some(&obj), &errors, true)?;
     }
     Ok(Verdict::of(errors.is_empty()))
-}
-
-fn go_quote(s: &str) -> String {
-    crdkit_apimachinery::field::go_quote(s)
 }
 
 /// The object as the API server stores and returns it: encoded by Go's `encoding/json` and

@@ -60,11 +60,11 @@ fn type_meta(v: &Json) -> TypeMeta {
         // answers, with the object's JSON as Go's encoder writes it; kind is looked at first.
         (true, false) => TypeMeta::Incomplete(format!(
             "Object 'Kind' is missing in '{}'",
-            crdkit_apimachinery::field::go_json(v)
+            crdkit_apimachinery::gofmt::json(v)
         )),
         (false, true) => TypeMeta::Incomplete(format!(
             "Object 'apiVersion' is missing in '{}'",
-            crdkit_apimachinery::field::go_json(v)
+            crdkit_apimachinery::gofmt::json(v)
         )),
         (true, true) => {
             let s = |k: &str| v.get(k).and_then(Json::as_str).unwrap_or_default();

@@ -338,8 +338,7 @@ fn allow_invalid_ca_bundle(old: &CustomResourceDefinition) -> bool {
         .and_then(|w| w.client_config.as_ref())
         .and_then(|c| c.ca_bundle.as_deref())
         .unwrap_or("");
-    !bundle.is_empty()
-        && !crdkit_apimachinery::webhook::validate_ca_bundle(&FieldPath::nil(), bundle).is_empty()
+    !bundle.is_empty() && !crate::cert::validate_ca_bundle(&FieldPath::nil(), bundle).is_empty()
 }
 
 // findTooManySelectableFieldsAllowed: more than the maximum stays allowed where the update

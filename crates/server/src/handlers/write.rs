@@ -10,6 +10,7 @@
 //! (`fieldValidation`, `strict decoding error: …`), the NamespaceLifecycle admission plugin
 //! and the finalizer-name warnings of the custom resource strategy.
 
+use crdkit_apimachinery::strict;
 use serde_json::{Map, Value, json};
 
 use super::ctx::Ctx;
@@ -66,14 +67,13 @@ pub(crate) fn strict_fields(
 ) -> ApiResult<()> {
     let msgs: Vec<String> = duplicates
         .iter()
-        .map(|d| format!("duplicate field \"{d}\""))
-        .chain(unknown.iter().map(|u| format!("unknown field \"{u}\"")))
+        .map(|d| strict::duplicate_field(d))
+        .chain(unknown.iter().map(|u| strict::unknown_field(u)))
         .collect();
     match fv {
-        FieldValidation::Strict if !msgs.is_empty() => Err(ApiError::bad_request(format!(
-            "strict decoding error: {}",
-            msgs.join(", ")
-        ))),
+        FieldValidation::Strict if !msgs.is_empty() => {
+            Err(ApiError::bad_request(strict::strict_decoding_error(&msgs)))
+        }
         FieldValidation::Warn => {
             ctx.warnings.extend(msgs);
             Ok(())
@@ -91,10 +91,10 @@ pub(crate) fn invalid(strategy: &dyn Strategy, name: &str, a: &Admitted) -> ApiR
     if a.decoding_failed {
         // The request did not decode: rejected before validation (`transformDecodeError`).
         let kind = &info.kind;
-        return Err(ApiError::bad_request(format!(
-            "{kind} in version \"{}\" cannot be handled as a {kind}: {}",
-            info.version,
-            crate::engine::aggregate(&a.errors)
+        return Err(ApiError::bad_request(strict::cannot_be_handled(
+            kind,
+            &info.version,
+            &crate::engine::aggregate(&a.errors),
         )));
     }
     Err(ApiError::invalid(&info.group, &info.kind, name, &a.errors))

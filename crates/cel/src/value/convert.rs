@@ -124,7 +124,7 @@ pub(crate) fn to_string<'a>(v: &Value<'a>) -> EvalResult<'a> {
         Value::String(_) => v.clone(),
         Value::Int(i) => Value::string(i.to_string()),
         Value::Uint(u) => Value::string(u.to_string()),
-        Value::Double(d) => Value::string(super::format::format_float_g(*d)),
+        Value::Double(d) => Value::string(crdkit_apimachinery::gofmt::format_float(*d)),
         Value::Bool(b) => Value::string(b.to_string()),
         Value::Bytes(b) => match std::str::from_utf8(b) {
             Ok(s) => Value::string(s),

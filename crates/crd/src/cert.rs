@@ -1,75 +1,56 @@
 //! Certificate bundles as the API server reads a webhook's `caBundle`.
 //!
-//! Mirrors client-go `util/cert/pem.go` (`ParseCertsPEM`, through `cert.NewPoolFromBytes`) and
-//! Go's `encoding/pem` (`Decode`) and `encoding/base64` (`StdEncoding`, the decoding of a
-//! `[]byte` field from JSON). What differs: a certificate is checked for the DER structure of
-//! an X.509 certificate (a SEQUENCE of the to-be-signed SEQUENCE, the signature algorithm
+//! Mirrors client-go `util/cert/pem.go` (`ParseCertsPEM`, through `cert.NewPoolFromBytes`),
+//! apiextensions-apiserver `validation.go` (`ValidateCABundle`) and Go's `encoding/pem`
+//! (`Decode`); the base64 of a `[]byte` field in JSON is Go's `StdEncoding`
+//! ([`crdkit_cel::value::base64`]). What differs: a certificate is checked for the DER structure
+//! of an X.509 certificate (a SEQUENCE of the to-be-signed SEQUENCE, the signature algorithm
 //! SEQUENCE and the signature BIT STRING, with nothing after it), not parsed field by field as
 //! `x509.ParseCertificate` does; a malformed one gets Go's `x509: malformed certificate`.
 //!
 //! ```
-//! use crdkit_apimachinery::cert::parse_certs_pem;
+//! use crdkit_crd::cert::parse_certs_pem;
 //! assert_eq!(parse_certs_pem(b"\n").unwrap_err(),
 //!     "data does not contain any valid RSA or ECDSA certificates");
 //! ```
 
-/// Decodes standard, padded base64 as Go's `base64.StdEncoding` (and so `encoding/json` for a
-/// `[]byte`): `\r` and `\n` are skipped.
+use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath};
+use crdkit_cel::value::base64;
+
+/// The bytes of a `caBundle` as Go's JSON decoding of a `[]byte` field gives them.
 ///
 /// # Errors
 /// Go's `illegal base64 data at input byte N`.
-pub fn base64_decode(s: &str) -> Result<Vec<u8>, String> {
-    let illegal = |i: usize| format!("illegal base64 data at input byte {i}");
-    let mut out = Vec::with_capacity(s.len() / 4 * 3);
-    let mut quad = [0u8; 4];
-    let mut n = 0;
-    let mut padding = 0;
-    let bytes = s.as_bytes();
-    for (i, &b) in bytes.iter().enumerate() {
-        if b == b'\r' || b == b'\n' {
-            continue;
-        }
-        let v = match b {
-            b'A'..=b'Z' => b - b'A',
-            b'a'..=b'z' => b - b'a' + 26,
-            b'0'..=b'9' => b - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            b'=' if n >= 2 => {
-                padding += 1;
-                0
-            }
-            _ => return Err(illegal(i)),
-        };
-        if padding > 0 && b != b'=' {
-            return Err(illegal(i));
-        }
-        quad[n] = v;
-        n += 1;
-        if n == 4 {
-            let bits = u32::from(quad[0]) << 18
-                | u32::from(quad[1]) << 12
-                | u32::from(quad[2]) << 6
-                | u32::from(quad[3]);
-            let [_, a, b, c] = bits.to_be_bytes();
-            out.extend_from_slice(&[a, b, c][..3 - padding]);
-            n = 0;
-            if padding > 0 {
-                // Anything after the padding is an error.
-                if let Some(j) = bytes[i + 1..]
-                    .iter()
-                    .position(|&b| b != b'\r' && b != b'\n')
-                {
-                    return Err(illegal(i + 1 + j));
-                }
-                return Ok(out);
-            }
+pub fn ca_bundle_bytes(ca_bundle: &str) -> Result<Vec<u8>, String> {
+    base64::decode(ca_bundle).map_err(|e| e.to_string())
+}
+
+/// `ValidateCABundle` on a `caBundle` as a CRD carries it (base64 text): the bundle must hold
+/// at least one certificate (`cert.NewPoolFromBytes`, [`parse_certs_pem`]).
+///
+/// ```
+/// use crdkit_apimachinery::field::FieldPath;
+/// use crdkit_crd::cert::validate_ca_bundle;
+/// let errs = validate_ca_bundle(&FieldPath::new("caBundle"), "Q2c9PQ==");
+/// assert_eq!(errs[0].to_string(), "caBundle: Invalid value: []byte{0x43, 0x67, 0x3d, 0x3d}: \
+///     data does not contain any valid RSA or ECDSA certificates");
+/// ```
+#[must_use]
+pub fn validate_ca_bundle(path: &FieldPath, ca_bundle: &str) -> Vec<FieldError> {
+    // Go decodes the base64 with the JSON document: bad base64 never reaches validation.
+    let bytes = match ca_bundle_bytes(ca_bundle) {
+        Ok(b) => b,
+        Err(e) => return vec![FieldError::invalid(path, ca_bundle, e)],
+    };
+    match parse_certs_pem(&bytes) {
+        Ok(_) => Vec::new(),
+        Err(e) => {
+            // Go prints a `[]byte` bad value with `%#v`: `0x` and unpadded hex per byte.
+            let shown: Vec<String> = bytes.iter().map(|b| format!("{b:#x}")).collect();
+            let value = BadValue::Raw(format!("[]byte{{{}}}", shown.join(", ")));
+            vec![FieldError::invalid(path, value, e)]
         }
     }
-    if n != 0 {
-        return Err(illegal(bytes.len()));
-    }
-    Ok(out)
 }
 
 /// One PEM block: its type, whether it has headers, its decoded bytes.
@@ -114,7 +95,7 @@ fn pem_blocks(data: &[u8]) -> Vec<Block> {
         if !closed {
             break;
         }
-        if let Ok(bytes) = base64_decode(&body) {
+        if let Ok(bytes) = base64::decode(&body) {
             blocks.push(Block {
                 kind: kind.to_owned(),
                 headers,
@@ -187,22 +168,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn base64_as_go() {
-        assert_eq!(base64_decode("Q2c9PQ==").unwrap(), b"Cg==");
-        assert_eq!(base64_decode("Cg==").unwrap(), b"\n");
-        assert_eq!(base64_decode("YWJj").unwrap(), b"abc");
-        assert_eq!(base64_decode("YW\nJj").unwrap(), b"abc");
-        assert_eq!(base64_decode("").unwrap(), b"");
+    fn ca_bundle_base64_as_go() {
+        assert_eq!(ca_bundle_bytes("Q2c9PQ==").unwrap(), b"Cg==");
+        // Go's `decodeQuantum` reports a short last quantum at its start.
         assert_eq!(
-            base64_decode("YWJ").unwrap_err(),
-            "illegal base64 data at input byte 3"
+            ca_bundle_bytes("YWJ").unwrap_err(),
+            "illegal base64 data at input byte 0"
         );
         assert_eq!(
-            base64_decode("Y!Jj").unwrap_err(),
-            "illegal base64 data at input byte 1"
-        );
-        assert_eq!(
-            base64_decode("Cg==Cg==").unwrap_err(),
+            ca_bundle_bytes("Cg==Cg==").unwrap_err(),
             "illegal base64 data at input byte 4"
         );
     }

@@ -127,7 +127,7 @@ pub fn identifier(manager: &str, operation: &str, api_version: &str, subresource
         if !v.is_empty() {
             parts.push(format!(
                 "\"{k}\":{}",
-                crdkit_apimachinery::field::go_json(&json!(v))
+                crdkit_apimachinery::gofmt::json(&json!(v))
             ));
         }
     }
@@ -186,7 +186,7 @@ pub fn decode(entries: &[ManagedFieldsEntry]) -> Result<Managed, String> {
             other => {
                 return Err(format!(
                     "invalid fieldsType {} in managed fields entry {i}",
-                    crdkit_apimachinery::field::go_quote(other)
+                    crdkit_apimachinery::gofmt::quote(other)
                 ));
             }
         }

@@ -1,17 +1,25 @@
 //! The Kubernetes opaque value types: mirrors apiserver `pkg/cel/ip.go` (`net.IP`), `cidr.go`
 //! (`net.CIDR`), `url.go` (`kubernetes.URL`), `quantity.go` (`kubernetes.Quantity`),
-//! `semver.go` (`kubernetes.Semver`) and `format.go` (`kubernetes.NamedFormat`).
+//! `semver.go` (`kubernetes.Semver`) and `format.go` (`kubernetes.NamedFormat`); their functions
+//! are in [`crate::library`].
 
 use std::cmp::Ordering;
 use std::fmt;
 
-use super::ip::Cidr;
-use super::k8s_formats::NamedFormat;
-use super::quantity::Quantity;
-use super::semver::Semver;
-use super::url::Url;
-use crate::eval::EvalError;
-use crate::value::{Type, Value};
+pub(crate) mod format;
+pub(crate) mod ip;
+mod netip;
+pub(crate) mod quantity;
+pub(crate) mod semver;
+pub(crate) mod url;
+
+use format::NamedFormat;
+use ip::Cidr;
+use quantity::Quantity;
+use semver::Semver;
+use url::Url;
+
+use super::{EvalError, Type, Value};
 
 /// A Kubernetes library value.
 #[derive(Clone, Debug, PartialEq)]

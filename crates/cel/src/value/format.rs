@@ -4,34 +4,9 @@
 
 use std::fmt;
 
-use crate::value::{List, Map, Value};
+use crdkit_apimachinery::gofmt;
 
-/// Go's `strconv.FormatFloat(f, 'g', -1, 64)` (what `fmt.Sprintf("%g", f)` prints).
-#[must_use]
-pub fn format_float_g(f: f64) -> String {
-    crdkit_apimachinery::field::go_format_float(f)
-}
-
-/// Go's `strconv.FormatFloat(f, 'f', -1, 64)`: shortest digits, never an exponent.
-#[must_use]
-pub fn format_float_f(f: f64) -> String {
-    if let Some(s) = special(f) {
-        return s.to_string();
-    }
-    format!("{f}")
-}
-
-fn special(f: f64) -> Option<&'static str> {
-    if f.is_nan() {
-        Some("NaN")
-    } else if f == f64::INFINITY {
-        Some("+Inf")
-    } else if f == f64::NEG_INFINITY {
-        Some("-Inf")
-    } else {
-        None
-    }
-}
+use crate::value::Value;
 
 /// Writes `%v` of the value as cel-go's `ref.Val` prints in messages.
 pub(crate) fn write_go(v: &Value<'_>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -40,7 +15,7 @@ pub(crate) fn write_go(v: &Value<'_>, f: &mut fmt::Formatter<'_>) -> fmt::Result
         Value::Bool(b) => write!(f, "{b}"),
         Value::Int(i) => write!(f, "{i}"),
         Value::Uint(u) => write!(f, "{u}"),
-        Value::Double(d) => f.write_str(&format_float_g(*d)),
+        Value::Double(d) => f.write_str(&gofmt::format_float(*d)),
         Value::String(s) => f.write_str(s),
         Value::Bytes(b) => {
             f.write_str("[")?;
@@ -104,7 +79,7 @@ pub(crate) fn to_json(v: &Value<'_>) -> serde_json::Value {
         Value::Uint(u) => J::from(*u),
         Value::Double(d) => serde_json::Number::from_f64(*d).map_or(J::Null, J::Number),
         Value::String(s) => J::String(s.to_string()),
-        Value::Bytes(b) => J::String(crate::library::strings::base64_encode(b)),
+        Value::Bytes(b) => J::String(super::base64::encode(b)),
         Value::Duration(d) => J::String(super::time::format_duration(*d)),
         Value::Timestamp(t) => J::String(super::time::format_rfc3339_nano(t)),
         Value::List(l) => J::Array(
@@ -132,27 +107,17 @@ pub(crate) fn to_json(v: &Value<'_>) -> serde_json::Value {
     }
 }
 
-/// Whether the list is empty (used by `optional.ofNonZeroValue`).
-pub(crate) fn list_is_empty(l: &List<'_>) -> bool {
-    super::list::len(l) == 0
-}
-
-/// Whether the map is empty.
-pub(crate) fn map_is_empty(m: &Map<'_>) -> bool {
-    super::map::len(m) == 0
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn go_g() {
-        assert_eq!(format_float_g(123.456), "123.456");
-        assert_eq!(format_float_g(-4.5e-3), "-0.0045");
-        assert_eq!(format_float_g(1e6), "1e+06");
-        assert_eq!(format_float_g(123_456.0), "123456");
-        assert_eq!(format_float_g(1.5e-7), "1.5e-07");
-        assert_eq!(format_float_g(1e100), "1e+100");
+        assert_eq!(gofmt::format_float(123.456), "123.456");
+        assert_eq!(gofmt::format_float(-4.5e-3), "-0.0045");
+        assert_eq!(gofmt::format_float(1e6), "1e+06");
+        assert_eq!(gofmt::format_float(123_456.0), "123456");
+        assert_eq!(gofmt::format_float(1.5e-7), "1.5e-07");
+        assert_eq!(gofmt::format_float(1e100), "1e+100");
     }
 }

@@ -10,6 +10,7 @@
 //! crates, no system zoneinfo lookups, so results do not depend on the host).
 
 use super::error::EvalError;
+use crdkit_apimachinery::calendar::{civil_from_days, days_from_civil, days_in_month, weekday};
 
 /// cel-go's earliest timestamp: 0001-01-01T00:00:00Z.
 pub const MIN_UNIX: i64 = -62_135_596_800;
@@ -282,7 +283,7 @@ pub fn format_duration(d: Duration) -> String {
     let nanos = d.0 % NANOS;
     // Go computes Seconds() as sec + nsec/1e9 in float64; print the shortest float.
     let f = secs as f64 + nanos as f64 / 1e9;
-    format!("{}s", super::format::format_float_f(f))
+    format!("{}s", format_float_f(f))
 }
 
 /// Civil fields of an instant in a zone: (year, month 1-12, day 1-31, hour, minute, second,
@@ -310,7 +311,7 @@ pub(crate) fn civil(t: &Timestamp, offset: i64) -> Civil {
         hour: rem / 3600,
         minute: rem % 3600 / 60,
         second: rem % 60,
-        weekday: (days + 4).rem_euclid(7),
+        weekday: weekday(days),
         yday: days - days_from_civil(year, 1, 1),
     }
 }
@@ -355,41 +356,17 @@ fn go_atoi(s: &str) -> Option<i64> {
     s.parse().ok()
 }
 
-fn is_leap(y: i64) -> bool {
-    y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)
-}
-
-fn days_in_month(y: i64, m: i64) -> i64 {
-    match m {
-        2 if is_leap(y) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
+/// Go's `strconv.FormatFloat(f, 'f', -1, 64)`: shortest digits, never an exponent.
+fn format_float_f(f: f64) -> String {
+    if f.is_nan() {
+        "NaN".to_owned()
+    } else if f == f64::INFINITY {
+        "+Inf".to_owned()
+    } else if f == f64::NEG_INFINITY {
+        "-Inf".to_owned()
+    } else {
+        format!("{f}")
     }
-}
-
-/// Days since 1970-01-01 (Howard Hinnant's algorithm).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
 #[cfg(test)]

@@ -127,21 +127,5 @@ impl fmt::Debug for EvalError {
 
 impl std::error::Error for EvalError {}
 
-/// An error found while compiling a parsed expression into a [`Program`](super::Program).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct CompileError {
-    /// cel-go's planner or checker wording, e.g. `undeclared reference to 'foo' (in container '')`.
-    pub message: String,
-}
-
-impl CompileError {
-    pub(crate) fn new(message: impl Into<String>) -> CompileError {
-        CompileError {
-            message: message.into(),
-        }
-    }
-}
-
 /// `Result` of evaluation steps.
-pub type EvalResult<'a> = Result<crate::value::Value<'a>, EvalError>;
+pub type EvalResult<'a> = Result<super::Value<'a>, EvalError>;

@@ -6,8 +6,8 @@
 //! `messageExpression` must be a `string`.
 //!
 //! ```
-//! use crdkit_cel_check::check::compile::{compile_rule, RuleOptions};
-//! use crdkit_cel_check::check::compile::RuleSource;
+//! use crdkit_cel_check::rule::{compile_rule, RuleOptions};
+//! use crdkit_cel_check::rule::RuleSource;
 //! use crdkit_cel_check::decl::schema_decl_type;
 //! use crdkit_cel_check::schema::OpenApiSchema;
 //!
@@ -22,7 +22,7 @@
 //! assert_eq!(bad.error.unwrap().detail, "cel expression must evaluate to a bool");
 //! ```
 
-use super::{CheckedAst, compile as compile_expr};
+use crate::check::{CheckedAst, compile as compile_expr};
 use crate::cost::{self, max_cardinality};
 use crate::decl::DeclType;
 use crate::env::{CheckEnv, DEFAULT_COMPATIBILITY_VERSION, Version};
@@ -125,6 +125,26 @@ pub fn rule_env(decl: &DeclType, optional_old_self: bool, opts: &RuleOptions) ->
         env = env.with_variable(OLD_SCOPED_VAR_NAME, old);
     }
     env
+}
+
+impl CheckEnv {
+    /// The environment of an `x-kubernetes-validations` rule on a schema node declared as
+    /// `decl`: the Kubernetes environment of `opts.version` with `self` and `oldSelf`
+    /// (`optional_type(T)` with `optionalOldSelf: true`), as compilation.go prepares it.
+    ///
+    /// ```
+    /// use crdkit_cel_check::{check, decl::schema_decl_type, env::CheckEnv};
+    /// use crdkit_cel_check::rule::RuleOptions;
+    /// use crdkit_cel_check::schema::OpenApiSchema;
+    ///
+    /// let decl = schema_decl_type(&OpenApiSchema::integer(), false).unwrap();
+    /// let env = CheckEnv::for_rule(&decl, true, &RuleOptions::default());
+    /// assert!(check::compile("self >= oldSelf.orValue(0)", &env).is_ok());
+    /// ```
+    #[must_use]
+    pub fn for_rule(decl: &DeclType, optional_old_self: bool, opts: &RuleOptions) -> CheckEnv {
+        rule_env(decl, optional_old_self, opts)
+    }
 }
 
 /// What compiles of one `x-kubernetes-validations` entry (the CRD model converts its rules).

@@ -4,8 +4,10 @@
 //! operand decides: `self.setList == [2, 1]` ignores order, `[2, 1] == self.setList` does not.
 
 use std::cmp::Ordering;
+use std::collections::HashSet;
 
 use super::error::EvalError;
+use super::list;
 use crate::value::{List, ListKind, Map, Value};
 
 /// `a == b`.
@@ -46,19 +48,19 @@ fn list_equals(a: &List<'_>, b: &Value<'_>) -> Result<bool, EvalError> {
             List::Owned(..) => Ok(false),
         };
     };
-    match super::list::kind(a) {
-        ListKind::Set => return super::list::set_equals(a, b),
-        ListKind::MapList(keys) => return super::list::map_list_equals(a, b, &keys),
+    match list::kind(a) {
+        ListKind::Set => return set_equals(a, b),
+        ListKind::MapList(keys) => return map_list_equals(a, b, &keys),
         ListKind::Plain => {}
     }
-    let n = super::list::len(a);
-    if n != super::list::len(b) {
+    let n = list::len(a);
+    if n != list::len(b) {
         return Ok(false);
     }
     let json = matches!(a, List::Json(_));
     for i in 0..n {
-        let x = super::list::at(a, i);
-        let y = super::list::at(b, i);
+        let x = list::at(a, i);
+        let y = list::at(b, i);
         let eq = match (x, y) {
             (Ok(x), Ok(y)) => equals(&x, &y),
             (Err(e), _) | (_, Err(e)) => Err(e),
@@ -102,7 +104,7 @@ fn map_equals(a: &Map<'_>, b: &Value<'_>) -> Result<bool, EvalError> {
             for (k, raw) in j.map {
                 let key = match j.kind {
                     super::json::ObjectKind::Object { .. } => {
-                        super::json::escape(k).unwrap_or_else(|| k.clone())
+                        crdkit_cel_check::escaping::escape(k).unwrap_or_else(|| k.clone())
                     }
                     _ => k.clone(),
                 };
@@ -233,4 +235,68 @@ pub fn compare(a: &Value<'_>, b: &Value<'_>) -> Result<Ordering, EvalError> {
         ) => Err(EvalError::no_such_overload()),
         _ => Err(EvalError::no_such_overload_fn("_<_")),
     }
+}
+
+/// `e in l`: CEL equality against each element; for JSON lists an element error is reported if
+/// nothing matched (unstructuredList.Contains).
+pub(crate) fn contains(l: &List<'_>, e: &Value<'_>) -> Result<bool, EvalError> {
+    let mut err = None;
+    for x in list::iter(l) {
+        match x.and_then(|x| equals(e, &x)) {
+            Ok(true) => return Ok(true),
+            Ok(false) => {}
+            Err(x) => {
+                if matches!(l, List::Json(_)) && err.is_none() {
+                    err = Some(x);
+                }
+            }
+        }
+    }
+    err.map_or(Ok(false), Err)
+}
+
+/// Order-insensitive equality of a set list with another list.
+fn set_equals(a: &List<'_>, b: &List<'_>) -> Result<bool, EvalError> {
+    if list::len(a) != list::len(b) {
+        return Ok(false);
+    }
+    let mut set = HashSet::with_capacity(list::len(a));
+    for x in list::iter(a) {
+        set.insert(list::set_key(&x?)?);
+    }
+    let mut seen = HashSet::with_capacity(set.len());
+    for x in list::iter(b) {
+        let k = list::set_key(&x?)?;
+        if !set.contains(&k) {
+            return Ok(false);
+        }
+        seen.insert(k);
+    }
+    Ok(seen.len() == set.len())
+}
+
+/// Order-insensitive equality of a map list with another list: elements are matched by key and
+/// compared with CEL equality.
+fn map_list_equals(a: &List<'_>, b: &List<'_>, keys: &[String]) -> Result<bool, EvalError> {
+    if list::len(a) != list::len(b) {
+        return Ok(false);
+    }
+    let mut by_key = std::collections::HashMap::with_capacity(list::len(a));
+    for x in list::iter(a) {
+        let x = x?;
+        by_key.insert(list::map_list_key(&x, keys), x);
+    }
+    let mut seen = HashSet::with_capacity(by_key.len());
+    for y in list::iter(b) {
+        let y = y?;
+        let k = list::map_list_key(&y, keys);
+        let Some(x) = by_key.get(&k) else {
+            return Ok(false);
+        };
+        if !equals(x, &y)? {
+            return Ok(false);
+        }
+        seen.insert(k);
+    }
+    Ok(seen.len() == by_key.len())
 }

@@ -6,14 +6,14 @@
 //! the size of the prefix or suffix, as cel-go since v0.29 (pull request 1351) and the
 //! Kubernetes cost tables (`celcoststability_test.go`) do.
 
-use super::convert;
-use super::error::{EvalError, EvalResult};
 use super::ops;
-use super::time;
-use crate::library::{
+use super::{
     CostFn, Env, FnDef, REGEX_FACTOR, TRAVERSAL, actual_size, ceil_factor, cost_traverse0,
 };
 use crate::value::Value;
+use crate::value::convert;
+use crate::value::time;
+use crate::value::{EvalError, EvalResult};
 
 fn both_str_or_bytes(a: &[Value<'_>]) -> bool {
     matches!(
@@ -146,13 +146,13 @@ fn dyn_<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
 fn map_insert<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
     use crate::value::Map;
     let Value::Map(m) = &a[0] else {
-        return crate::library::no_overload("cel.@mapInsert", a);
+        return super::no_overload("cel.@mapInsert", a);
     };
     let mut out = match m {
         Map::Owned(o) => (**o).clone(),
         Map::Json(_) => {
-            let mut o = super::map::OwnedMap::new();
-            for (k, v) in super::map::entries(m) {
+            let mut o = crate::value::map::OwnedMap::new();
+            for (k, v) in crate::value::map::entries(m) {
                 o.insert(k, v?)?;
             }
             o
@@ -160,11 +160,11 @@ fn map_insert<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
     };
     let pairs: Vec<(Value<'a>, Value<'a>)> = match a {
         [_, k, v] => vec![(k.clone(), v.clone())],
-        [_, Value::Map(u)] => super::map::entries(u)
+        [_, Value::Map(u)] => crate::value::map::entries(u)
             .into_iter()
             .map(|(k, v)| v.map(|v| (k, v)))
             .collect::<Result<_, _>>()?,
-        _ => return crate::library::no_overload("cel.@mapInsert", a),
+        _ => return super::no_overload("cel.@mapInsert", a),
     };
     for (k, v) in pairs {
         if out.find(&k).is_some() {
@@ -177,7 +177,7 @@ fn map_insert<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
     Ok(Value::Map(Map::Owned(std::sync::Arc::new(out))))
 }
 
-const SIZE_COST: CostFn = crate::library::cost_one;
+const SIZE_COST: CostFn = super::cost_one;
 
 /// Operators and functions of the standard library.
 pub(crate) static FUNCTIONS: &[FnDef] = &[

@@ -13,14 +13,34 @@
 //! let v = Value::from("abc");
 //! assert_eq!(v.type_name(), "string");
 //! ```
+//!
+//! The model is the layer below both the evaluator ([`crate::eval`]) and the function libraries
+//! ([`crate::library`]): what a value is and what every value can do, whoever calls it.
+//! Bottom to top: [`error`](EvalError) (cel-go `types.Err`), `time`, `map`, `list` (structure
+//! and list-type keys), `convert`, `base64`, `strfmt`, `json` (lazy views of JSON), `equal`
+//! (equality, ordering, membership), `format` (`%v` and JSON), and `ext` (the Kubernetes opaque
+//! types).
 
 use std::fmt;
 use std::sync::Arc;
 
-pub use crate::eval::json::{JsonList, JsonObject};
-pub use crate::eval::map::{MapKey, OwnedMap};
-pub use crate::eval::time::{Duration, Timestamp};
-pub use crate::library::ext::ExtValue;
+pub mod base64;
+pub(crate) mod convert;
+pub(crate) mod equal;
+mod error;
+pub mod ext;
+pub(crate) mod format;
+pub mod json;
+pub(crate) mod list;
+pub(crate) mod map;
+pub(crate) mod strfmt;
+pub mod time;
+
+pub use error::{COST_LIMIT_MESSAGE, EvalError, EvalErrorKind, EvalResult};
+pub use ext::ExtValue;
+pub use json::{JsonList, JsonObject};
+pub use map::{MapKey, OwnedMap};
+pub use time::{Duration, Timestamp};
 
 /// A CEL value.
 #[derive(Clone, Debug)]
@@ -165,7 +185,7 @@ impl Type {
             "google.protobuf.Duration" => Type::DURATION,
             "google.protobuf.Timestamp" => Type::TIMESTAMP,
             "optional_type" => Type::OPTIONAL,
-            _ => return crate::library::ext::type_by_name(name),
+            _ => return ext::type_by_name(name),
         })
     }
 }
@@ -329,7 +349,7 @@ impl<'a> Value<'a> {
     /// Converts to plain JSON (for tests and messages); views are materialised.
     #[must_use]
     pub fn to_json(&self) -> serde_json::Value {
-        crate::eval::format::to_json(self)
+        format::to_json(self)
     }
 }
 
@@ -434,13 +454,13 @@ impl From<bool> for Value<'_> {
 impl PartialEq for Value<'_> {
     /// CEL equality (`==`), with heterogeneous numeric equality; errors compare unequal.
     fn eq(&self, other: &Self) -> bool {
-        matches!(crate::eval::equal::equals(self, other), Ok(true))
+        matches!(equal::equals(self, other), Ok(true))
     }
 }
 
 impl fmt::Display for Value<'_> {
     /// Go's `%v` of the cel-go value, as error messages print it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::eval::format::write_go(self, f)
+        format::write_go(self, f)
     }
 }

@@ -1,5 +1,7 @@
-//! How Go prints values in `field.Error`: `%q` (`strconv.Quote`), `%v` of floats and of decoded
-//! JSON values, `%T` of decoded JSON values, and `encoding/json` of decoded JSON values.
+//! How Go prints values (Go's `fmt`, `strconv` and `encoding/json`), as `field.Error` and the
+//! API server's messages show them: `%q` ([`quote`], `strconv.Quote`), `%v` of floats
+//! ([`format_float`]) and of decoded JSON values ([`sprint`]), `%T` of decoded JSON values
+//! ([`type_name`]), and `encoding/json` of decoded JSON values ([`json`]).
 
 use std::fmt::Write as _;
 
@@ -8,7 +10,7 @@ use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
 
 /// Go's `unicode.IsPrint`: letters, marks, numbers, punctuation, symbols and the ASCII space.
 #[must_use]
-pub fn go_is_print(c: char) -> bool {
+pub fn is_print(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_graphic() || c == ' ';
     }
@@ -24,13 +26,13 @@ pub fn go_is_print(c: char) -> bool {
 
 /// Go's `strconv.Quote` (`%q` of a string).
 #[must_use]
-pub fn go_quote(s: &str) -> String {
-    go_quote_bytes(s.as_bytes())
+pub fn quote(s: &str) -> String {
+    quote_bytes(s.as_bytes())
 }
 
 /// Go's `strconv.Quote` of a byte string: bytes that are not UTF-8 as `\x..`.
 #[must_use]
-pub fn go_quote_bytes(b: &[u8]) -> String {
+pub fn quote_bytes(b: &[u8]) -> String {
     let mut out = String::with_capacity(b.len() + 2);
     out.push('"');
     for chunk in b.utf8_chunks() {
@@ -45,7 +47,7 @@ pub fn go_quote_bytes(b: &[u8]) -> String {
                 '\r' => out.push_str("\\r"),
                 '\t' => out.push_str("\\t"),
                 '\u{b}' => out.push_str("\\v"),
-                c if go_is_print(c) => out.push(c),
+                c if is_print(c) => out.push(c),
                 c if (c as u32) < 0x20 || c == '\u{7f}' => {
                     let _ = write!(out, "\\x{:02x}", c as u32);
                 }
@@ -134,7 +136,7 @@ fn special_float(f: f64) -> Option<String> {
 
 /// Go's `%v` of a `float64` (`strconv.FormatFloat(f, 'g', -1, 64)`): `1.5`, `100000`, `1e+06`.
 #[must_use]
-pub fn go_format_float(f: f64) -> String {
+pub fn format_float(f: f64) -> String {
     if let Some(s) = special_float(f) {
         return s;
     }
@@ -151,17 +153,17 @@ pub fn go_format_float(f: f64) -> String {
 /// `float32` (`0.1`, `1e+10`), as sigs.k8s.io/yaml names a YAML mapping key that is a float.
 ///
 /// ```
-/// use crdkit_apimachinery::field::go_format_float32;
-/// assert_eq!(go_format_float32(1.5), "1.5");
-/// assert_eq!(go_format_float32(0.1), "0.1");
-/// assert_eq!(go_format_float32(100000.0), "100000");
-/// assert_eq!(go_format_float32(1e10), "1e+10");
-/// assert_eq!(go_format_float32(std::f64::consts::PI), "3.1415927");
-/// assert_eq!(go_format_float32(16777217.0), "1.6777216e+07");
-/// assert_eq!(go_format_float32(-0.00001), "-1e-05");
+/// use crdkit_apimachinery::gofmt::format_float32;
+/// assert_eq!(format_float32(1.5), "1.5");
+/// assert_eq!(format_float32(0.1), "0.1");
+/// assert_eq!(format_float32(100000.0), "100000");
+/// assert_eq!(format_float32(1e10), "1e+10");
+/// assert_eq!(format_float32(std::f64::consts::PI), "3.1415927");
+/// assert_eq!(format_float32(16777217.0), "1.6777216e+07");
+/// assert_eq!(format_float32(-0.00001), "-1e-05");
 /// ```
 #[must_use]
-pub fn go_format_float32(f: f64) -> String {
+pub fn format_float32(f: f64) -> String {
     #[allow(clippy::cast_possible_truncation)]
     let f = f as f32;
     if let Some(s) = special_float(f64::from(f)) {
@@ -177,7 +179,7 @@ pub fn go_format_float32(f: f64) -> String {
 }
 
 /// Go's `encoding/json` rendering of a `float64`.
-fn go_json_float(f: f64) -> String {
+fn json_float(f: f64) -> String {
     if let Some(s) = special_float(f) {
         // json.Marshal fails on NaN/Inf; Go then falls back to %#v, which prints like %v.
         return s;
@@ -196,7 +198,7 @@ fn go_json_float(f: f64) -> String {
     }
 }
 
-fn go_json_string(s: &str, out: &mut String) {
+fn json_string(s: &str, out: &mut String) {
     out.push('"');
     for c in s.chars() {
         match c {
@@ -216,7 +218,7 @@ fn go_json_string(s: &str, out: &mut String) {
     out.push('"');
 }
 
-fn go_json_into(v: &Value, out: &mut String) {
+fn json_into(v: &Value, out: &mut String) {
     match v {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -224,16 +226,16 @@ fn go_json_into(v: &Value, out: &mut String) {
             Some(i) => {
                 let _ = write!(out, "{i}");
             }
-            None => out.push_str(&go_json_float(n.as_f64().unwrap_or(f64::NAN))),
+            None => out.push_str(&json_float(n.as_f64().unwrap_or(f64::NAN))),
         },
-        Value::String(s) => go_json_string(s, out),
+        Value::String(s) => json_string(s, out),
         Value::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                go_json_into(item, out);
+                json_into(item, out);
             }
             out.push(']');
         }
@@ -245,9 +247,9 @@ fn go_json_into(v: &Value, out: &mut String) {
                 if i > 0 {
                     out.push(',');
                 }
-                go_json_string(k, out);
+                json_string(k, out);
                 out.push(':');
-                go_json_into(&map[k], out);
+                json_into(&map[k], out);
             }
             out.push('}');
         }
@@ -257,16 +259,16 @@ fn go_json_into(v: &Value, out: &mut String) {
 /// Go's `json.Marshal` of a decoded JSON value: compact, keys sorted, `<>&` escaped, integers as
 /// `int64`, other numbers as `float64`.
 #[must_use]
-pub fn go_json(v: &Value) -> String {
+pub fn json(v: &Value) -> String {
     let mut out = String::new();
-    go_json_into(v, &mut out);
+    json_into(v, &mut out);
     out
 }
 
 /// Go's `%T` of a JSON value as apimachinery decodes it (`util/json`: a number is `int64` when
 /// it is an integer that fits, `float64` otherwise).
 #[must_use]
-pub fn go_type(v: &Value) -> &'static str {
+pub fn type_name(v: &Value) -> &'static str {
     match v {
         Value::Null => "<nil>",
         Value::Bool(_) => "bool",
@@ -280,17 +282,17 @@ pub fn go_type(v: &Value) -> &'static str {
 
 /// Go's `%v` of a decoded JSON value (maps print with sorted keys).
 #[must_use]
-pub fn go_sprint(v: &Value) -> String {
+pub fn sprint(v: &Value) -> String {
     match v {
         Value::Null => "<nil>".to_owned(),
         Value::Bool(b) => b.to_string(),
         Value::Number(n) => match n.as_i64() {
             Some(i) => i.to_string(),
-            None => go_format_float(n.as_f64().unwrap_or_default()),
+            None => format_float(n.as_f64().unwrap_or_default()),
         },
         Value::String(s) => s.clone(),
         Value::Array(a) => {
-            let items: Vec<String> = a.iter().map(go_sprint).collect();
+            let items: Vec<String> = a.iter().map(sprint).collect();
             format!("[{}]", items.join(" "))
         }
         Value::Object(m) => {
@@ -298,9 +300,65 @@ pub fn go_sprint(v: &Value) -> String {
             items.sort_by(|a, b| a.0.cmp(b.0));
             let items: Vec<String> = items
                 .iter()
-                .map(|(k, v)| format!("{k}:{}", go_sprint(v)))
+                .map(|(k, v)| format!("{k}:{}", sprint(v)))
                 .collect();
             format!("map[{}]", items.join(" "))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{format_float, is_print, json, quote, sprint, type_name};
+
+    #[test]
+    fn quote_matches_strconv() {
+        assert_eq!(quote("héllo 💝"), "\"héllo 💝\"");
+        assert_eq!(quote("\u{0}\u{7f}"), r#""\x00\x7f""#);
+        assert_eq!(quote("\u{a0}\u{ad}"), r#""\u00a0\u00ad""#);
+        assert_eq!(quote("\u{e0000}"), r#""\U000e0000""#);
+        assert!(!is_print('\u{2028}'));
+        assert!(is_print('ñ'));
+    }
+
+    #[test]
+    fn floats() {
+        let v = [
+            (1.0, "1"),
+            (123_456.0, "123456"),
+            (1_234_567.0, "1.234567e+06"),
+            (0.0001, "0.0001"),
+            (0.00001, "1e-05"),
+            (-2.5, "-2.5"),
+            (1e21, "1e+21"),
+            (1e100, "1e+100"),
+        ];
+        for (f, want) in v {
+            assert_eq!(format_float(f), want, "{f}");
+        }
+        assert_eq!(json(&json!(1e21)), "1e+21");
+        assert_eq!(json(&json!(1e20)), "100000000000000000000");
+        assert_eq!(json(&json!(1e-7)), "1e-7");
+        assert_eq!(json(&json!(3.0)), "3");
+        assert_eq!(json(&json!(0.5)), "0.5");
+        assert_eq!(json(&json!("\u{1}\u{2028}")), r#""\u0001\u2028""#);
+    }
+
+    #[test]
+    fn type_name_and_sprint_of_decoded_json() {
+        // apimachinery decodes integers that fit into int64, everything else into float64.
+        assert_eq!(type_name(&json!(3)), "int64");
+        assert_eq!(type_name(&json!(u64::MAX)), "float64");
+        assert_eq!(type_name(&json!(1.0)), "float64");
+        assert_eq!(type_name(&json!(null)), "<nil>");
+        assert_eq!(type_name(&json!([1])), "[]interface {}");
+        assert_eq!(type_name(&json!({})), "map[string]interface {}");
+        assert_eq!(
+            sprint(&json!({"b": [1, 2.5, "x"], "a": null, "c": true})),
+            "map[a:<nil> b:[1 2.5 x] c:true]"
+        );
+        assert_eq!(sprint(&json!(1e21)), "1e+21");
     }
 }

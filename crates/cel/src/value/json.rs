@@ -1,7 +1,7 @@
 //! Schema-aware, lazy CEL views of JSON: mirrors apiserver `pkg/cel/common/valuesunstructured.go`
 //! (`UnstructuredToVal`, `unstructuredMap`, `unstructuredList` and its set/map variants),
-//! apiextensions `schema/cel/model/schemas.go` (`WithTypeAndObjectMeta`) and the property-name
-//! escaping of apiserver `pkg/cel/escaping.go`.
+//! apiextensions `schema/cel/model/schemas.go` (`WithTypeAndObjectMeta`), property names
+//! escaped as apiserver `pkg/cel/escaping.go` does ([`crate::escaping`]).
 //!
 //! Nothing is converted up front: selecting a field or an element converts that one value.
 
@@ -12,7 +12,8 @@ use serde_json::Value as Json;
 use super::error::{EvalError, EvalResult};
 use crate::schema::{self as cs, ListType, Schema, Type};
 use crate::value::{Bytes, List, ListKind, Map, Str, Value};
-use crdkit_apimachinery::field::go_type;
+use crdkit_apimachinery::gofmt;
+use crdkit_cel_check::escaping::{escape, unescape};
 
 /// A JSON object seen through its schema.
 #[derive(Clone, Copy, Debug)]
@@ -119,7 +120,7 @@ pub fn from_json<'a>(v: &'a Json, schema: &'a dyn Schema, meta: bool) -> EvalRes
             let Json::String(s) = v else {
                 return Err(invalid(format!(
                     "invalid data, expected string, got {}",
-                    go_type(v)
+                    gofmt::type_name(v)
                 )));
             };
             string_with_format(s, schema)
@@ -128,21 +129,21 @@ pub fn from_json<'a>(v: &'a Json, schema: &'a dyn Schema, meta: bool) -> EvalRes
             Json::Number(n) => Ok(Value::Double(n.as_f64().unwrap_or(f64::NAN))),
             _ => Err(invalid(format!(
                 "invalid data, expected float, got {}",
-                go_type(v)
+                gofmt::type_name(v)
             ))),
         },
         Some(Type::Integer) => match v {
             Json::Number(n) if n.as_i64().is_some() => Ok(Value::Int(n.as_i64().unwrap_or(0))),
             _ => Err(invalid(format!(
                 "invalid data, expected int, got {}",
-                go_type(v)
+                gofmt::type_name(v)
             ))),
         },
         Some(Type::Boolean) => match v {
             Json::Bool(b) => Ok(Value::Bool(*b)),
             _ => Err(invalid(format!(
                 "invalid data, expected bool, got {}",
-                go_type(v)
+                gofmt::type_name(v)
             ))),
         },
         None if schema.preserve_unknown_fields() => Ok(Value::Unknown(v)),
@@ -152,20 +153,21 @@ pub fn from_json<'a>(v: &'a Json, schema: &'a dyn Schema, meta: bool) -> EvalRes
 
 fn string_with_format<'a>(s: &'a str, schema: &'a dyn Schema) -> EvalResult<'a> {
     match schema.format() {
-        Some("duration") => crate::library::k8s_formats::parse_strfmt_duration(s)
+        Some("duration") => super::strfmt::parse_strfmt_duration(s)
             .map(Value::Duration)
             .ok_or_else(|| {
                 invalid(format!(
                     "Invalid duration {s}: time: invalid duration {s:?}"
                 ))
             }),
-        Some("date") => crate::library::k8s_formats::parse_full_date(s)
+        Some("date") => super::strfmt::parse_full_date(s)
             .map(Value::Timestamp)
             .ok_or_else(|| invalid(format!("Invalid date formatted string {s}"))),
-        Some("date-time") => crate::library::k8s_formats::parse_strfmt_datetime(s)
+        Some("date-time") => super::strfmt::parse_strfmt_datetime(s)
             .map(Value::Timestamp)
             .ok_or_else(|| invalid(format!("Invalid date-time formatted string {s}"))),
-        Some("byte") => crate::library::strings::base64_decode(s)
+        Some("byte") => super::base64::decode(s)
+            .ok()
             .map(|b| Value::Bytes(Bytes::Shared(Arc::from(b))))
             .ok_or_else(|| invalid(format!("Invalid byte formatted string {s}"))),
         _ => Ok(Value::String(Str::Borrowed(s))),
@@ -324,124 +326,5 @@ impl<'a> JsonList<'a> {
             ),
             _ => ListKind::Plain,
         }
-    }
-}
-
-const RESERVED: &[&str] = &[
-    "true",
-    "false",
-    "null",
-    "in",
-    "as",
-    "break",
-    "const",
-    "continue",
-    "else",
-    "for",
-    "function",
-    "if",
-    "import",
-    "let",
-    "loop",
-    "package",
-    "namespace",
-    "return",
-    "var",
-    "void",
-    "while",
-];
-
-/// apiserver `Escape`: the CEL field name of a property, or `None` if it is inaccessible.
-#[must_use]
-pub fn escape(ident: &str) -> Option<String> {
-    let first = *ident.as_bytes().first()?;
-    if first.is_ascii_digit() {
-        return None;
-    }
-    if RESERVED.contains(&ident) {
-        return Some(format!("__{ident}__"));
-    }
-    let mut out = String::with_capacity(ident.len());
-    let b = ident.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'_' if b.get(i + 1) == Some(&b'_') => {
-                out.push_str("__underscores__");
-                i += 2;
-                continue;
-            }
-            b'.' => out.push_str("__dot__"),
-            b'-' => out.push_str("__dash__"),
-            b'/' => out.push_str("__slash__"),
-            c if c.is_ascii_alphanumeric() || c == b'_' => out.push(c as char),
-            _ => return None,
-        }
-        i += 1;
-    }
-    Some(out)
-}
-
-/// apiserver `Unescape`: the property name of a CEL field name, or `None` if invalid.
-#[must_use]
-pub fn unescape(escaped: &str) -> Option<String> {
-    if !escaped.contains("__") {
-        return Some(escaped.to_string());
-    }
-    let b = escaped.as_bytes();
-    let mut out = String::with_capacity(escaped.len());
-    let mut i = 0;
-    let mut last = 0;
-    while i + 1 < b.len() {
-        if b[i] == b'_' && b[i + 1] == b'_' {
-            let mut j = i + 2;
-            while j < b.len() && b[j] != b'_' {
-                j += 1;
-            }
-            if j > i + 2 && j + 1 < b.len() && b[j + 1] == b'_' {
-                let contents = &escaped[i + 2..j];
-                out.push_str(&escaped[last..i]);
-                match contents {
-                    "underscores" => out.push_str("__"),
-                    "dot" => out.push('.'),
-                    "dash" => out.push('-'),
-                    "slash" => out.push('/'),
-                    c if RESERVED.contains(&c) && j + 2 - i == escaped.len() => out.push_str(c),
-                    _ => return None,
-                }
-                i = j + 2;
-                last = i;
-                continue;
-            }
-        }
-        i += 1;
-    }
-    out.push_str(&escaped[last..]);
-    Some(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn escaping() {
-        assert_eq!(escape("x-prop").as_deref(), Some("x__dash__prop"));
-        assert_eq!(
-            escape("redact__d").as_deref(),
-            Some("redact__underscores__d")
-        );
-        assert_eq!(escape("namespace").as_deref(), Some("__namespace__"));
-        assert_eq!(escape("a.b/c").as_deref(), Some("a__dot__b__slash__c"));
-        assert_eq!(escape("1a"), None);
-        assert_eq!(escape("a@b"), None);
-        assert_eq!(unescape("x__dash__prop").as_deref(), Some("x-prop"));
-        assert_eq!(unescape("__namespace__").as_deref(), Some("namespace"));
-        assert_eq!(unescape("a__namespace__"), None);
-        assert_eq!(
-            unescape("redact__underscores__d").as_deref(),
-            Some("redact__d")
-        );
-        assert_eq!(unescape("a__b").as_deref(), Some("a__b"));
     }
 }

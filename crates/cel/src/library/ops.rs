@@ -6,10 +6,10 @@
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-use super::error::{EvalError, EvalErrorKind, EvalResult};
-use super::time;
-use crate::library::Env;
+use super::Env;
+use crate::value::time;
 use crate::value::{Bytes, Value};
+use crate::value::{EvalError, EvalErrorKind, EvalResult};
 
 fn overload_or<'a>(has_trait: bool, op: &str) -> EvalResult<'a> {
     Err(if has_trait {
@@ -55,7 +55,7 @@ pub(crate) fn add<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
             b.extend_from_slice(y);
             Value::Bytes(Bytes::Shared(Arc::from(b)))
         }
-        (Value::List(x), Value::List(y)) => return super::list::add(x, y),
+        (Value::List(x), Value::List(y)) => return crate::value::list::add(x, y),
         (Value::Duration(x), Value::Duration(y)) => Value::Duration(time::Duration(
             x.0.checked_add(y.0).ok_or_else(EvalError::int_overflow)?,
         )),
@@ -195,7 +195,7 @@ fn relation<'a>(a: &[Value<'a>], op: &str, ok: fn(Ordering) -> bool) -> EvalResu
     if !comparer(&a[0]) {
         return Err(EvalError::no_such_overload_fn(op));
     }
-    super::equal::compare(&a[0], &a[1]).map(|o| Value::Bool(ok(o)))
+    crate::value::equal::compare(&a[0], &a[1]).map(|o| Value::Bool(ok(o)))
 }
 
 /// `_<_`
@@ -221,8 +221,8 @@ pub(crate) fn ge<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
 /// `@in`
 pub(crate) fn in_op<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
     match &a[1] {
-        Value::List(l) => super::list::contains(l, &a[0]).map(Value::Bool),
-        Value::Map(m) => super::map::contains(m, &a[0]).map(Value::Bool),
+        Value::List(l) => crate::value::equal::contains(l, &a[0]).map(Value::Bool),
+        Value::Map(m) => crate::value::map::contains(m, &a[0]).map(Value::Bool),
         _ => Err(EvalError::no_such_overload()),
     }
 }
@@ -232,8 +232,8 @@ pub(crate) fn size<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
     let n = match &a[0] {
         Value::String(s) => s.chars().count(),
         Value::Bytes(b) => b.len(),
-        Value::List(l) => super::list::len(l),
-        Value::Map(m) => super::map::len(m),
+        Value::List(l) => crate::value::list::len(l),
+        Value::Map(m) => crate::value::map::len(m),
         _ => return Err(EvalError::no_such_overload_fn("size")),
     };
     Ok(Value::Int(i64::try_from(n).unwrap_or(i64::MAX)))

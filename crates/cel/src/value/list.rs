@@ -1,6 +1,7 @@
-//! List operations on every list kind: mirrors cel-go `common/types/list.go` (`Get`,
-//! `Contains`, `Add`) and the list-type semantics of apiserver `pkg/cel/common`
-//! (`unstructuredSetList`/`unstructuredMapList`, `addToSetList`, `addToMapList`).
+//! List operations on every list kind: mirrors cel-go `common/types/list.go` (`Get`, `Add`) and
+//! the list-type semantics of apiserver `pkg/cel/common` (`unstructuredSetList`/
+//! `unstructuredMapList`, `addToSetList`, `addToMapList`); `Contains` and the equality of set
+//! and map lists are in [`super::equal`].
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -51,24 +52,6 @@ pub(crate) fn index_of(idx: &Value<'_>) -> Result<i64, EvalError> {
             idx.type_name()
         ))),
     }
-}
-
-/// `e in l`: CEL equality against each element; for JSON lists an element error is reported if
-/// nothing matched (unstructuredList.Contains).
-pub(crate) fn contains(l: &List<'_>, e: &Value<'_>) -> Result<bool, EvalError> {
-    let mut err = None;
-    for x in iter(l) {
-        match x.and_then(|x| super::equal::equals(e, &x)) {
-            Ok(true) => return Ok(true),
-            Ok(false) => {}
-            Err(x) => {
-                if matches!(l, List::Json(_)) && err.is_none() {
-                    err = Some(x);
-                }
-            }
-        }
-    }
-    err.map_or(Ok(false), Err)
 }
 
 /// `a + b`, honouring the left operand's list type.
@@ -151,7 +134,7 @@ pub(crate) fn set_key(v: &Value<'_>) -> Result<SetKey, EvalError> {
 }
 
 /// apiserver `refValMapKey`: the values of the key properties (absent keys are null).
-fn map_list_key(v: &Value<'_>, keys: &[String]) -> Vec<Option<SetKey>> {
+pub(super) fn map_list_key(v: &Value<'_>, keys: &[String]) -> Vec<Option<SetKey>> {
     keys.iter()
         .map(|k| match v {
             Value::Map(m) => match super::map::find(m, &super::map::str_key(k)) {
@@ -161,56 +144,6 @@ fn map_list_key(v: &Value<'_>, keys: &[String]) -> Vec<Option<SetKey>> {
             _ => None,
         })
         .collect()
-}
-
-/// Order-insensitive equality of a set list with another list.
-pub(crate) fn set_equals(a: &List<'_>, b: &List<'_>) -> Result<bool, EvalError> {
-    if len(a) != len(b) {
-        return Ok(false);
-    }
-    let mut set = HashSet::with_capacity(len(a));
-    for x in iter(a) {
-        set.insert(set_key(&x?)?);
-    }
-    let mut seen = HashSet::with_capacity(set.len());
-    for x in iter(b) {
-        let k = set_key(&x?)?;
-        if !set.contains(&k) {
-            return Ok(false);
-        }
-        seen.insert(k);
-    }
-    Ok(seen.len() == set.len())
-}
-
-/// Order-insensitive equality of a map list with another list: elements are matched by key and
-/// compared with CEL equality.
-pub(crate) fn map_list_equals(
-    a: &List<'_>,
-    b: &List<'_>,
-    keys: &[String],
-) -> Result<bool, EvalError> {
-    if len(a) != len(b) {
-        return Ok(false);
-    }
-    let mut by_key = std::collections::HashMap::with_capacity(len(a));
-    for x in iter(a) {
-        let x = x?;
-        by_key.insert(map_list_key(&x, keys), x);
-    }
-    let mut seen = HashSet::with_capacity(by_key.len());
-    for y in iter(b) {
-        let y = y?;
-        let k = map_list_key(&y, keys);
-        let Some(x) = by_key.get(&k) else {
-            return Ok(false);
-        };
-        if !super::equal::equals(x, &y)? {
-            return Ok(false);
-        }
-        seen.insert(k);
-    }
-    Ok(seen.len() == by_key.len())
 }
 
 /// A hashable key for `distinct`-like operations over CEL-equal values, when one exists.
