@@ -248,8 +248,18 @@ pub mod __private {
     /// When the value does not serialize to JSON.
     pub fn default_value<T: serde::Serialize>(
         v: T,
-    ) -> Result<serde_json::Value, serde_json::Error> {
-        serde_json::to_value(v)
+    ) -> Result<Option<serde_json::Value>, serde_json::Error> {
+        serde_json::to_value(v).map(Some)
+    }
+
+    /// A serde default as the schema's: none when serde writes it as null.
+    ///
+    /// # Errors
+    /// When the value does not serialize to JSON.
+    pub fn serde_default(
+        written: Result<serde_json::Value, serde_json::Error>,
+    ) -> Result<Option<serde_json::Value>, serde_json::Error> {
+        written.map(|v| (!v.is_null()).then_some(v))
     }
 }
 

@@ -31,7 +31,7 @@ pub mod cel;
 #[allow(clippy::result_large_err)]
 pub mod check;
 mod impls;
-mod json;
+pub mod json;
 #[cfg(feature = "k8s-openapi")]
 pub mod k8s;
 pub mod meta;
@@ -43,7 +43,7 @@ pub mod versions;
 
 pub use build::{BuildError, build};
 pub use impls::MapKey;
-pub use json::Json;
+pub use json::{Json, JsonOf};
 pub use msg::{MSG_CAP, Msg};
 
 use crdkit_schema::{ListType, MapType};
@@ -249,8 +249,11 @@ pub enum VariantKind {
 pub enum DefaultValue {
     /// A literal, checked against the schema at compile time.
     Value(Json),
-    /// A function's result, serialized when the CRD is built.
-    Fn(fn() -> Result<serde_json::Value, serde_json::Error>),
+    /// A function's result, serialized when the CRD is built and checked against the schema
+    /// then (`#[crd(default = path)]`, `#[crd(default)]`, and serde's `default` attributes);
+    /// `None` leaves the schema without a default (serde would not write the value: null, or
+    /// `skip_serializing_if` says so).
+    Fn(fn() -> Result<Option<serde_json::Value>, serde_json::Error>),
 }
 
 /// One `x-kubernetes-validations` rule.

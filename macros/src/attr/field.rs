@@ -4,7 +4,7 @@ use super::keywords::{KEYS, Keywords};
 use super::{Sp, unknown};
 use crate::ctxt::Ctxt;
 
-const FIELD_ONLY: &[&str] = &["schemars", "with", "required", "optional"];
+const FIELD_ONLY: &[&str] = &["schemars", "with", "required", "optional", "no_default"];
 
 /// The crd attributes of a field.
 #[derive(Default)]
@@ -16,6 +16,8 @@ pub struct FieldAttrs {
     pub with: Option<syn::Type>,
     /// `required` / `optional`: override what serde's attributes imply.
     pub required: Option<Sp<bool>>,
+    /// `no_default`: serde's default is not the schema's.
+    pub no_default: Option<Sp<bool>>,
 }
 
 impl FieldAttrs {
@@ -33,6 +35,13 @@ impl FieldAttrs {
                 }
                 match key.as_str() {
                     "schemars" => out.schemars = Some(super::flag(&meta)?),
+                    "no_default" => {
+                        let f = super::flag(&meta)?;
+                        if out.no_default.is_some() {
+                            cx.error_at(f.span, "duplicate crd attribute `no_default`");
+                        }
+                        out.no_default = Some(f);
+                    }
                     "with" => {
                         if out.with.is_some() {
                             cx.error_spanned_by(&meta.path, "duplicate crd attribute `with`");

@@ -320,7 +320,7 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>) -> Option<Resource> {
         root_rules: r.root_rules.clone(),
         root_description: r.root_description.as_ref().map(|d| d.value.clone()),
         derives: r.derives.clone(),
-        spec_required: !cont.serde.default,
+        spec_required: cont.serde.default.is_none(),
         flatten,
         paths,
     })

@@ -118,7 +118,7 @@ impl Gen {
                 }
                 DefaultAttr::Fn(path) => {
                     let c = self.push_const(
-                        quote!(fn() -> ::core::result::Result<#p::serde_json::Value, ::std::string::String>),
+                        quote!(fn() -> ::core::result::Result<::core::option::Option<#p::serde_json::Value>, #p::serde_json::Error>),
                         quote_spanned!(path.span()=> || #p::default_value(#path())),
                     );
                     quote!(#p::DefaultValue::Fn(#c))
@@ -126,7 +126,7 @@ impl Gen {
                 DefaultAttr::TypeDefault(span) => {
                     let ty = base_type_of(&base);
                     let c = self.push_const(
-                        quote!(fn() -> ::core::result::Result<#p::serde_json::Value, ::std::string::String>),
+                        quote!(fn() -> ::core::result::Result<::core::option::Option<#p::serde_json::Value>, #p::serde_json::Error>),
                         quote_spanned!(*span=> || #p::default_value(<#ty as ::core::default::Default>::default())),
                     );
                     quote!(#p::DefaultValue::Fn(#c))

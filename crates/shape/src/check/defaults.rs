@@ -1,32 +1,37 @@
 //! Defaults against the schema they default, as the API server validates them when the CRD is
 //! created (apiextensions `validation.go` `validateDefaults`: pruned, then validated as a
-//! value); patterns and formats of literal defaults are matched by the macro.
+//! value). Literal defaults are checked at compile time ([`check_default`]; their patterns by
+//! the macro), the values of default functions when the CRD is built
+//! ([`check_default_value`], the same rules plus patterns).
 
 use super::R;
 use super::kinds::{find_field, is_string_enum, kind_name};
 use crate::msg::str_eq;
-use crate::{Enum, Field, Json, Kind, Msg, Repr, Shape, VariantKind};
+use crate::{Enum, Field, JsonOf, Kind, Msg, Repr, Shape, VariantKind};
+use serde_json::Value;
 
 /// Whether `v` has the JSON type that `kind` accepts.
-pub(super) const fn check_value_type(v: &Json, kind: &Kind, nullable: bool) -> R {
+pub(super) const fn check_value_type(v: &JsonOf<'_>, kind: &Kind, nullable: bool) -> R {
     let ok = match (v, kind) {
-        (Json::Null, _) => nullable || matches!(kind, Kind::Any),
+        (JsonOf::Null, _) => nullable || matches!(kind, Kind::Any),
         (_, Kind::Any | Kind::Dynamic(_)) => true,
         (_, Kind::Enum(e)) if matches!(e.repr, Repr::Untagged) => untagged_accepts(v, e),
-        (Json::Bool(_), Kind::Boolean) => true,
-        (Json::Int(_) | Json::UInt(_), Kind::Integer | Kind::Number | Kind::IntOrString) => true,
-        (Json::Float(f), Kind::Integer) => *f == (*f as i64) as f64,
-        (Json::Float(_), Kind::Number) => true,
-        (Json::Str(_), Kind::String | Kind::IntOrString) => true,
-        (Json::Str(_), Kind::Enum(_)) => is_string_enum(kind),
-        (Json::Array(_), Kind::Array(_)) => true,
-        (Json::Object(_), Kind::Map(_) | Kind::Struct(_)) => true,
-        (Json::Object(_), Kind::Enum(_)) => !is_string_enum(kind),
+        (JsonOf::Bool(_), Kind::Boolean) => true,
+        (JsonOf::Int(_) | JsonOf::UInt(_), Kind::Integer | Kind::Number | Kind::IntOrString) => {
+            true
+        }
+        (JsonOf::Float(f), Kind::Integer) => *f == (*f as i64) as f64,
+        (JsonOf::Float(_), Kind::Number) => true,
+        (JsonOf::Str(_), Kind::String | Kind::IntOrString) => true,
+        (JsonOf::Str(_), Kind::Enum(_)) => is_string_enum(kind),
+        (JsonOf::Array(_), Kind::Array(_)) => true,
+        (JsonOf::Object(_), Kind::Map(_) | Kind::Struct(_)) => true,
+        (JsonOf::Object(_), Kind::Enum(_)) => !is_string_enum(kind),
         _ => false,
     };
     if ok {
         Ok(())
-    } else if matches!(v, Json::Null) {
+    } else if matches!(v, JsonOf::Null) {
         Err(Msg::of("null is not allowed: the field is not nullable"))
     } else if let Kind::Enum(Enum {
         repr: Repr::Untagged,
@@ -42,12 +47,12 @@ pub(super) const fn check_value_type(v: &Json, kind: &Kind, nullable: bool) -> R
 }
 
 /// Whether a variant of an untagged enum reads a value of `v`'s JSON type (serde tries each).
-const fn untagged_accepts(v: &Json, e: &Enum) -> bool {
+const fn untagged_accepts(v: &JsonOf<'_>, e: &Enum) -> bool {
     let mut i = 0;
     while i < e.variants.len() {
         let ok = match e.variants[i].kind {
-            VariantKind::Unit => matches!(v, Json::Null),
-            VariantKind::Struct(_) => matches!(v, Json::Object(_)),
+            VariantKind::Unit => matches!(v, JsonOf::Null),
+            VariantKind::Struct(_) => matches!(v, JsonOf::Object(_)),
             VariantKind::Newtype(s) => check_value_type(v, &s.kind, s.nullable).is_ok(),
         };
         if ok {
@@ -63,11 +68,11 @@ const fn untagged_accepts(v: &Json, e: &Enum) -> bool {
 ///
 /// # Errors
 /// The first violation, with its path below the field.
-pub const fn check_default(v: &Json, s: &Shape) -> R {
+pub const fn check_default(v: &JsonOf<'_>, s: &Shape) -> R {
     if let Err(e) = check_value_type(v, &s.kind, s.nullable) {
         return Err(e);
     }
-    if matches!(v, Json::Null) {
+    if matches!(v, JsonOf::Null) {
         return Ok(());
     }
     if !s.enum_values.is_empty() {
@@ -83,7 +88,7 @@ pub const fn check_default(v: &Json, s: &Shape) -> R {
     }
     if let Kind::Enum(e) = s.kind
         && is_string_enum(&s.kind)
-        && let Json::Str(name) = v
+        && let JsonOf::Str(name) = v
     {
         let mut i = 0;
         while i < e.variants.len() {
@@ -125,7 +130,7 @@ pub const fn check_default(v: &Json, s: &Shape) -> R {
         }
     }
     match v {
-        Json::Str(st) => {
+        JsonOf::Str(st) => {
             let n = char_count(st);
             if let Some(min) = s.min_length
                 && n < min
@@ -141,7 +146,7 @@ pub const fn check_default(v: &Json, s: &Shape) -> R {
             }
             Ok(())
         }
-        Json::Array(items) => {
+        JsonOf::Array(items) => {
             if let Some(min) = s.min_items
                 && (items.len() as u64) < min
             {
@@ -165,7 +170,7 @@ pub const fn check_default(v: &Json, s: &Shape) -> R {
             }
             Ok(())
         }
-        Json::Object(entries) => {
+        JsonOf::Object(entries) => {
             if let Some(min) = s.min_properties
                 && (entries.len() as u64) < min
             {
@@ -202,7 +207,7 @@ pub const fn check_default(v: &Json, s: &Shape) -> R {
 }
 
 const fn check_struct_default(
-    entries: &[(&str, Json)],
+    entries: &[(&str, JsonOf<'_>)],
     fields: &'static [Field],
     preserve: bool,
 ) -> R {
@@ -228,7 +233,7 @@ const fn check_struct_default(
     check_required_present(entries, fields)
 }
 
-const fn check_required_present(entries: &[(&str, Json)], fields: &'static [Field]) -> R {
+const fn check_required_present(entries: &[(&str, JsonOf<'_>)], fields: &'static [Field]) -> R {
     let mut i = 0;
     while i < fields.len() {
         let f = &fields[i];
@@ -266,4 +271,64 @@ const fn char_count(s: &str) -> u64 {
         i += 1;
     }
     n
+}
+
+/// Checks a default computed when the CRD is built (a `default = path` function, a serde
+/// default) against the shape it defaults: [`check_default`]'s rules, then the patterns of the
+/// strings it holds.
+///
+/// # Errors
+/// The first violation, with its path below the field, in [`check_default`]'s words.
+pub fn check_default_value(v: &Value, s: &Shape) -> Result<(), String> {
+    match crate::json::with_json(v, |j| check_default(j, s).map_err(|m| m.to_string())) {
+        None => Err("nested too deeply".to_owned()),
+        Some(Err(e)) => Err(e),
+        Some(Ok(())) => check_patterns(v, s, &mut String::new()),
+    }
+}
+
+/// The strings of `v` against the `pattern` of their node (Go's regexp syntax, matched
+/// without a regex engine; what the matcher cannot decide is left to the API server).
+fn check_patterns(v: &Value, s: &Shape, at: &mut String) -> Result<(), String> {
+    match (v, &s.kind) {
+        (Value::String(text), _) => match s.pattern {
+            Some(p) if crdkit_apimachinery::regexp::is_match(p, text) == Ok(Some(false)) => {
+                let prefix = if at.is_empty() {
+                    String::new()
+                } else {
+                    format!("{at}: ")
+                };
+                Err(format!("{prefix}\"{text}\" should match '{p}'"))
+            }
+            _ => Ok(()),
+        },
+        (Value::Array(items), Kind::Array(item)) => {
+            items.iter().enumerate().try_for_each(|(i, v)| {
+                let len = at.len();
+                at.push_str(&format!("[{i}]"));
+                let r = check_patterns(v, item, at);
+                at.truncate(len);
+                r
+            })
+        }
+        (Value::Object(entries), Kind::Map(value)) => entries.iter().try_for_each(|(k, v)| {
+            let len = at.len();
+            at.push_str(&format!("[{k}]"));
+            let r = check_patterns(v, value, at);
+            at.truncate(len);
+            r
+        }),
+        (Value::Object(entries), Kind::Struct(fields)) => entries.iter().try_for_each(|(k, v)| {
+            let Some(f) = find_field(fields, k) else {
+                return Ok(());
+            };
+            let len = at.len();
+            at.push('.');
+            at.push_str(k);
+            let r = check_patterns(v, f.shape, at);
+            at.truncate(len);
+            r
+        }),
+        _ => Ok(()),
+    }
 }

@@ -21,7 +21,7 @@ mod kinds;
 mod layout;
 mod paths;
 
-pub use defaults::check_default;
+pub use defaults::{check_default, check_default_value};
 pub use keywords::{check_inner, check_keywords};
 pub use kinds::{find_field, kind_name};
 pub use layout::{check_type, mixed_external_message, union_message};
