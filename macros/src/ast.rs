@@ -138,11 +138,12 @@ fn fields_from_ast<'a>(
                 .rename
                 .clone()
                 .unwrap_or_else(|| rename_all.map_or_else(|| ident.clone(), |r| r.field(&ident)));
+            let attrs = FieldAttrs::from_ast(cx, &f.attrs, "a field", &format!("field `{ident}`"));
             Field {
                 name,
                 ident,
                 ty: &f.ty,
-                attrs: FieldAttrs::from_ast(cx, &f.attrs, "a field"),
+                attrs,
                 serde,
                 doc: doc(&f.attrs),
                 original: f,

@@ -235,7 +235,7 @@ mod tests {
             "a": [1, -2, 18446744073709551615u64, 1.5, "x", null, true, [], {}],
             "b": {"c": {"d": [[[]]]}}, "e": "é"
         });
-        assert_eq!(with_json(&v, JsonOf::to_value), Some(v.clone()));
+        assert_eq!(with_json(&v, |j| j.to_value()), Some(v.clone()));
         let deep = (0..=MAX_VIEW_DEPTH).fold(Value::Null, |v, _| Value::Array(vec![v]));
         assert_eq!(with_json(&deep, |_| ()), None);
     }

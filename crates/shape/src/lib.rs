@@ -425,6 +425,29 @@ impl Shape {
         self
     }
 
+    /// Sets the length bounds that fit the kind (garde's and validator's `length(..)`):
+    /// `minLength`/`maxLength` of a string, `minItems`/`maxItems` of a list,
+    /// `minProperties`/`maxProperties` of a map or object. Other kinds keep them as
+    /// `minLength`/`maxLength`, which [`check::check_length`] reports.
+    #[must_use]
+    pub const fn length_of_kind(mut self, min: Option<u64>, max: Option<u64>) -> Shape {
+        match self.kind {
+            Kind::Array(_) => {
+                self.min_items = min;
+                self.max_items = max;
+            }
+            Kind::Map(_) | Kind::Struct(_) => {
+                self.min_properties = min;
+                self.max_properties = max;
+            }
+            _ => {
+                self.min_length = min;
+                self.max_length = max;
+            }
+        }
+        self
+    }
+
     /// Sets `nullable` and makes fields of this type optional.
     #[must_use]
     pub const fn nullable(mut self) -> Shape {

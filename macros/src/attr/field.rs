@@ -4,7 +4,14 @@ use super::keywords::{KEYS, Keywords};
 use super::{Sp, unknown};
 use crate::ctxt::Ctxt;
 
-const FIELD_ONLY: &[&str] = &["schemars", "with", "required", "optional", "no_default"];
+const FIELD_ONLY: &[&str] = &[
+    "schemars",
+    "with",
+    "required",
+    "optional",
+    "no_default",
+    "allow_client_only",
+];
 
 /// The crd attributes of a field.
 #[derive(Default)]
@@ -18,10 +25,15 @@ pub struct FieldAttrs {
     pub required: Option<Sp<bool>>,
     /// `no_default`: serde's default is not the schema's.
     pub no_default: Option<Sp<bool>>,
+    /// `allow_client_only`: garde's and validator's rules without a schema keyword stay
+    /// client-side checks instead of errors.
+    pub allow_client_only: Option<Sp<bool>>,
 }
 
 impl FieldAttrs {
-    pub fn from_ast(cx: &Ctxt, attrs: &[syn::Attribute], what: &str) -> FieldAttrs {
+    /// `what` names the kind of item in messages about `#[crd(..)]` (`a field`), `field` the
+    /// field itself in messages about other derives' attributes.
+    pub fn from_ast(cx: &Ctxt, attrs: &[syn::Attribute], what: &str, field: &str) -> FieldAttrs {
         let mut out = FieldAttrs::default();
         for attr in attrs.iter().filter(|a| a.path().is_ident("crd")) {
             let res = attr.parse_nested_meta(|meta| {
@@ -35,6 +47,13 @@ impl FieldAttrs {
                 }
                 match key.as_str() {
                     "schemars" => out.schemars = Some(super::flag(&meta)?),
+                    "allow_client_only" => {
+                        let f = super::flag(&meta)?;
+                        if out.allow_client_only.is_some() {
+                            cx.error_at(f.span, "duplicate crd attribute `allow_client_only`");
+                        }
+                        out.allow_client_only = Some(f);
+                    }
                     "no_default" => {
                         let f = super::flag(&meta)?;
                         if out.no_default.is_some() {
@@ -61,6 +80,7 @@ impl FieldAttrs {
                             span: f.span,
                         });
                     }
+                    _ if super::kube::field_key(cx, &key, &meta) => {}
                     _ => {
                         let known: Vec<&str> = KEYS.iter().chain(FIELD_ONLY).copied().collect();
                         unknown(cx, &meta, what, &known);
@@ -70,6 +90,17 @@ impl FieldAttrs {
             });
             if let Err(e) = res {
                 cx.syn_error(e);
+            }
+        }
+        let allow = out.allow_client_only.as_ref().is_some_and(|a| a.value);
+        let foreign = super::foreign::read(cx, attrs, field, false, allow);
+        out.keywords
+            .absorb(cx, foreign.keywords, "garde/validate/schemars");
+        if let Some(r) = foreign.required {
+            match &out.required {
+                Some(mine) if !mine.value => cx.error_at(r.span, "`required` from a validation attribute contradicts `#[crd(optional)]`: keep one"),
+                Some(_) => {}
+                None => out.required = Some(r),
             }
         }
         out

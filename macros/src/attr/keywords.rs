@@ -81,6 +81,9 @@ pub struct Keywords {
     pub rules: Vec<RuleAttr>,
     pub items: Option<Box<Keywords>>,
     pub values: Option<Box<Keywords>>,
+    /// A length whose keyword depends on the field's kind (`minLength`, `minItems` or
+    /// `minProperties`): garde's and validator's `length`, never `#[crd(..)]`'s own.
+    pub length: Option<Sp<(Option<u64>, Option<u64>)>>,
 }
 
 fn once<T>(cx: &Ctxt, slot: &mut Option<Sp<T>>, name: &str, v: Sp<T>) {
@@ -208,6 +211,10 @@ impl Keywords {
                 }
                 once(cx, &mut self.map_type, key, t);
             }
+            "validation" if meta.input.peek(syn::Token![=]) => {
+                let e: syn::Expr = meta.value()?.parse()?;
+                cx.error_spanned_by(&meta.path, super::kube::rule_hint(&e));
+            }
             "validation" => {
                 if let Some(r) = super::rule::parse(cx, meta) {
                     self.rules.push(r);
@@ -258,5 +265,84 @@ impl Keywords {
             _ => return Ok(false),
         }
         Ok(true)
+    }
+}
+
+impl Keywords {
+    /// Adds the keywords that another derive's attributes give (`from` names them, `garde`),
+    /// reporting each one that `#[crd(..)]` gives too.
+    pub fn absorb(&mut self, cx: &Ctxt, other: Keywords, from: &str) {
+        fn take<T>(
+            cx: &Ctxt,
+            mine: &mut Option<Sp<T>>,
+            theirs: Option<Sp<T>>,
+            name: &str,
+            from: &str,
+        ) {
+            if let Some(t) = theirs {
+                if mine.is_some() {
+                    cx.error_at(
+                        t.span,
+                        format!("`#[{from}(..)]` and `#[crd(..)]` both set `{name}`: keep one"),
+                    );
+                } else {
+                    *mine = Some(t);
+                }
+            }
+        }
+        let Keywords {
+            description,
+            title,
+            format,
+            minimum,
+            maximum,
+            exclusive_minimum,
+            exclusive_maximum,
+            pattern,
+            items,
+            length,
+            ..
+        } = other;
+        take(cx, &mut self.description, description, "description", from);
+        take(cx, &mut self.title, title, "title", from);
+        take(cx, &mut self.format, format, "format", from);
+        take(cx, &mut self.minimum, minimum, "minimum", from);
+        take(cx, &mut self.maximum, maximum, "maximum", from);
+        take(
+            cx,
+            &mut self.exclusive_minimum,
+            exclusive_minimum,
+            "exclusive_minimum",
+            from,
+        );
+        take(
+            cx,
+            &mut self.exclusive_maximum,
+            exclusive_maximum,
+            "exclusive_maximum",
+            from,
+        );
+        take(cx, &mut self.pattern, pattern, "pattern", from);
+        if let Some(l) = length {
+            let crd_lengths = [
+                &self.min_length,
+                &self.max_length,
+                &self.min_items,
+                &self.max_items,
+                &self.min_properties,
+                &self.max_properties,
+            ];
+            if crd_lengths.iter().any(|k| k.is_some()) {
+                cx.error_at(l.span, format!("`#[{from}(length(..))]` and a `#[crd(..)]` length keyword both bound the length: keep one"));
+            } else {
+                self.length = Some(l);
+            }
+        }
+        if let Some(inner) = items {
+            match &mut self.items {
+                Some(mine) => mine.absorb(cx, *inner, from),
+                None => self.items = Some(inner),
+            }
+        }
     }
 }

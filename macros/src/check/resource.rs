@@ -7,7 +7,7 @@ use proc_macro2::{Ident, Span};
 use super::jsonpath::{self, Step};
 use crate::ast::Container;
 use crate::attr::Sp;
-use crate::attr::container::ColumnAttr;
+use crate::attr::paths::ColumnAttr;
 use crate::attr::rule::RuleAttr;
 use crate::ctxt::Ctxt;
 use crdkit_apimachinery::names;
@@ -31,6 +31,8 @@ pub struct PathCheck {
     pub steps: Vec<Step>,
     pub expect: Expect,
     pub span: Span,
+    /// `allow_unresolved`: not resolved; a warning at this span says so.
+    pub unchecked: Option<Span>,
 }
 
 /// The checked resource, ready to expand.
@@ -59,6 +61,9 @@ pub struct Resource {
     pub spec_required: bool,
     pub flatten: bool,
     pub paths: Vec<PathCheck>,
+    pub annotations: Vec<(String, String)>,
+    pub labels: Vec<(String, String)>,
+    pub attrs: Vec<syn::Meta>,
 }
 
 fn required(cx: &Ctxt, v: &Option<Sp<String>>, key: &str, example: &str) -> Option<Sp<String>> {
@@ -177,13 +182,20 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>) -> Option<Resource> {
         check_flattened_names(cx, cont, r.status.is_some());
     }
 
+    // validation.go: "must have exactly one version marked as storage version".
+    if let Some(st) = r.storage.as_ref().filter(|st| !st.value) {
+        cx.error_at(st.span, format!("`storage = false` leaves the CRD of `{}`, which has this one version, with no storage version, which the API server rejects (\"must have exactly one version marked as storage version\"); with several versions, `#[derive(crdkit::Versions)]` marks the stored one with `#[versions(storage)]`", kind.value));
+    }
+    check_metadata(cx, r);
     let mut paths = Vec::new();
     let scale = r.scale.as_ref().and_then(|s| {
         let spec = s.spec_replicas.clone()?;
         let status = s.status_replicas.clone()?;
+        let unchecked = s.allow_unresolved;
         scale_path(
             cx,
             &mut paths,
+            unchecked,
             "scale spec_replicas",
             &spec,
             &[".spec."],
@@ -193,6 +205,7 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>) -> Option<Resource> {
         scale_path(
             cx,
             &mut paths,
+            unchecked,
             "scale status_replicas",
             &status,
             &[".status."],
@@ -203,6 +216,7 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>) -> Option<Resource> {
             scale_path(
                 cx,
                 &mut paths,
+                unchecked,
                 "scale label_selector",
                 l,
                 &[".spec.", ".status."],
@@ -231,14 +245,17 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>) -> Option<Resource> {
                     None => Expect::Anything,
                 };
                 let what = format!("printer column \"{}\"", c.name.value);
-                for f in parsed.filters {
-                    paths.push(PathCheck {
-                        what: what.clone(),
-                        path: c.json_path.value.clone(),
-                        steps: f,
-                        expect: Expect::Anything,
-                        span: c.json_path.span,
-                    });
+                if c.allow_unresolved.is_none() {
+                    for f in parsed.filters {
+                        paths.push(PathCheck {
+                            what: what.clone(),
+                            path: c.json_path.value.clone(),
+                            steps: f,
+                            expect: Expect::Anything,
+                            span: c.json_path.span,
+                            unchecked: None,
+                        });
+                    }
                 }
                 paths.push(PathCheck {
                     what,
@@ -246,6 +263,7 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>) -> Option<Resource> {
                     steps: parsed.steps,
                     expect,
                     span: c.json_path.span,
+                    unchecked: c.allow_unresolved,
                 });
             }
             Err(e) => cx.error_at(
@@ -277,6 +295,7 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>) -> Option<Resource> {
                     steps,
                     expect: Expect::Selectable,
                     span: s.span,
+                    unchecked: None,
                 });
             }
             Err(e) => cx.error_at(
@@ -323,12 +342,17 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>) -> Option<Resource> {
         spec_required: cont.serde.default.is_none(),
         flatten,
         paths,
+        annotations: pairs(&r.annotations),
+        labels: pairs(&r.labels),
+        attrs: r.attrs.clone(),
     })
 }
 
+#[allow(clippy::too_many_arguments)]
 fn scale_path(
     cx: &Ctxt,
     paths: &mut Vec<PathCheck>,
+    unchecked: Option<Span>,
     what: &str,
     p: &Sp<String>,
     prefixes: &[&str],
@@ -344,6 +368,7 @@ fn scale_path(
                     steps,
                     expect,
                     span: p.span,
+                    unchecked,
                 });
             } else {
                 cx.error_at(p.span, format!("invalid {what} \"{}\": {under}", p.value));
@@ -373,5 +398,44 @@ fn check_flattened_names(cx: &Ctxt, cont: &Container<'_>, status: bool) {
                 ),
             );
         }
+    }
+}
+
+fn pairs(v: &[(Sp<String>, Sp<String>)]) -> Vec<(String, String)> {
+    v.iter()
+        .map(|(k, v)| (k.value.clone(), v.value.clone()))
+        .collect()
+}
+
+/// The CRD's labels and annotations, as apimachinery `ValidateObjectMeta` checks them:
+/// label keys qualified names and values label values, annotation keys qualified names once
+/// lowercased, each key once.
+///
+/// `annotation("api-approved.kubernetes.io", "https://github.com/..")`
+fn check_metadata(cx: &Ctxt, r: &crate::attr::container::ResourceAttrs) {
+    let mut seen = Vec::new();
+    for (k, v) in &r.labels {
+        for e in names::label_key(&k.value) {
+            cx.error_at(k.span, format!("invalid label key \"{}\": {e}", k.value));
+        }
+        for e in names::label_value(&v.value) {
+            cx.error_at(v.span, format!("invalid label value \"{}\": {e}", v.value));
+        }
+        if seen.contains(&("label", &k.value)) {
+            cx.error_at(k.span, format!("duplicate label \"{}\"", k.value));
+        }
+        seen.push(("label", &k.value));
+    }
+    for (k, _) in &r.annotations {
+        for e in names::label_key(&k.value.to_lowercase()) {
+            cx.error_at(
+                k.span,
+                format!("invalid annotation key \"{}\": {e}", k.value),
+            );
+        }
+        if seen.contains(&("annotation", &k.value)) {
+            cx.error_at(k.span, format!("duplicate annotation \"{}\"", k.value));
+        }
+        seen.push(("annotation", &k.value));
     }
 }

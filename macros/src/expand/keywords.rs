@@ -78,6 +78,18 @@ impl Gen {
                 sets.push(quote!(s.#slot = Some(#n);));
             }
         }
+        if let Some(l) = &kw.length {
+            let (min, max) = l.value;
+            let opt = |n: Option<u64>| match n {
+                Some(n) => quote!(::core::option::Option::Some(#n)),
+                None => quote!(::core::option::Option::None),
+            };
+            let (min, max) = (opt(min), opt(max));
+            sets.push(quote!(s = s.length_of_kind(#min, #max);));
+            let what = what.to_owned();
+            let b = base.clone();
+            self.check_at(l.span, quote!(#p::check::check_length(&#b, #what)));
+        }
         if let Some(pat) = &kw.pattern {
             let pat = &pat.value;
             sets.push(quote!(s.pattern = Some(#pat);));

@@ -299,3 +299,20 @@ pub const fn check_inner(s: &Shape, which: &str, field: &str) -> R {
             .s(kind_name(&s.kind)))
     }
 }
+
+/// A kind-dependent `length(..)` (garde's, validator's) needs a kind known at compile time.
+///
+/// # Errors
+/// When the field's schema is known only at run time (`#[crd(schemars)]`) or is any value.
+pub const fn check_length(s: &Shape, field: &str) -> R {
+    if matches!(s.kind, Kind::Dynamic(_) | Kind::Any) {
+        return Err(Msg::of("`length(..)` of a validation attribute on `")
+            .s(field)
+            .s("` bounds strings, lists or maps, but `")
+            .s(field)
+            .s("` is ")
+            .s(kind_name(&s.kind))
+            .s(": write `min_length`, `min_items` or `min_properties` (and `max_..`) in `#[crd(..)]`"));
+    }
+    Ok(())
+}

@@ -22,7 +22,7 @@ mod layout;
 mod paths;
 
 pub use defaults::{check_default, check_default_value};
-pub use keywords::{check_inner, check_keywords};
+pub use keywords::{check_inner, check_keywords, check_length};
 pub use kinds::{find_field, kind_name};
 pub use layout::{check_type, mixed_external_message, union_message};
 pub use paths::{Expect, Seg, column_type, resolve_path};

@@ -1,0 +1,508 @@
+//! The validation attributes of other derives on the same type (`#[garde(..)]`,
+//! `#[validate(..)]` of the validator crate, `#[schemars(..)]`), read as schemars reads them
+//! for kube-derive, so that switching derives drops no rule: each rule with a schema keyword
+//! becomes that keyword, every other one is a compile error naming the crdkit form, unless the
+//! field (or type) says `#[crd(allow_client_only)]`.
+//!
+//! Mapped (schemars_derive `attr/validation.rs`, plus what has an exact keyword): `length` →
+//! `minLength`/`maxLength`, `minItems`/`maxItems` or `minProperties`/`maxProperties` by the
+//! field's kind; `range` → `minimum`/`maximum` (validator's `exclusive_min`/`exclusive_max`
+//! with `exclusiveMinimum`/`exclusiveMaximum`); literal `pattern`/`regex`; `contains`,
+//! `prefix`, `suffix`, `ascii` → a `pattern`; `email`, `url`, `ipv4`, `ipv6` → `format`;
+//! `required`; `inner(..)` → `items(..)`; schemars' `description` and `title`.
+
+use proc_macro2::Span;
+use syn::meta::ParseNestedMeta;
+
+use super::Sp;
+use super::keywords::Keywords;
+use crate::ctxt::Ctxt;
+
+/// What a field's foreign attributes add to its `#[crd(..)]`.
+#[derive(Default)]
+pub struct Foreign {
+    pub keywords: Keywords,
+    /// `required`: the field must be present (an `Option` that must be `Some`).
+    pub required: Option<Sp<bool>>,
+}
+
+/// The attributes read, by name as written.
+const ATTRS: &[&str] = &["garde", "validate", "schemars"];
+
+/// Reads the foreign attributes of a field (`container: false`) or a type.
+pub fn read(
+    cx: &Ctxt,
+    attrs: &[syn::Attribute],
+    what: &str,
+    container: bool,
+    allow_client_only: bool,
+) -> Foreign {
+    let mut out = Foreign::default();
+    for attr in attrs {
+        let Some(name) = ATTRS.iter().find(|n| attr.path().is_ident(n)) else {
+            continue;
+        };
+        // `#[garde]` alone, `#[validate]` alone: nothing to read.
+        if !matches!(attr.meta, syn::Meta::List(_)) {
+            continue;
+        }
+        let mut r = Reader {
+            cx,
+            attr: name,
+            what,
+            container,
+            allow_client_only,
+        };
+        if let Err(e) =
+            attr.parse_nested_meta(|meta| r.rule(&meta, &mut out.keywords, &mut out.required))
+        {
+            cx.syn_error(e);
+        }
+    }
+    out
+}
+
+struct Reader<'c> {
+    cx: &'c Ctxt,
+    attr: &'static str,
+    what: &'c str,
+    container: bool,
+    allow_client_only: bool,
+}
+
+impl Reader<'_> {
+    fn rule(
+        &mut self,
+        meta: &ParseNestedMeta<'_>,
+        kw: &mut Keywords,
+        required: &mut Option<Sp<bool>>,
+    ) -> syn::Result<()> {
+        let key = meta
+            .path
+            .get_ident()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        let span = meta.path.segments[0].ident.span();
+        let garde = self.attr == "garde";
+        let validate = self.attr == "validate";
+        let schemars = self.attr == "schemars";
+        match key.as_str() {
+            // Rules of the nested type, client-side options, documentation: no schema keyword
+            // belongs to them.
+            "skip"
+            | "dive"
+            | "nested"
+            | "message"
+            | "code"
+            | "context"
+            | "allow_unvalidated"
+            | "transparent"
+            | "example"
+            | "examples"
+            | "deprecated"
+            | "inline"
+            | "bound"
+            | "crate"
+            | "deny_unknown_fields" => skip(meta)?,
+            "required" | "required_nested" if !self.container => {
+                skip(meta)?;
+                set(self.cx, required, "required", Sp { value: true, span });
+            }
+            "length" | "byte_length" if !self.container => {
+                let (min, max) = self.bounds(meta, &key)?;
+                if min.is_some() || max.is_some() {
+                    let v = Sp {
+                        value: (min, max),
+                        span,
+                    };
+                    set(self.cx, &mut kw.length, "length", v);
+                }
+            }
+            "range" if !self.container => self.range(meta, kw, span)?,
+            "email" | "url" | "ipv4" | "ipv6" if !self.container => {
+                skip(meta)?;
+                let f = if key == "url" { "uri" } else { key.as_str() };
+                set(
+                    self.cx,
+                    &mut kw.format,
+                    "format",
+                    Sp {
+                        value: f.to_owned(),
+                        span,
+                    },
+                );
+            }
+            "ip" if !self.container && validate && meta.input.peek(syn::token::Paren) => {
+                // validator's `ip(v4)` / `ip(v6)`
+                let mut version = None;
+                meta.parse_nested_meta(|m| {
+                    version = m.path.get_ident().map(ToString::to_string);
+                    Ok(())
+                })?;
+                match version.as_deref() {
+                    Some("v4") => set(self.cx, &mut kw.format, "format", Sp { value: "ipv4".into(), span }),
+                    Some("v6") => set(self.cx, &mut kw.format, "format", Sp { value: "ipv6".into(), span }),
+                    _ => self.client_only(span, &key, "the API server knows no `ip` format: write `format = \"ipv4\"` or `\"ipv6\"`, or the CEL rule `validation(rule = \"isIP(self)\")`"),
+                }
+            }
+            "ip" if !self.container => {
+                skip(meta)?;
+                self.client_only(span, &key, "the API server knows no `ip` format: write `format = \"ipv4\"` or `\"ipv6\"`, or the CEL rule `validation(rule = \"isIP(self)\")`");
+            }
+            "pattern" | "regex" if !self.container => self.pattern(meta, kw, &key, span)?,
+            "contains" | "prefix" | "suffix"
+                if !self.container && !(validate && key != "contains") =>
+            {
+                let text = if garde
+                    || (schemars && meta.input.peek(syn::token::Paren) && !paren_is_meta(meta))
+                {
+                    paren_lit(meta)?
+                } else {
+                    named_lit(meta, "pattern")?
+                };
+                match text {
+                    Some(t) => {
+                        let quoted = quote_meta(&t);
+                        let p = match key.as_str() {
+                            "prefix" => format!("^{quoted}"),
+                            "suffix" => format!("{quoted}$"),
+                            _ => quoted,
+                        };
+                        set(self.cx, &mut kw.pattern, "pattern", Sp { value: p, span });
+                    }
+                    None => self.needs_literal(span, &key),
+                }
+            }
+            "ascii" if garde && !self.container => {
+                skip(meta)?;
+                set(
+                    self.cx,
+                    &mut kw.pattern,
+                    "pattern",
+                    Sp {
+                        value: r"^[\x00-\x7F]*$".to_owned(),
+                        span,
+                    },
+                );
+            }
+            "inner" if !validate && !self.container => {
+                let mut inner = Keywords::default();
+                let mut inner_required = None;
+                meta.parse_nested_meta(|m| self.rule(&m, &mut inner, &mut inner_required))?;
+                if let Some(r) = inner_required {
+                    self.cx.error_at(r.span, format!("`#[{}(inner(required))]` has no schema keyword: items of a list are never missing", self.attr));
+                }
+                if kw.items.is_some() {
+                    self.cx.error_at(span, format!("`#[{}(inner(..))]` and `#[crd(items(..))]` both restrict the items: keep one", self.attr));
+                } else {
+                    kw.items = Some(Box::new(inner));
+                }
+            }
+            "description" | "title" if schemars => {
+                let s = super::string(meta)?;
+                let slot = if key == "title" {
+                    &mut kw.title
+                } else {
+                    &mut kw.description
+                };
+                set(self.cx, slot, &key, s);
+            }
+            "with" | "schema_with" | "extend" | "transform" | "rename" | "rename_all"
+            | "skip_serializing" | "skip_deserializing" | "default" | "flatten" | "tag"
+            | "content" | "untagged" | "from" | "into" | "try_from"
+                if schemars =>
+            {
+                skip(meta)?;
+                let hint = match key.as_str() {
+                    "with" | "schema_with" => {
+                        "crdkit takes the schema from the type: name another type with `#[crd(with = Type)]`, take the type's `JsonSchema` with `#[crd(schemars)]`, or refine it with `#[crd(..)]` keywords"
+                    }
+                    "extend" => {
+                        "write the keyword as a `#[crd(..)]` attribute (`x-kubernetes-list-type` is `list_type`, `x-kubernetes-validations` is `validation(..)`, ...)"
+                    }
+                    "transform" => "write the change as `#[crd(..)]` keywords",
+                    _ => "crdkit reads serde's attributes: write it in `#[serde(..)]`",
+                };
+                self.cx.error_at(span, format!("`#[schemars({key})]` changes the schema schemars writes, which crdkit does not read: {hint}"));
+            }
+            // A validation that a Rust function or an unknown rule does: the API server
+            // cannot run it.
+            _ if garde || validate => {
+                skip(meta)?;
+                let hint = match key.as_str() {
+                    "custom" | "schema" => "write it as a CEL rule, `#[crd(validation(rule = \"..\", message = \"..\"))]`".to_owned(),
+                    "must_match" | "matches" => "compare the fields in a CEL rule on the struct, `#[crd(validation(rule = \"self.a == self.b\"))]`".to_owned(),
+                    "alphanumeric" => "write the characters it allows as a `#[crd(pattern = \"..\")]`".to_owned(),
+                    "non_control_character" => r#"write `#[crd(pattern = "^\\P{Cc}*$")]`"#.to_owned(),
+                    "does_not_contain" => "write it as a CEL rule, `#[crd(validation(rule = \"!self.contains('..')\"))]`".to_owned(),
+                    _ => "write it as `#[crd(..)]` keywords or a CEL rule, `#[crd(validation(rule = \"..\"))]`".to_owned(),
+                };
+                self.client_only(span, &key, &hint);
+            }
+            // schemars keys with no bearing on a CRD schema.
+            _ => skip(meta)?,
+        }
+        Ok(())
+    }
+
+    /// `length(min = 1, max = 10)`, `length(equal = 3)`, garde's mode (`length(chars, ..)`).
+    fn bounds(
+        &mut self,
+        meta: &ParseNestedMeta<'_>,
+        key: &str,
+    ) -> syn::Result<(Option<u64>, Option<u64>)> {
+        let (mut min, mut max) = (None, None);
+        meta.parse_nested_meta(|m| {
+            let k = m
+                .path
+                .get_ident()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            match k.as_str() {
+                "min" | "max" | "equal" => {
+                    let e: syn::Expr = m.value()?.parse()?;
+                    match count(&e) {
+                        Some(n) => {
+                            if k != "max" {
+                                min = Some(n);
+                            }
+                            if k != "min" {
+                                max = Some(n);
+                            }
+                        }
+                        None => self.needs_literal(m.path.segments[0].ident.span(), key),
+                    }
+                }
+                _ => skip(&m)?,
+            }
+            Ok(())
+        })?;
+        Ok((min, max))
+    }
+
+    /// `range(min = 0, max = 10)`, `range(equal = 1)`, validator's `exclusive_min`/`exclusive_max`.
+    fn range(
+        &mut self,
+        meta: &ParseNestedMeta<'_>,
+        kw: &mut Keywords,
+        span: Span,
+    ) -> syn::Result<()> {
+        meta.parse_nested_meta(|m| {
+            let k = m
+                .path
+                .get_ident()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            let at = m.path.segments[0].ident.span();
+            if !matches!(
+                k.as_str(),
+                "min" | "max" | "equal" | "exclusive_min" | "exclusive_max"
+            ) {
+                return skip(&m);
+            }
+            let e: syn::Expr = m.value()?.parse()?;
+            let Some(n) = number(&e) else {
+                self.needs_literal(at, "range");
+                return Ok(());
+            };
+            let v = Sp { value: n, span };
+            let yes = Sp { value: true, span };
+            match k.as_str() {
+                "min" => set(self.cx, &mut kw.minimum, "minimum", v),
+                "max" => set(self.cx, &mut kw.maximum, "maximum", v),
+                "equal" => {
+                    set(self.cx, &mut kw.minimum, "minimum", v.clone());
+                    set(self.cx, &mut kw.maximum, "maximum", v);
+                }
+                "exclusive_min" => {
+                    set(self.cx, &mut kw.minimum, "minimum", v);
+                    set(self.cx, &mut kw.exclusive_minimum, "exclusive_minimum", yes);
+                }
+                _ => {
+                    set(self.cx, &mut kw.maximum, "maximum", v);
+                    set(self.cx, &mut kw.exclusive_maximum, "exclusive_maximum", yes);
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// garde `pattern("..")`, schemars `regex(pattern = "..")`, validator `regex(path = ..)`.
+    fn pattern(
+        &mut self,
+        meta: &ParseNestedMeta<'_>,
+        kw: &mut Keywords,
+        key: &str,
+        span: Span,
+    ) -> syn::Result<()> {
+        let text = match self.attr {
+            "garde" => paren_lit(meta)?,
+            "schemars" if key == "regex" => named_lit(meta, "pattern")?,
+            "schemars" => paren_lit(meta)?,
+            _ => {
+                // validator names a `Regex` static: its text is known only at run time.
+                skip(meta)?;
+                None
+            }
+        };
+        match text {
+            Some(p) => {
+                if let Err(e) = crdkit_apimachinery::regexp::check(&p) {
+                    self.cx.error_at(
+                        span,
+                        format!(
+                            "`#[{}({key})]` is not a regular expression the API server reads: {e}",
+                            self.attr
+                        ),
+                    );
+                }
+                set(self.cx, &mut kw.pattern, "pattern", Sp { value: p, span });
+            }
+            None => self.needs_literal(span, key),
+        }
+        Ok(())
+    }
+
+    fn needs_literal(&self, span: Span, key: &str) {
+        let example = match key {
+            "range" => "`#[crd(minimum = 0, maximum = 10)]`",
+            "length" | "byte_length" => {
+                "`#[crd(min_length = 1)]` (strings), `min_items` (lists) or `min_properties` (maps)"
+            }
+            _ => "`#[crd(pattern = r\"..\")]`",
+        };
+        self.cx.error_at(span, format!("`#[{}({key})]` on {} is not a literal, so crdkit cannot write it into the schema at compile time: write it as {example}", self.attr, self.what));
+    }
+
+    fn client_only(&self, span: Span, key: &str, hint: &str) {
+        if !self.allow_client_only {
+            self.cx.error_at(span, format!("`#[{}({key})]` on {} has no schema keyword, so the API server would not check it: {hint}; or keep it a client-side check with `#[crd(allow_client_only)]`", self.attr, self.what));
+        }
+    }
+}
+
+fn set<T>(cx: &Ctxt, slot: &mut Option<Sp<T>>, name: &str, v: Sp<T>) {
+    if slot.is_some() {
+        cx.error_at(
+            v.span,
+            format!("two validation attributes set `{name}`: keep one"),
+        );
+    } else {
+        *slot = Some(v);
+    }
+}
+
+/// Consumes what follows a key we need not read.
+fn skip(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        meta.value()?.parse::<syn::Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        let content;
+        syn::parenthesized!(content in meta.input);
+        content.parse::<proc_macro2::TokenStream>()?;
+    }
+    Ok(())
+}
+
+/// Whether `key(..)` holds `name = value` pairs rather than one expression.
+fn paren_is_meta(meta: &ParseNestedMeta<'_>) -> bool {
+    let Ok(proc_macro2::TokenTree::Group(g)) = meta.input.fork().parse::<proc_macro2::TokenTree>()
+    else {
+        return false;
+    };
+    let mut tokens = g.stream().into_iter();
+    matches!(
+        (tokens.next(), tokens.next()),
+        (Some(proc_macro2::TokenTree::Ident(_)), Some(proc_macro2::TokenTree::Punct(p))) if p.as_char() == '='
+    )
+}
+
+/// `key("literal")`: the literal, `None` for another expression (a path to a static).
+fn paren_lit(meta: &ParseNestedMeta<'_>) -> syn::Result<Option<String>> {
+    let content;
+    syn::parenthesized!(content in meta.input);
+    let e: syn::Expr = content.parse()?;
+    Ok(str_lit(&e))
+}
+
+/// `key = "literal"` or `key(name = "literal", ..)`: the literal, `None` for an expression.
+fn named_lit(meta: &ParseNestedMeta<'_>, name: &str) -> syn::Result<Option<String>> {
+    if meta.input.peek(syn::Token![=]) {
+        let e: syn::Expr = meta.value()?.parse()?;
+        return Ok(str_lit(&e));
+    }
+    let mut out = None;
+    meta.parse_nested_meta(|m| {
+        if m.path.is_ident(name) {
+            let e: syn::Expr = m.value()?.parse()?;
+            out = str_lit(&e);
+        } else {
+            skip(&m)?;
+        }
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+fn str_lit(e: &syn::Expr) -> Option<String> {
+    match e {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) => Some(s.value()),
+        _ => None,
+    }
+}
+
+/// A number literal, negative or not (`0`, `-1.5`, `"3"` as validator once allowed).
+fn number(e: &syn::Expr) -> Option<f64> {
+    match e {
+        syn::Expr::Unary(syn::ExprUnary {
+            op: syn::UnOp::Neg(_),
+            expr,
+            ..
+        }) => number(expr).map(|n| -n),
+        syn::Expr::Lit(syn::ExprLit { lit, .. }) => match lit {
+            syn::Lit::Int(i) => i.base10_parse().ok(),
+            syn::Lit::Float(f) => f.base10_parse().ok(),
+            syn::Lit::Str(s) => s.value().parse().ok(),
+            _ => None,
+        },
+        syn::Expr::Paren(p) => number(&p.expr),
+        _ => None,
+    }
+}
+
+fn count(e: &syn::Expr) -> Option<u64> {
+    match e {
+        syn::Expr::Lit(syn::ExprLit { lit, .. }) => match lit {
+            syn::Lit::Int(i) => i.base10_parse().ok(),
+            syn::Lit::Str(s) => s.value().parse().ok(),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Go's `regexp.QuoteMeta`: the text matched literally.
+fn quote_meta(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if r"\.+*?()|[]{}^$".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quote_meta;
+
+    #[test]
+    fn quotes_as_go() {
+        assert_eq!(quote_meta("a.b*(c)"), r"a\.b\*\(c\)");
+        assert_eq!(quote_meta("x-y/z"), "x-y/z");
+    }
+}
