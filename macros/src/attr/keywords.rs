@@ -269,8 +269,8 @@ impl Keywords {
 }
 
 impl Keywords {
-    /// Adds the keywords that another derive's attributes give (`from` names them, `garde`),
-    /// reporting each one that `#[crd(..)]` gives too.
+    /// Adds the keywords that another derive's attributes give, reporting each one that
+    /// `#[crd(..)]` gives too (`from` names where they come from in messages).
     pub fn absorb(&mut self, cx: &Ctxt, other: Keywords, from: &str) {
         fn take<T>(
             cx: &Ctxt,
@@ -333,7 +333,7 @@ impl Keywords {
                 &self.max_properties,
             ];
             if crd_lengths.iter().any(|k| k.is_some()) {
-                cx.error_at(l.span, format!("`#[{from}(length(..))]` and a `#[crd(..)]` length keyword both bound the length: keep one"));
+                cx.error_at(l.span, format!("{from} and a `#[crd(..)]` length keyword both bound the length: keep one"));
             } else {
                 self.length = Some(l);
             }

@@ -19,7 +19,10 @@ pub fn container_key(cx: &Ctxt, key: &str, meta: &ParseNestedMeta<'_>) -> bool {
             "`shortname` is kube-derive's: write `short_name = {}`",
             value.as_deref().unwrap_or("\"..\"")
         ),
-        "printcolumn" => "`printcolumn` is kube-derive's: write `print_column(name = \"..\", json_path = \".spec..\", type = \"..\")` (`type` may be left out: it is read from the schema)".to_owned(),
+        "printcolumn" => match value.as_deref().and_then(|v| syn::parse_str::<syn::LitStr>(v).ok()) {
+            Some(json) => column_json_hint(&json.value()),
+            None => "`printcolumn` is kube-derive's: write `print_column(name = \"..\", json_path = \".spec..\", type = \"..\")` (`type` may be left out: it is read from the schema)".to_owned(),
+        },
         "selectable" => {
             let path = value
                 .as_deref()
@@ -177,7 +180,7 @@ pub fn column_json_hint(json: &str) -> String {
         ("priority", "priority"),
     ];
     format!(
-        "a JSON string is kube-derive's spelling: write `print_column({})`",
+        "`printcolumn = \"{{..}}\"` is kube-derive's spelling: write `print_column({})`",
         typed(json, &keys, "name = \"..\", json_path = \".spec..\"")
     )
 }
@@ -190,7 +193,7 @@ pub fn scale_json_hint(json: &str) -> String {
         ("labelSelectorPath", "label_selector"),
     ];
     format!(
-        "a JSON string is kube-derive's spelling: write `scale({})`",
+        "`scale = \"{{..}}\"` is kube-derive's spelling: write `scale({})`",
         typed(
             json,
             &keys,
@@ -237,13 +240,13 @@ mod tests {
     fn json_spellings_in_crdkits_form() {
         assert_eq!(
             column_json_hint(r#"{"name":"Spec", "type":"string", "jsonPath":".spec.name"}"#),
-            r#"a JSON string is kube-derive's spelling: write `print_column(name = "Spec", json_path = ".spec.name", type = "string")`"#
+            r#"`printcolumn = "{..}"` is kube-derive's spelling: write `print_column(name = "Spec", json_path = ".spec.name", type = "string")`"#
         );
         assert_eq!(
             scale_json_hint(
                 r#"{"specReplicasPath":".spec.replicas", "statusReplicasPath":".status.replicas"}"#
             ),
-            r#"a JSON string is kube-derive's spelling: write `scale(spec_replicas = ".spec.replicas", status_replicas = ".status.replicas")`"#
+            r#"`scale = "{..}"` is kube-derive's spelling: write `scale(spec_replicas = ".spec.replicas", status_replicas = ".status.replicas")`"#
         );
     }
 }
