@@ -171,7 +171,12 @@ pub fn doc(attrs: &[syn::Attribute]) -> Option<String> {
             }) => Some(s.value()),
             _ => None,
         })
+        // An empty `///` is an empty string, whose `lines()` are none: keep it as the blank
+        // line between paragraphs.
         .flat_map(|s| {
+            if s.is_empty() {
+                return vec![String::new()];
+            }
             s.lines()
                 .map(|l| l.strip_prefix(' ').unwrap_or(l).trim_end().to_owned())
                 .collect::<Vec<_>>()
