@@ -140,7 +140,8 @@ impl ContainerAttrs {
         }
         let allow = out.allow_client_only.as_ref().is_some_and(|a| a.value);
         let foreign = super::foreign::read(cx, attrs, "the type", true, allow);
-        out.keywords.absorb(cx, foreign.keywords, "`#[schemars(..)]`");
+        out.keywords
+            .absorb(cx, foreign.keywords, "`#[schemars(..)]`");
         out
     }
 

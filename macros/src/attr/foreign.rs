@@ -150,8 +150,9 @@ impl Reader<'_> {
                 self.client_only(span, &key, "the API server knows no `ip` format: write `format = \"ipv4\"` or `\"ipv6\"`, or the CEL rule `validation(rule = \"isIP(self)\")`");
             }
             "pattern" | "regex" if !self.container => self.pattern(meta, kw, &key, span)?,
+            // validator has `contains` only; garde has `prefix` and `suffix` too.
             "contains" | "prefix" | "suffix"
-                if !self.container && !(validate && key != "contains") =>
+                if !(self.container || validate && key != "contains") =>
             {
                 let text = if garde
                     || (schemars && meta.input.peek(syn::token::Paren) && !paren_is_meta(meta))

@@ -333,7 +333,12 @@ impl Keywords {
                 &self.max_properties,
             ];
             if crd_lengths.iter().any(|k| k.is_some()) {
-                cx.error_at(l.span, format!("{from} and a `#[crd(..)]` length keyword both bound the length: keep one"));
+                cx.error_at(
+                    l.span,
+                    format!(
+                        "{from} and a `#[crd(..)]` length keyword both bound the length: keep one"
+                    ),
+                );
             } else {
                 self.length = Some(l);
             }

@@ -263,16 +263,11 @@ fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {
         .iter()
         .map(|s| s.ident.to_string())
         .collect();
-    let is_option = match segs
-        .iter()
-        .map(String::as_str)
-        .collect::<Vec<_>>()
-        .as_slice()
-    {
-        ["Option"] => true,
-        ["std" | "core", "option", "Option"] => true,
-        _ => false,
-    };
+    let segs: Vec<&str> = segs.iter().map(String::as_str).collect();
+    let is_option = matches!(
+        segs.as_slice(),
+        ["Option"] | ["std" | "core", "option", "Option"]
+    );
     let last = p.path.segments.last()?;
     match (&last.arguments, is_option) {
         (syn::PathArguments::AngleBracketed(a), true) if a.args.len() == 1 => match &a.args[0] {
