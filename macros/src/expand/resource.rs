@@ -6,7 +6,8 @@ use quote::{quote, quote_spanned};
 
 use crate::ast::Container;
 use crate::check::jsonpath::Step;
-use crate::check::resource::{Expect, Resource};
+use crate::check::paths::{Expect, PathCheck};
+use crate::check::resource::Resource;
 use crate::expand::shape::Gen;
 
 pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
@@ -329,7 +330,7 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
 
 /// A path left unchecked (`allow_unresolved`) warns where it is written: a deprecated item used
 /// at the attribute's span is the one warning a derive can raise on stable Rust.
-fn unchecked_warning(pc: &crate::check::resource::PathCheck, at: proc_macro2::Span) -> TokenStream {
+fn unchecked_warning(pc: &PathCheck, at: proc_macro2::Span) -> TokenStream {
     let note = format!(
         "{} \"{}\" is not checked against the schema (`allow_unresolved`): where it does not resolve, the API server finds no value",
         pc.what, pc.path
