@@ -111,7 +111,8 @@
 //! conversion webhook runs ([`Versioned::convert`]).
 //!
 //! The [`attributes`] page lists every attribute with the CRD field it writes, side by side
-//! with kube-derive's and kubebuilder's spelling.
+//! with kube-derive's and kubebuilder's spelling; [`migrating`] is the way from kube-derive
+//! (every `#[kube(..)]`, schemars, garde and validator attribute, and what behaves differently).
 //!
 //! ## Features
 //!
@@ -127,13 +128,19 @@
 //! - `kube`: generated roots implement `kube::Resource` (so `kube::Api<CronTab>` works) and
 //!   kube-core's `HasSpec`/`HasStatus`, CRDs convert to k8s-openapi's type
 //!   (`kube::KubeCrdExt`), and k8s-openapi's `IntOrString`, `Quantity`, `Time`, `MicroTime`,
-//!   `ObjectMeta`, `LabelSelector` and `Condition` have schemas.
+//!   `ObjectMeta`, `LabelSelector` and `Condition`, and kube-core's `Duration`, have schemas.
 //! - `schemars`: `#[crd(schemars)]` fields take their schema from `schemars::JsonSchema`.
+//! - `chrono`, `jiff`, `url`, `uuid` (each off by default): schemas for those crates' types
+//!   (timestamps as `date-time`, dates as `date`, `Url` as `uri`, `Uuid` as `uuid`); they touch
+//!   no derive and add no dependency beyond the crate itself.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 #[doc = include_str!("../docs/attributes.md")]
 pub mod attributes {}
+
+#[doc = include_str!("../docs/migrating-from-kube-derive.md")]
+pub mod migrating {}
 
 pub use crdkit_apimachinery::version::{
     compare_priority as version_priority, sort_by_priority as sort_versions,
