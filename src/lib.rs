@@ -246,8 +246,10 @@ pub mod __private {
     pub use serde;
     pub use serde_json;
 
+    pub use crdkit_schema::Structural;
+    pub use crdkit_shape::NotStructural;
     #[cfg(feature = "schemars")]
-    pub use crdkit_shape::schemars::schemars_schema;
+    pub use crdkit_shape::schemars::{schemars_schema, schemars_schema_with};
 
     /// A `default = path` function's value as JSON.
     ///

@@ -28,6 +28,8 @@ pub struct FieldAttrs {
     /// `allow_client_only`: garde's and validator's rules without a schema keyword stay
     /// client-side checks instead of errors.
     pub allow_client_only: Option<Sp<bool>>,
+    /// schemars' `schema_with`/`with`, taken by a `#[crd(schemars)]` field.
+    pub schemars_schema: Option<Sp<super::foreign::SchemarsSchema>>,
 }
 
 impl FieldAttrs {
@@ -95,7 +97,18 @@ impl FieldAttrs {
         let allow = out.allow_client_only.as_ref().is_some_and(|a| a.value);
         let foreign = super::foreign::read(cx, attrs, field, false, allow);
         out.keywords
-            .absorb(cx, foreign.keywords, "garde/validate/schemars");
+            .absorb(cx, foreign.keywords, "a validation attribute");
+        if let Some(schema) = foreign.schema {
+            if out.schemars.as_ref().is_some_and(|s| s.value) {
+                out.schemars_schema = Some(schema);
+            } else {
+                let key = match schema.value {
+                    super::foreign::SchemarsSchema::With(_) => "schema_with",
+                    super::foreign::SchemarsSchema::Type(_) => "with",
+                };
+                cx.error_at(schema.span, format!("`#[schemars({key})]` gives {field} a schema crdkit does not read by default: add `#[crd(schemars)]` to take it (feature `schemars`), or let crdkit take the schema from the type (`#[crd(with = Type)]`, `#[crd(..)]` keywords; k8s-openapi's `Condition`, `LabelSelector`, `Quantity`, `IntOrString`, `Time` have schemas with the `kube` feature)"));
+            }
+        }
         if let Some(r) = foreign.required {
             match &out.required {
                 Some(mine) if !mine.value => cx.error_at(r.span, "`required` from a validation attribute contradicts `#[crd(optional)]`: keep one"),

@@ -283,7 +283,7 @@ impl Keywords {
                 if mine.is_some() {
                     cx.error_at(
                         t.span,
-                        format!("`#[{from}(..)]` and `#[crd(..)]` both set `{name}`: keep one"),
+                        format!("{from} and `#[crd(..)]` both set `{name}`: keep one"),
                     );
                 } else {
                     *mine = Some(t);

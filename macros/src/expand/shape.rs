@@ -9,6 +9,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
 use crate::ast::{Container, Data, Field, Style, Variant};
+use crate::attr::foreign::SchemarsSchema;
 use crate::check::structural::skipped;
 use crate::serde_attr::SerdeDefault;
 
@@ -159,13 +160,30 @@ impl Gen {
         let base = if f.attrs.schemars.as_ref().is_some_and(|s| s.value) {
             // An `Option` is optional and nullable as `Option<T: Schema>` is; the schema of
             // what it holds comes from schemars.
-            match option_inner(ty) {
-                Some(inner) => {
-                    quote_spanned!(ty.span()=> #p::Shape { nullable: true, optional: true, ..#p::Shape::new(#p::Kind::Dynamic(#p::schemars_schema::<#inner>)) })
+            // schemars' own `schema_with`/`with` on the field win, as they do in schemars.
+            let (inner, optional) = match option_inner(ty) {
+                Some(inner) => (inner, true),
+                None => (ty, false),
+            };
+            let dynamic = match f.attrs.schemars_schema.as_ref().map(|s| &s.value) {
+                Some(SchemarsSchema::With(path)) => {
+                    let c = self.push_const(
+                        quote!(fn() -> ::core::result::Result<#p::Structural, #p::NotStructural>),
+                        quote_spanned!(path.span()=> || #p::schemars_schema_with(#path)),
+                    );
+                    quote!(#p::Kind::Dynamic(#c))
+                }
+                Some(SchemarsSchema::Type(t)) => {
+                    quote_spanned!(t.span()=> #p::Kind::Dynamic(#p::schemars_schema::<#t>))
                 }
                 None => {
-                    quote_spanned!(ty.span()=> #p::Shape::new(#p::Kind::Dynamic(#p::schemars_schema::<#ty>)))
+                    quote_spanned!(ty.span()=> #p::Kind::Dynamic(#p::schemars_schema::<#inner>))
                 }
+            };
+            if optional {
+                quote_spanned!(ty.span()=> #p::Shape { nullable: true, optional: true, ..#p::Shape::new(#dynamic) })
+            } else {
+                quote_spanned!(ty.span()=> #p::Shape::new(#dynamic))
             }
         } else {
             quote_spanned!(ty.span()=> <#ty as #p::Schema>::SHAPE)

@@ -1,7 +1,8 @@
 use serde::{Deserialize, Serialize};
 
 // `#[schemars(..)]` attributes that change the schema schemars writes: crdkit does not read
-// them, so they must not silently stay.
+// them (`schema_with` and `with` only for a `#[crd(schemars)]` field), so they must not
+// silently stay.
 #[derive(crdkit::Schema, Serialize, Deserialize)]
 struct S {
     #[schemars(schema_with = "conditions")]

@@ -14,6 +14,7 @@
 use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
 
+mod hints;
 mod values;
 
 use super::Sp;
@@ -27,6 +28,18 @@ pub struct Foreign {
     pub keywords: Keywords,
     /// `required`: the field must be present (an `Option` that must be `Some`).
     pub required: Option<Sp<bool>>,
+    /// schemars' `schema_with = "f"` or `with = "T"`: where a `#[crd(schemars)]` field takes
+    /// its schema from.
+    pub schema: Option<Sp<SchemarsSchema>>,
+}
+
+/// The schema schemars gives a field instead of its type's.
+#[derive(Clone)]
+pub enum SchemarsSchema {
+    /// `schema_with = "f"`: `f(&mut SchemaGenerator) -> Schema`.
+    With(syn::ExprPath),
+    /// `with = "T"`: `T`'s `JsonSchema`.
+    Type(syn::Type),
 }
 
 /// The attributes read, by name as written.
@@ -55,11 +68,21 @@ pub fn read(
             what,
             container,
             allow_client_only,
+            schema: None,
         };
         if let Err(e) =
             attr.parse_nested_meta(|meta| r.rule(&meta, &mut out.keywords, &mut out.required))
         {
             cx.syn_error(e);
+        }
+        if let Some(s) = r.schema {
+            if out.schema.is_some() {
+                cx.error_at(
+                    s.span,
+                    "two schemars attributes give the field's schema: keep one",
+                );
+            }
+            out.schema = Some(s);
         }
     }
     out
@@ -71,6 +94,7 @@ struct Reader<'c> {
     what: &'c str,
     container: bool,
     allow_client_only: bool,
+    schema: Option<Sp<SchemarsSchema>>,
 }
 
 impl Reader<'_> {
@@ -143,14 +167,30 @@ impl Reader<'_> {
                     Ok(())
                 })?;
                 match version.as_deref() {
-                    Some("v4") => set(self.cx, &mut kw.format, "format", Sp { value: "ipv4".into(), span }),
-                    Some("v6") => set(self.cx, &mut kw.format, "format", Sp { value: "ipv6".into(), span }),
-                    _ => self.client_only(span, &key, "the API server knows no `ip` format: write `format = \"ipv4\"` or `\"ipv6\"`, or the CEL rule `validation(rule = \"isIP(self)\")`"),
+                    Some("v4") => set(
+                        self.cx,
+                        &mut kw.format,
+                        "format",
+                        Sp {
+                            value: "ipv4".into(),
+                            span,
+                        },
+                    ),
+                    Some("v6") => set(
+                        self.cx,
+                        &mut kw.format,
+                        "format",
+                        Sp {
+                            value: "ipv6".into(),
+                            span,
+                        },
+                    ),
+                    _ => self.client_only(span, &key, hints::IP),
                 }
             }
             "ip" if !self.container => {
                 skip(meta)?;
-                self.client_only(span, &key, "the API server knows no `ip` format: write `format = \"ipv4\"` or `\"ipv6\"`, or the CEL rule `validation(rule = \"isIP(self)\")`");
+                self.client_only(span, &key, hints::IP);
             }
             "pattern" | "regex" if !self.container => self.pattern(meta, kw, &key, span)?,
             // validator has `contains` only; garde has `prefix` and `suffix` too.
@@ -211,37 +251,38 @@ impl Reader<'_> {
                 };
                 set(self.cx, slot, &key, s);
             }
+            // Taken when the field is `#[crd(schemars)]` (`FieldAttrs` says so otherwise).
+            "schema_with" if schemars && !self.container => {
+                let f = super::string(meta)?;
+                let path = syn::parse_str(&f.value)?;
+                self.schema = Some(Sp {
+                    value: SchemarsSchema::With(path),
+                    span,
+                });
+            }
+            "with" if schemars && !self.container => {
+                let t = super::string(meta)?;
+                let ty = syn::parse_str(&t.value)?;
+                self.schema = Some(Sp {
+                    value: SchemarsSchema::Type(ty),
+                    span,
+                });
+            }
             "with" | "schema_with" | "extend" | "transform" | "rename" | "rename_all"
             | "skip_serializing" | "skip_deserializing" | "default" | "flatten" | "tag"
             | "content" | "untagged" | "from" | "into" | "try_from"
                 if schemars =>
             {
                 skip(meta)?;
-                let hint = match key.as_str() {
-                    "with" | "schema_with" => {
-                        "crdkit takes the schema from the type: name another type with `#[crd(with = Type)]`, take the type's `JsonSchema` with `#[crd(schemars)]`, or refine it with `#[crd(..)]` keywords"
-                    }
-                    "extend" => {
-                        "write the keyword as a `#[crd(..)]` attribute (`x-kubernetes-list-type` is `list_type`, `x-kubernetes-validations` is `validation(..)`, ...)"
-                    }
-                    "transform" => "write the change as `#[crd(..)]` keywords",
-                    _ => "crdkit reads serde's attributes: write it in `#[serde(..)]`",
-                };
+                let hint = hints::schemars(&key);
                 self.cx.error_at(span, format!("`#[schemars({key})]` changes the schema schemars writes, which crdkit does not read: {hint}"));
             }
             // A validation that a Rust function or an unknown rule does: the API server
             // cannot run it.
             _ if garde || validate => {
                 skip(meta)?;
-                let hint = match key.as_str() {
-                    "custom" | "schema" => "write it as a CEL rule, `#[crd(validation(rule = \"..\", message = \"..\"))]`".to_owned(),
-                    "must_match" | "matches" => "compare the fields in a CEL rule on the struct, `#[crd(validation(rule = \"self.a == self.b\"))]`".to_owned(),
-                    "alphanumeric" => "write the characters it allows as a `#[crd(pattern = \"..\")]`".to_owned(),
-                    "non_control_character" => r#"write `#[crd(pattern = "^\\P{Cc}*$")]`"#.to_owned(),
-                    "does_not_contain" => "write it as a CEL rule, `#[crd(validation(rule = \"!self.contains('..')\"))]`".to_owned(),
-                    _ => "write it as `#[crd(..)]` keywords or a CEL rule, `#[crd(validation(rule = \"..\"))]`".to_owned(),
-                };
-                self.client_only(span, &key, &hint);
+                let hint = hints::client_only(&key);
+                self.client_only(span, &key, hint);
             }
             // schemars keys with no bearing on a CRD schema.
             _ => skip(meta)?,
@@ -368,13 +409,7 @@ impl Reader<'_> {
     }
 
     fn needs_literal(&self, span: Span, key: &str) {
-        let example = match key {
-            "range" => "`#[crd(minimum = 0, maximum = 10)]`",
-            "length" | "byte_length" => {
-                "`#[crd(min_length = 1)]` (strings), `min_items` (lists) or `min_properties` (maps)"
-            }
-            _ => "`#[crd(pattern = r\"..\")]`",
-        };
+        let example = hints::literal(key);
         self.cx.error_at(span, format!("`#[{}({key})]` on {} is not a literal, so crdkit cannot write it into the schema at compile time: write it as {example}", self.attr, self.what));
     }
 

@@ -58,9 +58,23 @@ pub struct BackupSpec {
     pub owner: String,
 }
 
+fn conditions(_: &mut schemars::generate::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "type": "array",
+        "x-kubernetes-list-type": "map",
+        "x-kubernetes-list-map-keys": ["type"],
+        "items": {"type": "object", "properties": {"type": {"type": "string"}}, "required": ["type"]},
+    })
+}
+
 #[derive(CustomResource, validator::Validate, Serialize, Deserialize, Clone, Debug)]
 #[crd(group = "example.com", version = "v1", kind = "Restore")]
 pub struct RestoreSpec {
+    /// schemars' own `schema_with`, taken by `#[crd(schemars)]` as schemars takes it.
+    #[crd(schemars)]
+    #[schemars(schema_with = "conditions")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition>,
     #[validate(range(min = 0.0, exclusive_max = 100.0))]
     pub percent: f64,
     #[validate(length(min = 1), url)]
@@ -124,6 +138,16 @@ fn garde_and_validator_rules_are_schema_keywords() {
         json!({"type": "string", "minLength": 1, "format": "uri"})
     );
     assert_eq!(r["bucket"]["pattern"], json!(r"s3\."));
+    assert_eq!(
+        r["conditions"],
+        json!({
+            "description": "schemars' own `schema_with`, taken by `#[crd(schemars)]` as schemars takes it.",
+            "type": "array",
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": ["type"],
+            "items": {"type": "object", "properties": {"type": {"type": "string"}}, "required": ["type"]},
+        })
+    );
 }
 
 #[test]
