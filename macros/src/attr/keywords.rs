@@ -298,6 +298,13 @@ impl Keywords {
             maximum,
             exclusive_minimum,
             exclusive_maximum,
+            multiple_of,
+            min_length,
+            max_length,
+            min_items,
+            max_items,
+            min_properties,
+            max_properties,
             pattern,
             items,
             length,
@@ -323,6 +330,25 @@ impl Keywords {
             from,
         );
         take(cx, &mut self.pattern, pattern, "pattern", from);
+        take(cx, &mut self.multiple_of, multiple_of, "multiple_of", from);
+        take(cx, &mut self.min_length, min_length, "min_length", from);
+        take(cx, &mut self.max_length, max_length, "max_length", from);
+        take(cx, &mut self.min_items, min_items, "min_items", from);
+        take(cx, &mut self.max_items, max_items, "max_items", from);
+        take(
+            cx,
+            &mut self.min_properties,
+            min_properties,
+            "min_properties",
+            from,
+        );
+        take(
+            cx,
+            &mut self.max_properties,
+            max_properties,
+            "max_properties",
+            from,
+        );
         if let Some(l) = length {
             let crd_lengths = [
                 &self.min_length,

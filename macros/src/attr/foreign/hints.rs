@@ -39,7 +39,10 @@ pub(super) fn client_only(key: &str) -> &'static str {
 /// The `#[crd(..)]` form of a bound or pattern that is not a literal.
 pub(super) fn literal(key: &str) -> &'static str {
     match key {
-        "range" => "`#[crd(minimum = 0, maximum = 10)]`",
+        "range" | "minimum" | "maximum" | "exclusive_minimum" | "exclusive_maximum"
+        | "multiple_of" => "`#[crd(minimum = 0, maximum = 10)]`",
+        "min_length" | "max_length" | "min_items" | "max_items" | "min_properties"
+        | "max_properties" => "`#[crd(min_length = 1)]` and the like",
         "length" | "byte_length" => {
             "`#[crd(min_length = 1)]` (strings), `min_items` (lists) or `min_properties` (maps)"
         }

@@ -9,7 +9,8 @@
 //! field's kind; `range` → `minimum`/`maximum` (validator's `exclusive_min`/`exclusive_max`
 //! with `exclusiveMinimum`/`exclusiveMaximum`); literal `pattern`/`regex`; `contains`,
 //! `prefix`, `suffix`, `ascii` → a `pattern`; `email`, `url`, `ipv4`, `ipv6` → `format`;
-//! `required`; `inner(..)` → `items(..)`; schemars' `description` and `title`.
+//! `required`; `inner(..)` → `items(..)`; schemars' `description` and `title`; and serde_valid's
+//! `#[validate(..)]`, which names JSON Schema's keywords (`minimum = 1`, `max_length = 5`).
 
 use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
@@ -192,6 +193,14 @@ impl Reader<'_> {
                 skip(meta)?;
                 self.client_only(span, &key, hints::IP);
             }
+            // serde_valid's `#[validate(..)]`: JSON Schema's keywords by name.
+            "minimum" | "maximum" | "exclusive_minimum" | "exclusive_maximum" | "multiple_of"
+            | "min_length" | "max_length" | "pattern" | "min_items" | "max_items"
+            | "min_properties" | "max_properties"
+                if validate && !self.container && meta.input.peek(syn::Token![=]) =>
+            {
+                self.serde_valid(meta, kw, &key, span)?;
+            }
             "pattern" | "regex" if !self.container => self.pattern(meta, kw, &key, span)?,
             // validator has `contains` only; garde has `prefix` and `suffix` too.
             "contains" | "prefix" | "suffix"
@@ -286,6 +295,54 @@ impl Reader<'_> {
             }
             // schemars keys with no bearing on a CRD schema.
             _ => skip(meta)?,
+        }
+        Ok(())
+    }
+
+    /// serde_valid's `minimum = 1`, `max_length = 5`, `pattern = ".."`: the keyword itself.
+    fn serde_valid(
+        &mut self,
+        meta: &ParseNestedMeta<'_>,
+        kw: &mut Keywords,
+        key: &str,
+        span: Span,
+    ) -> syn::Result<()> {
+        let e: syn::Expr = meta.value()?.parse()?;
+        let (num, cnt) = (number(&e), count(&e));
+        let yes = Sp { value: true, span };
+        let cx = self.cx;
+        match (key, num, cnt) {
+            ("minimum", Some(n), _) => set(cx, &mut kw.minimum, key, Sp { value: n, span }),
+            ("maximum", Some(n), _) => set(cx, &mut kw.maximum, key, Sp { value: n, span }),
+            ("exclusive_minimum", Some(n), _) => {
+                set(cx, &mut kw.minimum, "minimum", Sp { value: n, span });
+                set(cx, &mut kw.exclusive_minimum, key, yes);
+            }
+            ("exclusive_maximum", Some(n), _) => {
+                set(cx, &mut kw.maximum, "maximum", Sp { value: n, span });
+                set(cx, &mut kw.exclusive_maximum, key, yes);
+            }
+            ("multiple_of", Some(n), _) => set(cx, &mut kw.multiple_of, key, Sp { value: n, span }),
+            ("min_length", _, Some(n)) => set(cx, &mut kw.min_length, key, Sp { value: n, span }),
+            ("max_length", _, Some(n)) => set(cx, &mut kw.max_length, key, Sp { value: n, span }),
+            ("min_items", _, Some(n)) => set(cx, &mut kw.min_items, key, Sp { value: n, span }),
+            ("max_items", _, Some(n)) => set(cx, &mut kw.max_items, key, Sp { value: n, span }),
+            ("min_properties", _, Some(n)) => {
+                set(cx, &mut kw.min_properties, key, Sp { value: n, span });
+            }
+            ("max_properties", _, Some(n)) => {
+                set(cx, &mut kw.max_properties, key, Sp { value: n, span });
+            }
+            ("pattern", _, _) => match values::str_lit(&e) {
+                Some(p) => {
+                    if let Err(err) = crdkit_apimachinery::regexp::check(&p) {
+                        cx.error_at(span, format!("`#[validate(pattern)]` is not a regular expression the API server reads: {err}"));
+                    }
+                    set(cx, &mut kw.pattern, key, Sp { value: p, span });
+                }
+                None => self.needs_literal(span, key),
+            },
+            _ => self.needs_literal(span, key),
         }
         Ok(())
     }

@@ -56,7 +56,7 @@ pub(super) fn named_lit(meta: &ParseNestedMeta<'_>, name: &str) -> syn::Result<O
     Ok(out)
 }
 
-fn str_lit(e: &syn::Expr) -> Option<String> {
+pub(super) fn str_lit(e: &syn::Expr) -> Option<String> {
     match e {
         syn::Expr::Lit(syn::ExprLit {
             lit: syn::Lit::Str(s),
