@@ -111,7 +111,8 @@
 //! conversion webhook runs ([`Versioned::convert`]).
 //!
 //! The [`attributes`] page lists every attribute with the CRD field it writes, side by side
-//! with kube-derive's and kubebuilder's spelling.
+//! with kube-derive's and kubebuilder's spelling; [`migrating`] is the way from kube-derive
+//! (every `#[kube(..)]`, schemars, garde and validator attribute, and what behaves differently).
 //!
 //! ## Features
 //!
@@ -134,11 +135,17 @@
 //!   their descriptions.
 //! - `schemars` (implies `crd`): `#[crd(schemars)]` fields take their schema from
 //!   `schemars::JsonSchema`; `crd()` runs the API server's CRD checks on such CRDs.
+//! - `chrono`, `jiff`, `url`, `uuid` (each off by default): schemas for those crates' types
+//!   (timestamps as `date-time`, dates as `date`, `Url` as `uri`, `Uuid` as `uuid`); they touch
+//!   no derive and add no dependency beyond the crate itself.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 #[doc = include_str!("../docs/attributes.md")]
 pub mod attributes {}
+
+#[doc = include_str!("../docs/migrating-from-kube-derive.md")]
+pub mod migrating {}
 
 pub use crdkit_apimachinery::version::{
     compare_priority as version_priority, sort_by_priority as sort_versions,
@@ -249,8 +256,10 @@ pub mod __private {
     pub use serde;
     pub use serde_json;
 
+    pub use crdkit_schema::Structural;
+    pub use crdkit_shape::NotStructural;
     #[cfg(feature = "schemars")]
-    pub use crdkit_shape::schemars::schemars_schema;
+    pub use crdkit_shape::schemars::{schemars_schema, schemars_schema_with};
 
     /// A `default = path` function's value as JSON.
     ///
@@ -258,8 +267,18 @@ pub mod __private {
     /// When the value does not serialize to JSON.
     pub fn default_value<T: serde::Serialize>(
         v: T,
-    ) -> Result<serde_json::Value, serde_json::Error> {
-        serde_json::to_value(v)
+    ) -> Result<Option<serde_json::Value>, serde_json::Error> {
+        serde_json::to_value(v).map(Some)
+    }
+
+    /// A serde default as the schema's: none when serde writes it as null.
+    ///
+    /// # Errors
+    /// When the value does not serialize to JSON.
+    pub fn serde_default(
+        written: Result<serde_json::Value, serde_json::Error>,
+    ) -> Result<Option<serde_json::Value>, serde_json::Error> {
+        written.map(|v| (!v.is_null()).then_some(v))
     }
 }
 

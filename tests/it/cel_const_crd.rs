@@ -104,6 +104,8 @@ fn verdicts(spec: &'static Shape) -> (Result<(), String>, Vec<String>) {
         printer_columns: &[],
         selectable_fields: &[],
         rules: &[],
+        annotations: &[],
+        labels: &[],
     };
     let crd = decl.crd().expect("builds");
     let api_server = check_crd_full(&crd)

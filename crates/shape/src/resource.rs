@@ -8,6 +8,7 @@ use crdkit_schema::crd::{
     CustomResourceDefinitionSpec, CustomResourceDefinitionVersion, CustomResourceSubresourceScale,
     CustomResourceSubresources, CustomResourceValidation, SelectableField,
 };
+use crdkit_schema::meta::ObjectMeta;
 use crdkit_schema::{Structural, Type};
 
 use crate::{self as shape, BuildError, Rule, Shape};
@@ -70,6 +71,10 @@ pub struct ResourceDecl {
     pub selectable_fields: &'static [&'static str],
     /// `x-kubernetes-validations` on the root object.
     pub rules: &'static [Rule],
+    /// The CRD's `metadata.annotations` (`api-approved.kubernetes.io`, ...).
+    pub annotations: &'static [(&'static str, &'static str)],
+    /// The CRD's `metadata.labels`.
+    pub labels: &'static [(&'static str, &'static str)],
 }
 
 /// `subresources.scale`.
@@ -240,7 +245,7 @@ impl ResourceDecl {
                 })
                 .collect(),
         };
-        let crd = CustomResourceDefinition::new(CustomResourceDefinitionSpec {
+        let mut crd = CustomResourceDefinition::new(CustomResourceDefinitionSpec {
             group: self.group.to_owned(),
             names: CustomResourceDefinitionNames {
                 plural: self.plural.to_owned(),
@@ -260,6 +265,16 @@ impl ResourceDecl {
             conversion: None,
             preserve_unknown_fields: false,
         });
+        let map = |pairs: &[(&str, &str)]| {
+            (!pairs.is_empty()).then(|| {
+                pairs
+                    .iter()
+                    .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                    .collect()
+            })
+        };
+        crd.metadata.annotations = map(self.annotations);
+        crd.metadata.labels = map(self.labels);
         let bytes = crd.to_value().to_string().len();
         if bytes > crate::size::MAX_CRD_BYTES {
             return Err(CrdError {
@@ -305,6 +320,22 @@ fn run_time_parts(shape: &Shape, seen: &mut std::collections::HashSet<*const Sha
             }
         }),
         _ => false,
+    }
+}
+
+/// Adds `from`'s labels and annotations to `into`'s, keeping `into`'s value of a key both have:
+/// the CRD of several versions carries what each version's declaration asks.
+pub(crate) fn merge_metadata(into: &mut ObjectMeta, from: &ObjectMeta) {
+    for (mine, theirs) in [
+        (&mut into.labels, &from.labels),
+        (&mut into.annotations, &from.annotations),
+    ] {
+        if let Some(theirs) = theirs {
+            let mine = mine.get_or_insert_with(Default::default);
+            for (k, v) in theirs {
+                mine.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+        }
     }
 }
 
@@ -377,6 +408,7 @@ pub fn merge_crds(
                 found: id(&crd),
             });
         }
+        merge_metadata(&mut merged.metadata, &crd.metadata);
         for v in crd.spec.versions {
             if merged.spec.versions.iter().any(|m| m.name == v.name) {
                 return Err(MergeError::DuplicateVersion(v.name));

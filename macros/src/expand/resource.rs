@@ -6,7 +6,8 @@ use quote::{quote, quote_spanned};
 
 use crate::ast::Container;
 use crate::check::jsonpath::Step;
-use crate::check::resource::{Expect, Resource};
+use crate::check::paths::{Expect, PathCheck};
+use crate::check::resource::Resource;
 use crate::expand::shape::Gen;
 
 pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
@@ -145,7 +146,14 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
         };
     };
     let derives = &r.derives;
+    let attrs = &r.attrs;
+    let pair = |(k, v): &(String, String)| quote!((#k, #v));
+    let annotations = r.annotations.iter().map(pair);
+    let labels = r.labels.iter().map(pair);
     let path_checks = r.paths.iter().map(|pc| {
+        if let Some(at) = pc.unchecked {
+            return unchecked_warning(pc, at);
+        }
         let steps = pc.steps.iter().map(|s| match s {
             Step::Field(f) => quote!(#p::check::Seg::Field(#f)),
             Step::Elem => quote!(#p::check::Seg::Elem),
@@ -218,6 +226,7 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
     quote! {
         #[doc = #doc]
         #[derive(::core::clone::Clone, ::core::fmt::Debug #(, #derives)*)]
+        #(#[#attrs])*
         #vis struct #root {
             /// Standard object metadata.
             pub metadata: #p::ObjectMeta,
@@ -284,6 +293,8 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
                 printer_columns: &[#(#columns),*],
                 selectable_fields: &[#(#selectable),*],
                 rules: &[#(#rules),*],
+                annotations: &[#(#annotations),*],
+                labels: &[#(#labels),*],
             };
         }
 
@@ -330,5 +341,22 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
         #(#path_checks)*
         #root_checks
         #crd_check
+    }
+}
+
+/// A path left unchecked (`allow_unresolved`) warns where it is written: a deprecated item used
+/// at the attribute's span is the one warning a derive can raise on stable Rust.
+fn unchecked_warning(pc: &PathCheck, at: proc_macro2::Span) -> TokenStream {
+    let note = format!(
+        "{} \"{}\" is not checked against the schema (`allow_unresolved`): where it does not resolve, the API server finds no value",
+        pc.what, pc.path
+    );
+    quote_spanned! {at=>
+        const _: () = {
+            #[deprecated(note = #note)]
+            #[allow(non_upper_case_globals)]
+            const allow_unresolved: () = ();
+            allow_unresolved
+        };
     }
 }

@@ -1,3 +1,5 @@
+//! Mirrors `crates/cel-check/src/schema.rs` in `const fn`s.
+//!
 //! The schema nodes a rule can reach, seen as `const fn`s: what [`crate::build()`] makes of
 //! a shape (enum layouts, flattened fields) and what apiserver `SchemaDeclType` makes of that
 //! (the CEL declaration, its property names after escaping, and the size estimates the cost

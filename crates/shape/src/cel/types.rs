@@ -1,3 +1,5 @@
+//! Mirrors `crates/cel-check/src/types.rs` in `const fn`s.
+//!
 //! CEL types in a fixed arena, for the `const` checker: the counterpart of
 //! [`crdkit_cel_check::types::Type`] (cel-go `common/types/types.go`, `checker/format.go`).
 //!

@@ -109,6 +109,8 @@ const fn decl(version: &'static str, spec: &'static Shape) -> ResourceDecl {
         printer_columns: &[],
         selectable_fields: &[],
         rules: &[],
+        annotations: &[],
+        labels: &[],
     }
 }
 

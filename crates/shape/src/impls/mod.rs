@@ -1,12 +1,26 @@
-//! [`Schema`] for std types and `serde_json::Value`.
+//! [`Schema`] for std types and `serde_json::Value`, and, under their features, for the types
+//! of the crates that fields commonly hold (`chrono`, `jiff`, `url`, `uuid`, kube-core's
+//! `Duration`): each the JSON that its `Serialize` writes, with the `format` the API server
+//! validates where one fits (`date-time`, `date`, `uri`, `uuid`).
 //!
 //! The widest Rust type maps to the bare JSON type (`i64` → `type: integer`, `f64` →
 //! `type: number`); narrower ones add what Kubernetes' own types carry (`i32` → `format: int32`,
 //! `f32` → `format: float`, unsigned → `minimum: 0`).
 
+#[cfg(feature = "chrono")]
+mod chrono;
+#[cfg(feature = "jiff")]
+mod jiff;
+#[cfg(feature = "kube-core")]
+mod kube;
+#[cfg(feature = "url")]
+mod url;
+#[cfg(feature = "uuid")]
+mod uuid;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
-use super::{Kind, Schema, Shape};
+use super::{Field, Kind, Schema, Shape};
 use crdkit_schema::ListType;
 
 macro_rules! scalar {
@@ -39,9 +53,61 @@ scalar! {
     std::net::IpAddr => Shape::string();
     std::net::Ipv4Addr => Shape::string().format("ipv4");
     std::net::Ipv6Addr => Shape::string().format("ipv6");
+    // `127.0.0.1:80`, `[::1]:80`: no format of the API server fits.
+    std::net::SocketAddr => Shape::string();
+    std::net::SocketAddrV4 => Shape::string();
+    std::net::SocketAddrV6 => Shape::string();
     std::path::PathBuf => Shape::string();
     serde_json::Value => Shape::any();
 }
+
+/// serde writes `{"secs": 5, "nanos": 0}`.
+impl Schema for std::time::Duration {
+    const SHAPE: Shape = Shape::new(Kind::Struct(&[
+        Field {
+            name: "secs",
+            ident: "secs",
+            shape: &u64::SHAPE,
+            required: true,
+            flatten: false,
+        },
+        Field {
+            name: "nanos",
+            ident: "nanos",
+            shape: &NANOS,
+            required: true,
+            flatten: false,
+        },
+    ]))
+    .named("Duration");
+}
+
+/// serde writes `{"secs_since_epoch": .., "nanos_since_epoch": ..}`.
+impl Schema for std::time::SystemTime {
+    const SHAPE: Shape = Shape::new(Kind::Struct(&[
+        Field {
+            name: "secs_since_epoch",
+            ident: "secs_since_epoch",
+            shape: &u64::SHAPE,
+            required: true,
+            flatten: false,
+        },
+        Field {
+            name: "nanos_since_epoch",
+            ident: "nanos_since_epoch",
+            shape: &NANOS,
+            required: true,
+            flatten: false,
+        },
+    ]))
+    .named("SystemTime");
+}
+
+/// The nanoseconds of a second.
+const NANOS: Shape = Shape::integer()
+    .minimum(0.0)
+    .maximum(999_999_999.0)
+    .named("u32");
 
 impl Schema for serde_json::Map<String, serde_json::Value> {
     const SHAPE: Shape = {
