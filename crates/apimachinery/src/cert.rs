@@ -72,6 +72,25 @@ pub fn base64_decode(s: &str) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
+/// Encodes bytes as Go's `base64.StdEncoding` does (padded), as `encoding/json` writes a `[]byte`.
+#[must_use]
+pub fn base64_encode(data: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
+    for chunk in data.chunks(3) {
+        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let bits = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[(bits >> (18 - 6 * i) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
 /// One PEM block: its type, whether it has headers, its decoded bytes.
 struct Block {
     kind: String,
@@ -193,6 +212,11 @@ mod tests {
         assert_eq!(base64_decode("YWJj").unwrap(), b"abc");
         assert_eq!(base64_decode("YW\nJj").unwrap(), b"abc");
         assert_eq!(base64_decode("").unwrap(), b"");
+        for s in [&b""[..], b"a", b"ab", b"abc", b"abcd", b"\xff\xfe\x00"] {
+            assert_eq!(base64_decode(&base64_encode(s)).unwrap(), s);
+        }
+        assert_eq!(base64_encode(b"abc"), "YWJj");
+        assert_eq!(base64_encode(b"\n"), "Cg==");
         assert_eq!(
             base64_decode("YWJ").unwrap_err(),
             "illegal base64 data at input byte 3"

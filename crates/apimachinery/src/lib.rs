@@ -5,6 +5,7 @@
 //!   Go's formatting of values (`%v`, `%q`, `%T` of decoded JSON);
 //! - [`names`]: DNS labels and subdomains, label keys and values, qualified names (`validation`);
 //! - [`openapi`]: the OpenAPI `type` and the `x-kubernetes-list-type`/`-map-type` vocabulary;
+//! - [`quantity`]: resource quantities (`500m`, `1.5Gi`): parsing, comparison, canonical form;
 //! - [`goparse`]: Go's parsers the API server's formats rely on (`time.Parse` RFC 3339,
 //!   `net.ParseIP`/`ParseCIDR`, `url.Parse`, `mail.ParseAddress`);
 //! - [`regexp`]: the syntax of Go's `regexp` (RE2) with Go's error messages;
@@ -22,6 +23,7 @@ pub mod field;
 pub mod goparse;
 pub mod names;
 pub mod openapi;
+pub mod quantity;
 pub mod regexp;
 pub mod strict;
 pub mod version;
