@@ -390,18 +390,14 @@ impl Ord for Quantity {
         match self.align(other) {
             Some((a, b, _)) => a.cmp(&b),
             // Too far apart to align: the signs, then the magnitudes, decide.
-            None => self
-                .coef
-                .signum()
-                .cmp(&other.coef.signum())
-                .then_with(|| {
-                    let mag = |q: &Quantity| {
-                        let (c, e) = q.reduced();
-                        i64::from(e) + c.unsigned_abs().to_string().len() as i64
-                    };
-                    let o = mag(self).cmp(&mag(other));
-                    if self.coef < 0 { o.reverse() } else { o }
-                }),
+            None => self.coef.signum().cmp(&other.coef.signum()).then_with(|| {
+                let mag = |q: &Quantity| {
+                    let (c, e) = q.reduced();
+                    i64::from(e) + c.unsigned_abs().to_string().len() as i64
+                };
+                let o = mag(self).cmp(&mag(other));
+                if self.coef < 0 { o.reverse() } else { o }
+            }),
         }
     }
 }
