@@ -15,10 +15,13 @@ fn job_spec(spec: Value) -> Value {
     )
 }
 
+/// Name, spec, then the expected completions, parallelism, backoff limit and suspension.
+type JobCase = (&'static str, Value, Option<i64>, i64, i64, bool);
+
 #[test]
 fn set_default_job() {
     // TestSetDefaultJob: (original spec fields, completions, parallelism, backoffLimit, suspend).
-    let cases: &[(&str, Value, Option<i64>, i64, i64, bool)] = &[
+    let cases: &[JobCase] = &[
         (
             "All unspecified -> sets all to default values",
             json!({}),
