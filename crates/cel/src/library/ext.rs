@@ -7,11 +7,11 @@ use std::fmt;
 
 use super::ip::Cidr;
 use super::k8s_formats::NamedFormat;
-use super::quantity::Quantity;
 use super::semver::Semver;
 use super::url::Url;
 use crate::eval::EvalError;
 use crate::value::{Type, Value};
+use crdkit_apimachinery::quantity::Quantity;
 
 /// A Kubernetes library value.
 #[derive(Clone, Debug, PartialEq)]
@@ -64,7 +64,7 @@ impl ExtValue {
     #[must_use]
     pub fn equals(&self, other: &ExtValue) -> bool {
         match (self, other) {
-            (ExtValue::Quantity(a), ExtValue::Quantity(b)) => a.cmp_value(b) == Ordering::Equal,
+            (ExtValue::Quantity(a), ExtValue::Quantity(b)) => a == b,
             (ExtValue::Format(a), ExtValue::Format(b)) => a.name == b.name,
             (ExtValue::Semver(a), ExtValue::Semver(b)) => a.cmp_precedence(b) == Ordering::Equal,
             _ => self == other,
