@@ -24,6 +24,7 @@
 //! ```
 
 mod alloc;
+mod image;
 mod json;
 mod other;
 mod pod;

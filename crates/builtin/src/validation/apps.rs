@@ -1,185 +1,30 @@
 //! Deployments, ReplicaSets, StatefulSets, DaemonSets and ReplicationControllers.
 //!
 //! Mirrors kubernetes `pkg/apis/apps/validation/validation.go` (`ValidateDeploymentSpec`,
-//! `ValidateReplicaSetSpec`, `ValidateStatefulSetSpec`/`Update`, `ValidateDaemonSetSpec`/`Update`,
+//! `ValidateReplicaSetSpec`, `ValidateDaemonSetSpec`/`Update`,
 //! `ValidateDeploymentStrategy`, `ValidatePositiveIntOrPercent`, `IsNotMoreThan100Percent`),
 //! the selector immutability the apps/v1 strategies add (`pkg/registry/apps/*/strategy.go`,
 //! `ValidateUpdate`), and `ValidateReplicationControllerSpec` of the core validation.
-//! As in Go, a StatefulSet's pod template is checked for labels and annotations only.
+//! StatefulSets are in `stateful_set.rs`.
 
 use serde_json::Value;
 
-use super::meta::{
-    self, IMMUTABLE, NameRule, as_selector, label_selector, labels, selector_bad_value,
-};
+use super::meta::{self, IMMUTABLE, NameRule};
 use super::pod::{self, nonneg};
 use super::read::{Obj, int_of, is_set, obj, obj_or_empty, opt_int, same, str_of};
+use super::selector::{label_selector, selector_bad_value};
+use super::stateful_set::{stateful_set_spec, stateful_set_spec_update};
+use super::workload::{
+    int_or_percent, int_or_percent_value, labels_bad, not_over_100, restart_always_no_deadline,
+    selector_and_template, selector_matches,
+};
 use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath};
-
-/// Where the selector check of a spec stops when the selector is absent or empty.
-pub(crate) fn selector_checks(spec: &Obj, kind: &str, p: &FieldPath, errs: &mut Vec<FieldError>) {
-    match obj(spec, "selector") {
-        None => errs.push(FieldError::required(&p.child("selector"), "")),
-        Some(sel) => {
-            label_selector(sel, &p.child("selector"), errs);
-            let empty = sel
-                .get("matchLabels")
-                .and_then(Value::as_object)
-                .is_none_or(serde_json::Map::is_empty)
-                && sel
-                    .get("matchExpressions")
-                    .and_then(Value::as_array)
-                    .is_none_or(Vec::is_empty);
-            if empty {
-                errs.push(FieldError::invalid(
-                    &p.child("selector"),
-                    selector_bad_value(spec.get("selector")),
-                    format!("empty selector is invalid for {kind}"),
-                ));
-            }
-        }
-    }
-}
-
-/// The template's labels as Go prints the `map[string]string`.
-pub(crate) fn labels_bad(t: &Obj) -> BadValue {
-    let labels = obj(t, "metadata")
-        .and_then(|m| m.get("labels"))
-        .cloned()
-        .unwrap_or(Value::Null);
-    BadValue::Json(labels)
-}
-
-/// `` `selector` does not match template `labels` ``: a nil selector matches nothing
-/// (`LabelSelectorAsSelector(nil)` is `labels.Nothing()`); an empty one is not checked for
-/// ReplicaSets and StatefulSets (`Empty()`) but matches everything for DaemonSets.
-pub(crate) fn selector_matches(
-    spec: &Obj,
-    check_empty: bool,
-    p: &FieldPath,
-    errs: &mut Vec<FieldError>,
-) {
-    let t = obj_or_empty(spec, "template");
-    let template_labels = obj(obj_or_empty(t, "metadata"), "labels")
-        .cloned()
-        .unwrap_or_default();
-    let mismatch = match obj(spec, "selector") {
-        None => true,
-        Some(sel) => match as_selector(sel) {
-            None => false,
-            Some(sel) => (check_empty || !sel.is_empty()) && !sel.matches(&template_labels),
-        },
-    };
-    if mismatch {
-        errs.push(FieldError::invalid(
-            &p.child("template").child("metadata").child("labels"),
-            labels_bad(t),
-            "`selector` does not match template `labels`",
-        ));
-    }
-}
-
-/// `ValidatePodTemplateSpecForReplicaSet` after the selector check: the template, `Always`
-/// restarts, no active deadline.
-pub(crate) fn replica_template(spec: &Obj, kind: &str, p: &FieldPath, errs: &mut Vec<FieldError>) {
-    let tp = p.child("template");
-    let t = obj_or_empty(spec, "template");
-    pod::template(t, &tp, errs);
-    restart_always_no_deadline(t, kind, &tp, errs);
-}
-
-pub(crate) fn restart_always_no_deadline(
-    t: &Obj,
-    kind: &str,
-    tp: &FieldPath,
-    errs: &mut Vec<FieldError>,
-) {
-    let ts = obj_or_empty(t, "spec");
-    let rp = str_of(ts, "restartPolicy");
-    if rp != "Always" {
-        errs.push(FieldError::not_supported(
-            &tp.child("spec").child("restartPolicy"),
-            rp,
-            &["Always"],
-        ));
-    }
-    if is_set(ts, "activeDeadlineSeconds") {
-        errs.push(FieldError::forbidden(
-            &tp.child("spec").child("activeDeadlineSeconds"),
-            format!("activeDeadlineSeconds in {kind} is not Supported"),
-        ));
-    }
-}
 
 /// `ValidateReplicaSetSpec` (and the selector and template part of `ValidateDeploymentSpec`).
 pub(crate) fn replica_set_spec(spec: &Obj, p: &FieldPath, errs: &mut Vec<FieldError>) {
     nonneg(spec, "replicas", p, errs);
     nonneg(spec, "minReadySeconds", p, errs);
     selector_and_template(spec, "ReplicaSet", p, errs);
-}
-
-pub(crate) fn selector_and_template(
-    spec: &Obj,
-    kind: &str,
-    p: &FieldPath,
-    errs: &mut Vec<FieldError>,
-) {
-    selector_checks(spec, "deployment", p, errs);
-    match obj(spec, "selector").map(as_selector) {
-        Some(None) => errs.push(FieldError::invalid(
-            &p.child("selector"),
-            selector_bad_value(spec.get("selector")),
-            "invalid label selector",
-        )),
-        _ => {
-            selector_matches(spec, false, p, errs);
-            replica_template(spec, kind, p, errs);
-        }
-    }
-}
-
-/// `ValidatePositiveIntOrPercent`.
-pub(crate) fn int_or_percent(v: Option<&Value>, p: &FieldPath, errs: &mut Vec<FieldError>) {
-    match v {
-        Some(Value::String(s)) if percent(s).is_none() => {
-            errs.push(FieldError::invalid(
-                    p,
-                    s.as_str(),
-                    "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')",
-                ));
-        }
-        Some(Value::Number(n)) => meta::nonnegative(n.as_i64().unwrap_or(0), p, errs),
-        _ => {}
-    }
-}
-
-/// `getPercentValue`.
-pub(crate) fn percent(s: &str) -> Option<i64> {
-    let digits = s.strip_suffix('%')?;
-    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| digits.parse().unwrap_or(i64::MAX))
-}
-
-/// `getIntOrPercentValue`.
-pub(crate) fn int_or_percent_value(v: Option<&Value>) -> i64 {
-    match v {
-        Some(Value::String(s)) => percent(s).unwrap_or_else(|| s.parse().unwrap_or(0)),
-        Some(v) => v.as_i64().unwrap_or(0),
-        None => 0,
-    }
-}
-
-/// `IsNotMoreThan100Percent`.
-pub(crate) fn not_over_100(v: Option<&Value>, p: &FieldPath, errs: &mut Vec<FieldError>) {
-    if let Some(Value::String(s)) = v
-        && percent(s).is_some_and(|n| n > 100)
-    {
-        errs.push(FieldError::invalid(
-            p,
-            s.as_str(),
-            "must not be greater than 100%",
-        ));
-    }
 }
 
 /// `ValidateDeploymentSpec`.
@@ -236,91 +81,6 @@ pub(crate) fn deployment_spec(spec: &Obj, p: &FieldPath, errs: &mut Vec<FieldErr
                 "must be greater than minReadySeconds",
             ));
         }
-    }
-}
-
-/// `ValidateStatefulSetSpec`.
-pub(crate) fn stateful_set_spec(spec: &Obj, p: &FieldPath, errs: &mut Vec<FieldError>) {
-    match str_of(spec, "podManagementPolicy") {
-        "" => errs.push(FieldError::required(&p.child("podManagementPolicy"), "")),
-        "OrderedReady" | "Parallel" => {}
-        other => errs.push(FieldError::invalid(
-            &p.child("podManagementPolicy"),
-            other,
-            "must be 'OrderedReady' or 'Parallel'",
-        )),
-    }
-    let up = p.child("updateStrategy");
-    let strategy = obj_or_empty(spec, "updateStrategy");
-    match str_of(strategy, "type") {
-        "" => errs.push(FieldError::required(&up, "")),
-        "OnDelete" => {
-            if is_set(strategy, "rollingUpdate") {
-                errs.push(FieldError::invalid(
-                    &up.child("rollingUpdate"),
-                    BadValue::from(&strategy["rollingUpdate"]),
-                    "only allowed for updateStrategy 'RollingUpdate'",
-                ));
-            }
-        }
-        "RollingUpdate" => {
-            if let Some(ru) = obj(strategy, "rollingUpdate") {
-                let rp = up.child("rollingUpdate");
-                meta::nonnegative(int_of(ru, "partition"), &rp.child("partition"), errs);
-                if let Some(mu) = ru.get("maxUnavailable").filter(|v| !v.is_null()) {
-                    let mp = rp.child("maxUnavailable");
-                    int_or_percent(Some(mu), &mp, errs);
-                    if int_or_percent_value(Some(mu)) == 0 {
-                        errs.push(FieldError::invalid(&mp, BadValue::from(mu), "cannot be 0"));
-                    }
-                    not_over_100(Some(mu), &mp, errs);
-                }
-            }
-        }
-        _ => errs.push(FieldError::invalid(
-            &up,
-            BadValue::Json(Value::Object(strategy.clone())),
-            "must be 'RollingUpdate' or 'OnDelete'",
-        )),
-    }
-    if let Some(policy) = obj(spec, "persistentVolumeClaimRetentionPolicy") {
-        for k in ["whenDeleted", "whenScaled"] {
-            let v = str_of(policy, k);
-            if v != "Retain" && v != "Delete" {
-                errs.push(FieldError::not_supported(
-                    &p.child("persistentVolumeClaimRetentionPolicy").child(k),
-                    v,
-                    &["Retain", "Delete"],
-                ));
-            }
-        }
-    }
-    nonneg(spec, "replicas", p, errs);
-    nonneg(spec, "minReadySeconds", p, errs);
-    if let Some(ord) = obj(spec, "ordinals") {
-        meta::nonnegative(int_of(ord, "start"), &p.child("ordinals.start"), errs);
-    }
-    selector_checks(spec, "statefulset", p, errs);
-    match obj(spec, "selector").map(as_selector) {
-        Some(None) => errs.push(FieldError::invalid(
-            &p.child("selector"),
-            selector_bad_value(spec.get("selector")),
-            "",
-        )),
-        _ => {
-            selector_matches(spec, false, p, errs);
-            let tp = p.child("template");
-            let t = obj_or_empty(spec, "template");
-            let m = obj_or_empty(t, "metadata");
-            labels(m, "labels", &tp.child("labels"), errs);
-            meta::annotations(m, "annotations", &tp.child("annotations"), errs);
-        }
-    }
-    let t = obj_or_empty(spec, "template");
-    restart_always_no_deadline(t, "StatefulSet", &p.child("template"), errs);
-    for (i, claim) in super::read::items(spec, "volumeClaimTemplates") {
-        let cp = p.child("volumeClaimTemplates").index(i);
-        super::storage::claim_spec(obj_or_empty(claim, "spec"), &cp.child("spec"), errs);
     }
 }
 
@@ -444,17 +204,6 @@ pub(crate) fn create(kind: &str, o: &Obj, errs: &mut Vec<FieldError>) {
     spec_fn(obj_or_empty(o, "spec"), &FieldPath::new("spec"), errs);
 }
 
-/// The StatefulSet fields an update may change.
-pub(crate) const STS_MUTABLE: [&str; 7] = [
-    "replicas",
-    "ordinals",
-    "template",
-    "updateStrategy",
-    "revisionHistoryLimit",
-    "persistentVolumeClaimRetentionPolicy",
-    "minReadySeconds",
-];
-
 /// Updates: the metadata rules, the spec again, and what may not change.
 pub(crate) fn update(kind: &str, new: &Obj, old: &Obj, errs: &mut Vec<FieldError>) {
     meta::object_meta_update(new, old, errs);
@@ -469,17 +218,7 @@ pub(crate) fn update(kind: &str, new: &Obj, old: &Obj, errs: &mut Vec<FieldError
         }
         "StatefulSet" => {
             stateful_set_spec(ns, &sp, errs);
-            let changed = ns
-                .keys()
-                .chain(os.keys())
-                .filter(|k| !STS_MUTABLE.contains(&k.as_str()))
-                .any(|k| !same(ns.get(k), os.get(k)));
-            if changed {
-                errs.push(FieldError::forbidden(
-                    &sp,
-                    "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
-                ));
-            }
+            stateful_set_spec_update(ns, os, &sp, errs);
         }
         _ => replication_controller_spec(ns, &sp, errs),
     }

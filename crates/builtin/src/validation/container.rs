@@ -12,8 +12,9 @@
 use serde_json::Value;
 
 use super::env::{env, env_from};
+use super::image::{only_for_pod, pull_policy};
 use super::mounts::mounts;
-use super::net::{port_name, port_num};
+use super::net::{port_name, port_num, protocol};
 use super::pod_security::container_security_context;
 use super::probes::handlers_and_probes;
 use super::read::{Obj, int_of, is_set, items, obj, opt_str, str_of};
@@ -67,7 +68,7 @@ pub(crate) fn containers(
         } else {
             names_seen.push(name);
         }
-        handlers_and_probes(c, ctx, &p, errs);
+        handlers_and_probes(c, ctx.grace, &p, errs);
         if is_set(c, "restartPolicy") {
             errs.push(FieldError::forbidden(
                 &p.child("restartPolicy"),
@@ -110,7 +111,7 @@ pub(crate) fn init_containers(
         }
         host_port_conflicts(std::iter::once((i, c)), path, errs);
         if restart_always {
-            handlers_and_probes(c, ctx, &p, errs);
+            handlers_and_probes(c, ctx.grace, &p, errs);
         } else {
             for k in [
                 "lifecycle",
@@ -185,18 +186,6 @@ pub(crate) fn ephemeral_containers(
     }
 }
 
-/// `validateContainerOnlyForPod`: no whitespace around the image.
-pub(crate) fn only_for_pod(c: &Obj, p: &FieldPath, errs: &mut Vec<FieldError>) {
-    let image = str_of(c, "image");
-    if image.len() != image.trim().len() {
-        errs.push(FieldError::invalid(
-            &p.child("image"),
-            image,
-            "must not have leading or trailing whitespace",
-        ));
-    }
-}
-
 /// `validateContainerCommon`.
 pub(crate) fn common(c: &Obj, ctx: &PodContext<'_>, p: &FieldPath, errs: &mut Vec<FieldError>) {
     let name = str_of(c, "name");
@@ -240,36 +229,6 @@ pub(crate) fn common(c: &Obj, ctx: &PodContext<'_>, p: &FieldPath, errs: &mut Ve
     }
 }
 
-/// `ValidatePortNumOrName`.
-pub(crate) fn port_num_or_name(port: Option<&Value>, p: &FieldPath, errs: &mut Vec<FieldError>) {
-    match port {
-        Some(Value::String(s)) => {
-            for msg in port_name(s) {
-                errs.push(FieldError::invalid(p, s.as_str(), msg));
-            }
-        }
-        other => {
-            let n = other.and_then(Value::as_i64).unwrap_or(0);
-            if let Some(msg) = port_num(n) {
-                errs.push(FieldError::invalid(p, n, msg));
-            }
-        }
-    }
-}
-
-/// `validatePullPolicy`.
-pub(crate) fn pull_policy(policy: &str, p: &FieldPath, errs: &mut Vec<FieldError>) {
-    match policy {
-        "Always" | "IfNotPresent" | "Never" => {}
-        "" => errs.push(FieldError::required(p, "")),
-        other => errs.push(FieldError::not_supported(
-            p,
-            other,
-            &["Always", "IfNotPresent", "Never"],
-        )),
-    }
-}
-
 /// `validateContainerPorts`.
 pub(crate) fn ports(c: &Obj, p: &FieldPath, errs: &mut Vec<FieldError>) {
     let mut names_seen: Vec<&str> = Vec::new();
@@ -301,15 +260,6 @@ pub(crate) fn ports(c: &Obj, p: &FieldPath, errs: &mut Vec<FieldError>) {
             errs.push(FieldError::invalid(&ip.child("hostPort"), hp, msg));
         }
         protocol(str_of(port, "protocol"), &ip.child("protocol"), errs);
-    }
-}
-
-/// `supportedPortProtocols`: TCP, UDP, SCTP; required.
-pub(crate) fn protocol(proto: &str, p: &FieldPath, errs: &mut Vec<FieldError>) {
-    match proto {
-        "TCP" | "UDP" | "SCTP" => {}
-        "" => errs.push(FieldError::required(p, "")),
-        other => errs.push(FieldError::not_supported(p, other, &["SCTP", "TCP", "UDP"])),
     }
 }
 

@@ -7,8 +7,9 @@
 use super::job::job_spec_common;
 use serde_json::Value;
 
-use super::meta::{self, NameRule, selector_bad_value};
+use super::meta::{self, NameRule};
 use super::read::{Obj, is_set, obj_or_empty, opt_int, opt_str, str_of};
+use super::selector::selector_bad_value;
 use crdkit_apimachinery::field::{FieldError, FieldPath};
 
 /// `ValidateJobTemplateSpec`: a CronJob's Job template has no selector of its own.

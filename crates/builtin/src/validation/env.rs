@@ -1,14 +1,13 @@
-//! Environment variables and the downward API's resource fields.
+//! Environment variables.
 //!
 //! Mirrors kubernetes `pkg/apis/core/validation/validation.go` (`ValidateEnv` with the relaxed
 //! names of Kubernetes 1.35, `validateEnvVarValueFrom`, `ValidateEnvFrom`,
-//! `validateConfigMapKeySelector`, `validateContainerResourceFieldSelector`) and apimachinery's
+//! `validateConfigMapKeySelector`) and apimachinery's
 //! `IsConfigMapKey`.
 
-use super::projections::object_field_selector;
+use super::downward::{object_field_selector, resource_field_selector};
 
 use super::read::{Obj, is_set, items, obj, str_of};
-use super::resources;
 use crdkit_apimachinery::field::{FieldError, FieldPath};
 use crdkit_apimachinery::names;
 
@@ -178,80 +177,5 @@ pub(crate) fn env_from(c: &Obj, p: &FieldPath, errs: &mut Vec<FieldError>) {
                 "may not have more than one field specified at a time",
             ));
         }
-    }
-}
-
-/// The container resources the downward API exposes.
-pub(crate) const RESOURCE_FIELDS: [&str; 6] = [
-    "limits.cpu",
-    "limits.ephemeral-storage",
-    "limits.memory",
-    "requests.cpu",
-    "requests.ephemeral-storage",
-    "requests.memory",
-];
-
-/// `validateContainerResourceFieldSelector` and `validateContainerResourceDivisor`.
-pub(crate) fn resource_field_selector(
-    r: &Obj,
-    p: &FieldPath,
-    volume: bool,
-    errs: &mut Vec<FieldError>,
-) {
-    let resource = str_of(r, "resource");
-    if volume && str_of(r, "containerName").is_empty() {
-        errs.push(FieldError::required(&p.child("containerName"), ""));
-    } else if resource.is_empty() {
-        errs.push(FieldError::required(&p.child("resource"), ""));
-    } else if !RESOURCE_FIELDS.contains(&resource)
-        && !resource.starts_with("requests.hugepages-")
-        && !resource.starts_with("limits.hugepages-")
-    {
-        errs.push(FieldError::not_supported(
-            &p.child("resource"),
-            resource,
-            &RESOURCE_FIELDS,
-        ));
-    }
-    let Some(divisor) = r.get("divisor").and_then(|d| resources::quantity(d).ok()) else {
-        return;
-    };
-    if divisor.is_zero() {
-        return;
-    }
-    let d = divisor.to_string();
-    const BYTES: [&str; 13] = [
-        "1", "1k", "1M", "1G", "1T", "1P", "1E", "1Ki", "1Mi", "1Gi", "1Ti", "1Pi", "1Ei",
-    ];
-    let bytes_msg = |what: &str| {
-        format!(
-            "only divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei are supported with the {what}"
-        )
-    };
-    let msg = match resource {
-        "limits.cpu" | "requests.cpu" if d != "1m" && d != "1" => {
-            Some("only divisor's values 1m and 1 are supported with the cpu resource".to_owned())
-        }
-        "limits.memory" | "requests.memory" if !BYTES.contains(&d.as_str()) => {
-            Some(bytes_msg("memory resource"))
-        }
-        "limits.ephemeral-storage" | "requests.ephemeral-storage"
-            if !BYTES.contains(&d.as_str()) =>
-        {
-            Some(bytes_msg("local ephemeral storage resource"))
-        }
-        _ => None,
-    };
-    if let Some(msg) = msg {
-        errs.push(FieldError::invalid(&p.child("divisor"), resource, msg));
-    }
-    if (resource.starts_with("requests.hugepages-") || resource.starts_with("limits.hugepages-"))
-        && !BYTES.contains(&d.as_str())
-    {
-        errs.push(FieldError::invalid(
-            &p.child("divisor"),
-            resource,
-            bytes_msg("hugepages resource"),
-        ));
     }
 }

@@ -11,9 +11,10 @@
 use super::job_policy::pod_failure_policy;
 use serde_json::Value;
 
-use super::meta::{self, NameRule, as_selector, immutable, label_selector, selector_bad_value};
+use super::meta::{self, NameRule, immutable};
 use super::pod;
 use super::read::{Obj, is_set, obj, obj_or_empty, opt_int, opt_str, str_of};
+use super::selector::{as_selector, label_selector, selector_bad_value};
 use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath};
 use crdkit_apimachinery::names;
 

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::meta::{self};
+use super::meta;
 use super::read::{Obj, arr, is_set, items, obj, obj_or_empty, opt_str, str_of};
 use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath};
 

@@ -31,7 +31,11 @@ mod config;
 mod container;
 mod cron;
 mod cron_job;
+mod dns;
+mod downward;
 mod env;
+mod image;
+mod ingress;
 mod job;
 mod job_policy;
 mod meta;
@@ -48,17 +52,21 @@ mod rbac;
 mod read;
 mod resources;
 mod scheduling;
+mod selector;
 mod service;
 mod service_ips;
+mod service_lb;
+mod stateful_set;
 mod storage;
 mod volumes;
+mod workload;
 
 use serde_json::Value;
 
 pub use crdkit_apimachinery::field::FieldError;
 pub use meta::NameRule;
-pub use service::{externally_accessible, is_headless, needs_health_check};
-pub use service_ips::cluster_ips_related_fields;
+pub use service_ips::{cluster_ips_related_fields, is_headless};
+pub use service_lb::{externally_accessible, needs_health_check};
 
 /// The group of an `apiVersion` (`""` for the core group).
 pub(crate) fn group_version(api_version: &str) -> (&str, &str) {
@@ -130,7 +138,7 @@ pub(crate) fn validate(
         },
         ("", "v1", "Service") => match o {
             None => service::service(n, e),
-            Some(o) => service_ips::service_update(n, o, e),
+            Some(o) => service::service_update(n, o, e),
         },
         ("", "v1", "ConfigMap") => match o {
             None => config::config_map(n, e),
@@ -153,8 +161,8 @@ pub(crate) fn validate(
             Some(o) => storage::claim_update(n, o, e),
         },
         ("networking.k8s.io", "v1", "NetworkPolicy") => networking::network_policy(n, o, e),
-        ("networking.k8s.io", "v1", "Ingress") => networking::ingress(n, o, e),
-        ("networking.k8s.io", "v1", "IngressClass") => networking::ingress_class(n, o, e),
+        ("networking.k8s.io", "v1", "Ingress") => ingress::ingress(n, o, e),
+        ("networking.k8s.io", "v1", "IngressClass") => ingress::ingress_class(n, o, e),
         ("autoscaling", "v1" | "v2", "HorizontalPodAutoscaler") => {
             autoscaling::hpa(n, version, o, e)
         }

@@ -2,7 +2,10 @@
 //!
 //! Mirrors apimachinery `pkg/util/validation/ip.go` (`IsValidIP`: sloppy parse, then no
 //! leading zeros, no IPv4-mapped IPv6, canonical form) and `validation.go` (`IsValidPortNum`,
-//! `IsValidPortName`, `InclusiveRangeError`).
+//! `IsValidPortName`, `InclusiveRangeError`), and kubernetes `pkg/apis/core/validation/validation.go`
+//! (`ValidatePortNumOrName`, `supportedPortProtocols`).
+
+use serde_json::Value;
 
 use crdkit_apimachinery::field::{FieldError, FieldPath};
 use crdkit_apimachinery::goparse::parse_ip;
@@ -130,6 +133,32 @@ pub(crate) fn valid_ip(path: &FieldPath, s: &str, errs: &mut Vec<FieldError>) {
                 format!("must be in canonical form ({canonical:?})"),
             ));
         }
+    }
+}
+
+/// `ValidatePortNumOrName`.
+pub(crate) fn port_num_or_name(port: Option<&Value>, p: &FieldPath, errs: &mut Vec<FieldError>) {
+    match port {
+        Some(Value::String(s)) => {
+            for msg in port_name(s) {
+                errs.push(FieldError::invalid(p, s.as_str(), msg));
+            }
+        }
+        other => {
+            let n = other.and_then(Value::as_i64).unwrap_or(0);
+            if let Some(msg) = port_num(n) {
+                errs.push(FieldError::invalid(p, n, msg));
+            }
+        }
+    }
+}
+
+/// `supportedPortProtocols`: TCP, UDP, SCTP; required.
+pub(crate) fn protocol(proto: &str, p: &FieldPath, errs: &mut Vec<FieldError>) {
+    match proto {
+        "TCP" | "UDP" | "SCTP" => {}
+        "" => errs.push(FieldError::required(p, "")),
+        other => errs.push(FieldError::not_supported(p, other, &["SCTP", "TCP", "UDP"])),
     }
 }
 

@@ -11,7 +11,8 @@
 //! container requests against pod-level requests. A forbidden Pod update lists what may change
 //! but, unlike Go, not the `cmp.Diff` of the specs.
 
-use super::scheduling::{affinity, dns_config, tolerations, topology_spread};
+use super::dns::dns_config;
+use super::scheduling::{affinity, tolerations, topology_spread};
 use serde_json::Value;
 
 use super::container::{self, PodContext};
@@ -77,7 +78,7 @@ pub(crate) fn metadata_and_spec(pod: &Obj, errs: &mut Vec<FieldError>) {
     }
     for list in ["containers", "initContainers"] {
         for (i, c) in items(spec, list) {
-            container::only_for_pod(c, &sp.child(list).index(i), errs);
+            super::image::only_for_pod(c, &sp.child(list).index(i), errs);
         }
     }
 }

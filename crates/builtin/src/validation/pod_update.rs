@@ -8,7 +8,7 @@
 use super::pod::metadata_and_spec;
 use serde_json::Value;
 
-use super::meta::{self};
+use super::meta;
 use super::net::range_error;
 use super::read::{Obj, arr, items, obj_or_empty, opt_int, str_of};
 use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath};

@@ -6,8 +6,9 @@
 
 use serde_json::Value;
 
-use super::meta::{self, NameRule, label_selector};
+use super::meta::{self, NameRule};
 use super::read::{Obj, is_set, obj, obj_or_empty, opt_str};
+use super::selector::label_selector;
 use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath};
 
 pub(crate) fn int_or_percent(v: &Value, p: &FieldPath, errs: &mut Vec<FieldError>) {

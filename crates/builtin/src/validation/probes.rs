@@ -4,11 +4,10 @@
 //! `validateReadinessProbe`, `validateStartupProbe`, `validateProbe`, `validateHandler`,
 //! `validateLifecycle`, `validateSleepAction` with zero-second sleeps allowed as in 1.35).
 
-use super::container::{PodContext, port_num_or_name};
 use serde_json::Value;
 
 use super::meta::nonnegative;
-use super::net::port_num;
+use super::net::{port_num, port_num_or_name};
 use super::read::{Obj, int_of, items, obj, opt_int, str_of};
 use crdkit_apimachinery::field::{FieldError, FieldPath};
 use crdkit_apimachinery::names;
@@ -16,31 +15,25 @@ use crdkit_apimachinery::names;
 /// The lifecycle handlers and probes of regular and restartable init containers.
 pub(crate) fn handlers_and_probes(
     c: &Obj,
-    ctx: &PodContext<'_>,
+    grace: Option<i64>,
     p: &FieldPath,
     errs: &mut Vec<FieldError>,
 ) {
     if let Some(l) = obj(c, "lifecycle") {
         for h in ["postStart", "preStop"] {
             if let Some(handler) = obj(l, h) {
-                self::handler(
-                    handler,
-                    ctx.grace,
-                    false,
-                    &p.child("lifecycle").child(h),
-                    errs,
-                );
+                self::handler(handler, grace, false, &p.child("lifecycle").child(h), errs);
             }
         }
     }
     if let Some(probe) = obj(c, "livenessProbe") {
         let pp = p.child("livenessProbe");
-        self::probe(probe, ctx.grace, &pp, errs);
+        self::probe(probe, grace, &pp, errs);
         success_threshold_one(probe, &pp, errs);
     }
     if let Some(probe) = obj(c, "readinessProbe") {
         let pp = p.child("readinessProbe");
-        self::probe(probe, ctx.grace, &pp, errs);
+        self::probe(probe, grace, &pp, errs);
         if let Some(t) = opt_int(probe, "terminationGracePeriodSeconds") {
             errs.push(FieldError::invalid(
                 &pp.child("terminationGracePeriodSeconds"),
@@ -51,7 +44,7 @@ pub(crate) fn handlers_and_probes(
     }
     if let Some(probe) = obj(c, "startupProbe") {
         let pp = p.child("startupProbe");
-        self::probe(probe, ctx.grace, &pp, errs);
+        self::probe(probe, grace, &pp, errs);
         success_threshold_one(probe, &pp, errs);
     }
 }

@@ -2,11 +2,10 @@
 //! paths they may use.
 //!
 //! Mirrors kubernetes `pkg/apis/core/validation/validation.go` (`validateKeyToPath`,
-//! `ValidateLocalNonReservedPath`, `validateDownwardAPIVolumeFile`, `validateObjectFieldSelector`
-//! with `ConvertDownwardAPIFieldLabel`, `validateProjectionSources`). Cluster trust bundle and
+//! `ValidateLocalNonReservedPath`, `validateDownwardAPIVolumeFile`, `validateProjectionSources`). Cluster trust bundle and
 //! pod certificate projections are counted but not checked.
 
-use super::meta::qualified_name;
+use super::downward::{object_field_selector, resource_field_selector};
 use super::read::{Obj, int_of, is_set, items, obj, opt_int, str_of};
 use crdkit_apimachinery::field::{FieldError, FieldPath};
 
@@ -82,7 +81,7 @@ pub(crate) fn downward_api_file(f: &Obj, p: &FieldPath, errs: &mut Vec<FieldErro
             ));
         }
     } else if let Some(r) = obj(f, "resourceFieldRef") {
-        super::env::resource_field_selector(r, &p.child("resourceFieldRef"), true, errs);
+        resource_field_selector(r, &p.child("resourceFieldRef"), true, errs);
     } else {
         errs.push(FieldError::required(
             p,
@@ -90,92 +89,6 @@ pub(crate) fn downward_api_file(f: &Obj, p: &FieldPath, errs: &mut Vec<FieldErro
         ));
     }
     file_mode(f, "mode", p, errs);
-}
-
-/// `validateObjectFieldSelector` with `ConvertDownwardAPIFieldLabel` (v1 only).
-pub(crate) fn object_field_selector(
-    fs: &Obj,
-    expressions: &[&str],
-    p: &FieldPath,
-    errs: &mut Vec<FieldError>,
-) {
-    let (version, field_path) = (str_of(fs, "apiVersion"), str_of(fs, "fieldPath"));
-    if version.is_empty() {
-        errs.push(FieldError::required(&p.child("apiVersion"), ""));
-        return;
-    }
-    if field_path.is_empty() {
-        errs.push(FieldError::required(&p.child("fieldPath"), ""));
-        return;
-    }
-    let converted = convert_field_label(version, field_path);
-    let internal = match converted {
-        Ok(f) => f,
-        Err(e) => {
-            errs.push(FieldError::invalid(
-                &p.child("fieldPath"),
-                field_path,
-                format!("error converting fieldPath: {e}"),
-            ));
-            return;
-        }
-    };
-    match split_subscript(&internal) {
-        Some((path, subscript)) => match path {
-            "metadata.annotations" => qualified_name(&subscript.to_lowercase(), p, errs),
-            "metadata.labels" => qualified_name(subscript, p, errs),
-            _ => errs.push(FieldError::invalid(p, path, "does not support subscript")),
-        },
-        None => {
-            if !expressions.contains(&internal.as_str()) {
-                let mut supported = expressions.to_vec();
-                supported.sort_unstable();
-                errs.push(FieldError::not_supported(
-                    &p.child("fieldPath"),
-                    internal.as_str(),
-                    &supported,
-                ));
-            }
-        }
-    }
-}
-
-/// `fieldpath.SplitMaybeSubscriptedPath`: `metadata.labels['key']`.
-pub(crate) fn split_subscript(f: &str) -> Option<(&str, &str)> {
-    let s = f.strip_suffix("']")?;
-    let (path, sub) = s.split_once("['")?;
-    (!path.is_empty()).then_some((path, sub))
-}
-
-/// `ConvertDownwardAPIFieldLabel` for Pods (`pkg/apis/core/pods/helpers.go`).
-pub(crate) fn convert_field_label(version: &str, label: &str) -> Result<String, String> {
-    if version != "v1" {
-        return Err(format!("unsupported pod version: {version}"));
-    }
-    if let Some((path, _)) = split_subscript(label) {
-        return match path {
-            "metadata.annotations" | "metadata.labels" => Ok(label.to_owned()),
-            _ => Err(format!("field label does not support subscript: {label}")),
-        };
-    }
-    match label {
-        "metadata.annotations"
-        | "metadata.labels"
-        | "metadata.name"
-        | "metadata.namespace"
-        | "metadata.uid"
-        | "spec.nodeName"
-        | "spec.restartPolicy"
-        | "spec.serviceAccountName"
-        | "spec.schedulerName"
-        | "status.phase"
-        | "status.hostIP"
-        | "status.hostIPs"
-        | "status.podIP"
-        | "status.podIPs" => Ok(label.to_owned()),
-        "spec.host" => Ok("spec.nodeName".to_owned()),
-        _ => Err(format!("field label not supported: {label}")),
-    }
 }
 
 /// `validateProjectionSources`: one source per item, paths unique across items.

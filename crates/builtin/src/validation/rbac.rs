@@ -7,8 +7,9 @@
 
 use serde_json::Value;
 
-use super::meta::{self, NameRule, label_selector};
+use super::meta::{self, NameRule};
 use super::read::{Obj, arr, items, obj, obj_or_empty, str_of};
+use super::selector::label_selector;
 use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath};
 
 pub(crate) const RBAC: &str = "rbac.authorization.k8s.io";

@@ -1,17 +1,15 @@
-//! Where a pod may run: tolerations, affinity, DNS configuration, topology spread.
+//! Where a pod may run: tolerations, affinity, topology spread.
 //!
 //! Mirrors kubernetes `pkg/apis/core/validation/validation.go` (`ValidateTolerations`,
 //! `validateAffinity`, `ValidateNodeSelectorTerm`, `validatePodAffinityTerm`,
-//! `validatePodDNSConfig`, `validateTopologySpreadConstraints`).
+//! `validateTopologySpreadConstraints`).
 
-use serde_json::Value;
-
-use super::meta::{self, label_name};
-use super::net::valid_ip;
+use super::meta::label_name;
 use super::read::{
     Obj, arr, int_of, is_set, items, obj, obj_or_empty, opt_int, opt_str, str_map, str_of, strs,
 };
-use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath};
+use super::selector;
+use crdkit_apimachinery::field::{FieldError, FieldPath};
 use crdkit_apimachinery::names;
 
 /// `ValidateTolerations`.
@@ -218,7 +216,7 @@ pub(crate) fn node_selector_term(
 pub(crate) fn pod_affinity_term(term: &Obj, p: &FieldPath, errs: &mut Vec<FieldError>) {
     for k in ["labelSelector", "namespaceSelector"] {
         if let Some(s) = obj(term, k) {
-            meta::label_selector(s, &p.child(k), errs);
+            selector::label_selector(s, &p.child(k), errs);
         }
     }
     for ns in strs(term, "namespaces") {
@@ -250,102 +248,6 @@ pub(crate) fn pod_affinity_term(term: &Obj, p: &FieldPath, errs: &mut Vec<FieldE
         ));
     }
     label_name(topology, &p.child("topologyKey"), errs);
-}
-
-/// `IsDNS1123SubdomainWithUnderscore` (relaxed DNS searches).
-pub(crate) fn subdomain_with_underscore(v: &str) -> Vec<String> {
-    let label = |l: &str| {
-        let l = l.strip_prefix('_').unwrap_or(l);
-        let b = l.as_bytes();
-        let alnum = |c: &u8| c.is_ascii_lowercase() || c.is_ascii_digit();
-        !b.is_empty()
-            && alnum(&b[0])
-            && alnum(&b[b.len() - 1])
-            && b.iter().all(|c| alnum(c) || *c == b'-' || *c == b'_')
-    };
-    let mut errs = Vec::new();
-    if v.len() > 253 {
-        errs.push(names::max_len_error(253));
-    }
-    if !v.split('.').all(label) {
-        errs.push(names::regex_error(
-            "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', '-' or '.', and must start and end with an alphanumeric character",
-            "_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?(\\._?[a-z0-9]([-_a-z0-9]*[a-z0-9])?)*",
-            &["example.com"],
-        ));
-    }
-    errs
-}
-
-/// `validatePodDNSConfig`.
-pub(crate) fn dns_config(spec: &Obj, policy: &str, p: &FieldPath, errs: &mut Vec<FieldError>) {
-    let cfg = obj(spec, "dnsConfig");
-    if policy == "None" {
-        match cfg {
-            None => {
-                errs.push(FieldError::required(
-                    p,
-                    "must provide `dnsConfig` when `dnsPolicy` is None",
-                ));
-                return;
-            }
-            Some(c) if arr(c, "nameservers").is_empty() => {
-                errs.push(FieldError::required(
-                    &p.child("nameservers"),
-                    "must provide at least one DNS nameserver when `dnsPolicy` is None",
-                ));
-                return;
-            }
-            Some(_) => {}
-        }
-    }
-    let Some(cfg) = cfg else { return };
-    let servers = arr(cfg, "nameservers");
-    if servers.len() > 3 {
-        errs.push(FieldError::invalid(
-            &p.child("nameservers"),
-            BadValue::Json(Value::from(servers)),
-            "must not have more than 3 nameservers",
-        ));
-    }
-    for (i, ns) in strs(cfg, "nameservers").enumerate() {
-        valid_ip(&p.child("nameservers").index(i), ns, errs);
-    }
-    let searches: Vec<&str> = strs(cfg, "searches").collect();
-    if searches.len() > 32 {
-        errs.push(FieldError::invalid(
-            &p.child("searches"),
-            BadValue::Json(Value::from(arr(cfg, "searches"))),
-            "must not have more than 32 search paths",
-        ));
-    }
-    if searches.join(" ").len() > 2048 {
-        errs.push(FieldError::invalid(
-            &p.child("searches"),
-            BadValue::Json(Value::from(arr(cfg, "searches"))),
-            "must not have more than 2048 characters (including spaces) in the search list",
-        ));
-    }
-    for (i, s) in searches.iter().enumerate() {
-        if *s != "." {
-            let trimmed = s.strip_suffix('.').unwrap_or(s);
-            for msg in subdomain_with_underscore(trimmed) {
-                errs.push(FieldError::invalid(
-                    &p.child("searches").index(i),
-                    trimmed,
-                    msg,
-                ));
-            }
-        }
-    }
-    for (i, o) in items(cfg, "options") {
-        if str_of(o, "name").is_empty() {
-            errs.push(FieldError::required(
-                &p.child("options").index(i),
-                "must not be empty",
-            ));
-        }
-    }
 }
 
 /// `validateTopologySpreadConstraints`.
@@ -443,7 +345,7 @@ pub(crate) fn topology_spread(spec: &Obj, p: &FieldPath, errs: &mut Vec<FieldErr
             }
         }
         if let Some(s) = sel {
-            meta::label_selector(s, &cp.child("labelSelector"), errs);
+            selector::label_selector(s, &cp.child("labelSelector"), errs);
         }
     }
 }

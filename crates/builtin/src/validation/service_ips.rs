@@ -1,20 +1,24 @@
 //! A Service's cluster IPs and IP families, and how updates may change them.
 //!
 //! Mirrors kubernetes `pkg/apis/core/validation/validation.go`
-//! (`ValidateServiceClusterIPsRelatedFields`, `ValidateServiceUpdate` with
-//! `validateUpgradeDowngradeClusterIPs` and `validateUpgradeDowngradeIPFamilies`).
+//! (`ValidateServiceClusterIPsRelatedFields`, `validateUpgradeDowngradeClusterIPs`,
+//! `validateUpgradeDowngradeIPFamilies`) and `isHeadlessService`.
 
-use super::service::{is_headless, load_balancer_class, needs_health_check, service};
 use serde_json::Value;
 
-use super::meta::{self};
 use super::net::{is_ipv6, valid_ip};
-use super::read::{Obj, arr, int_of, obj_or_empty, opt_str, str_of, strs};
+use super::read::{Obj, arr, opt_str, str_of, strs};
 use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath};
 
 /// The `[]string` at `k` as Go prints it.
 pub(crate) fn list_bad(spec: &Obj, k: &str) -> BadValue {
     BadValue::Json(spec.get(k).cloned().unwrap_or(Value::Null))
+}
+
+/// `isHeadlessService`: `clusterIPs` is exactly `["None"]`.
+pub fn is_headless(spec: &Obj) -> bool {
+    let ips = arr(spec, "clusterIPs");
+    ips.len() == 1 && ips[0] == "None"
 }
 
 /// `ValidateServiceClusterIPsRelatedFields`.
@@ -125,24 +129,6 @@ pub fn cluster_ips_related_fields(spec: &Obj) -> Vec<FieldError> {
         }
     }
     errs
-}
-
-/// `ValidateServiceUpdate`.
-pub(crate) fn service_update(new: &Obj, old: &Obj, errs: &mut Vec<FieldError>) {
-    meta::object_meta_update(new, old, errs);
-    let (ns, os) = (obj_or_empty(new, "spec"), obj_or_empty(old, "spec"));
-    upgrade_downgrade(ns, os, errs);
-    load_balancer_class(ns, Some(os), errs);
-    if needs_health_check(os)
-        && needs_health_check(ns)
-        && int_of(ns, "healthCheckNodePort") != int_of(os, "healthCheckNodePort")
-    {
-        errs.push(FieldError::forbidden(
-            &FieldPath::new("spec").child("healthCheckNodePort"),
-            "field is immutable",
-        ));
-    }
-    service(new, errs);
 }
 
 /// `validateUpgradeDowngradeClusterIPs` and `validateUpgradeDowngradeIPFamilies`.

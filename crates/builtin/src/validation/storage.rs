@@ -11,6 +11,7 @@ use serde_json::Value;
 use super::meta::{self, NameRule};
 use super::read::{Obj, obj, obj_or_empty, opt_str, same, str_of, strs};
 use super::resources;
+use super::selector;
 use crdkit_apimachinery::field::{FieldError, FieldPath};
 use crdkit_apimachinery::names;
 
@@ -69,7 +70,7 @@ pub(crate) fn claim_spec(spec: &Obj, p: &FieldPath, errs: &mut Vec<FieldError>) 
         ));
     }
     if let Some(sel) = obj(spec, "selector") {
-        meta::label_selector(sel, &p.child("selector"), errs);
+        selector::label_selector(sel, &p.child("selector"), errs);
     }
     let (mut rwop, mut other) = (false, false);
     for m in &modes {

@@ -301,7 +301,7 @@ pub(crate) fn check_source(
             if is_pod && str_of(s, "reference").is_empty() {
                 errs.push(FieldError::required(&p.child("reference"), ""));
             }
-            super::container::pull_policy(str_of(s, "pullPolicy"), &p.child("pullPolicy"), errs);
+            super::image::pull_policy(str_of(s, "pullPolicy"), &p.child("pullPolicy"), errs);
         }
         _ => {}
     }
