@@ -6,6 +6,7 @@
 //! - [`names`]: DNS labels and subdomains, label keys and values, qualified names (`validation`);
 //! - [`openapi`]: the OpenAPI `type` and the `x-kubernetes-list-type`/`-map-type` vocabulary;
 //! - [`calendar`]: Go's proleptic Gregorian calendar (civil dates and days since the epoch);
+//! - [`quantity`]: resource quantities (`500m`, `1.5Gi`): parsing, comparison, canonical form;
 //! - [`goparse`]: Go's parsers the API server's formats rely on (`time.Parse` RFC 3339,
 //!   `net.ParseIP`/`ParseCIDR`, `url.Parse`, `mail.ParseAddress`);
 //! - [`regexp`]: the syntax of Go's `regexp` (RE2) with Go's error messages;
@@ -20,10 +21,12 @@
 
 pub mod calendar;
 pub mod field;
+pub mod gobase64;
 pub mod gofmt;
 pub mod goparse;
 pub mod names;
 pub mod openapi;
+pub mod quantity;
 pub mod regexp;
 pub mod strict;
 pub mod version;

@@ -3,7 +3,7 @@
 //! Mirrors client-go `util/cert/pem.go` (`ParseCertsPEM`, through `cert.NewPoolFromBytes`),
 //! apiextensions-apiserver `validation.go` (`ValidateCABundle`) and Go's `encoding/pem`
 //! (`Decode`); the base64 of a `[]byte` field in JSON is Go's `StdEncoding`
-//! ([`crdkit_cel::value::base64`]). What differs: a certificate is checked for the DER structure
+//! ([`crdkit_apimachinery::gobase64`]). What differs: a certificate is checked for the DER structure
 //! of an X.509 certificate (a SEQUENCE of the to-be-signed SEQUENCE, the signature algorithm
 //! SEQUENCE and the signature BIT STRING, with nothing after it), not parsed field by field as
 //! `x509.ParseCertificate` does; a malformed one gets Go's `x509: malformed certificate`.
@@ -15,7 +15,7 @@
 //! ```
 
 use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath};
-use crdkit_cel::value::base64;
+use crdkit_apimachinery::gobase64 as base64;
 
 /// The bytes of a `caBundle` as Go's JSON decoding of a `[]byte` field gives them.
 ///

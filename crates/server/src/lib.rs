@@ -29,7 +29,7 @@
 //!
 //! | module | what it does | uses |
 //! | --- | --- | --- |
-//! | `server` | the assembly and the transport: starts the state, then the controllers, then the accept loop (HTTP/1.1, h2, TLS) | `handlers`, `controllers`, `api`, `request_log`, `tls`, `go_base64` |
+//! | `server` | the assembly and the transport: starts the state, then the controllers, then the accept loop (HTTP/1.1, h2, TLS) | `handlers`, `controllers`, `api`, `request_log`, `tls` |
 //! | `handlers` | one module per verb: decode the request, call the strategy, write through `rest`, encode | `rest`, `api`, `registry`, `store`, `http`, `request_log`, `patch`, `selector`, leaves |
 //! | `controllers` | the CRD finalizer, namespace deletion, the registry kept in step with storage, the garbage collector | `rest`, `api`, `registry`, `store`, `http::status`, leaves |
 //! | `rest` | the generic store: deletion (preconditions, finalizers, propagation) and `persist`, the one door for writes, with their effects on what is served | `api`, `registry`, `store`, `http::status`, leaves |
@@ -38,7 +38,7 @@
 //! | `store` | objects over the storage trait: bytes to JSON, storage errors to `Status` errors | `http::status`, `object` |
 //! | `request_log`, `patch`, `selector` | the request log; JSON and merge patches; label and field selectors | `http`, `engine` |
 //! | `http` | paths, queries, content negotiation, request bodies and their limits, responses, `Status` errors | `engine` |
-//! | leaves | `engine` (the one door to crdkit's engine), `object`, `clock`, `jsonpath`, `tls`, `storage` (the backends), `go_base64` | nothing of this crate |
+//! | leaves | `engine` (the one door to crdkit's engine), `object`, `clock`, `jsonpath`, `tls`, `storage` (the backends) | nothing of this crate |
 //!
 //! The controllers run beside the handlers, as kube-controller-manager runs beside the API
 //! server: both act on objects through `rest` and read through `store`; neither calls the other.
@@ -53,7 +53,6 @@ mod api;
 mod clock;
 mod controllers;
 mod engine;
-mod go_base64;
 mod handlers;
 mod http;
 mod jsonpath;

@@ -377,7 +377,7 @@ pub fn write_kubeconfig(
         .map(|pem| {
             format!(
                 "    certificate-authority-data: {}\n",
-                crate::go_base64::encode_std(pem.as_bytes())
+                crdkit_apimachinery::gobase64::encode(pem.as_bytes())
             )
         })
         .unwrap_or_default();

@@ -1,13 +1,24 @@
-//! Quantity functions (Kubernetes 1.28): mirrors apiserver `pkg/cel/library/quantity.go`; the
-//! type is [`crate::value::ext::quantity`].
+//! Quantity functions (Kubernetes 1.28): mirrors apiserver `pkg/cel/library/quantity.go`.
+//! Parsing, comparison and addition are apimachinery's `resource.Quantity`
+//! (`crdkit_apimachinery::quantity`, the one home of `ParseQuantity`).
 
 use std::cmp::Ordering;
 use std::sync::Arc;
 
+use crdkit_apimachinery::quantity::Quantity;
+
 use super::{Env, FnDef, cost_traverse0};
 use crate::value::ext::ExtValue;
-use crate::value::ext::quantity::{Quantity, parse};
 use crate::value::{EvalError, EvalResult, Value};
+
+/// apimachinery `ParseQuantity`.
+pub(crate) fn parse(s: &str) -> Result<Quantity, &'static str> {
+    Quantity::parse(s)
+}
+
+fn overflow() -> EvalError {
+    EvalError::other("quantity overflow")
+}
 
 fn q_arg(v: &Value<'_>) -> Result<Quantity, EvalError> {
     match v {
@@ -53,27 +64,27 @@ fn as_approximate_float<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
 }
 
 fn sign<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
-    Ok(Value::Int(q_arg(&a[0])?.coef.signum() as i64))
+    Ok(Value::Int(i64::from(q_arg(&a[0])?.sign())))
 }
 
 fn other_q(v: &Value<'_>) -> Result<Quantity, EvalError> {
     match v {
-        Value::Int(i) => Ok(Quantity {
-            coef: i128::from(*i),
-            exp: 0,
-        }),
+        Value::Int(i) => Ok(Quantity::int(i128::from(*i))),
         other => q_arg(other),
     }
 }
 
 fn add<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
-    q_arg(&a[0])?.add(&other_q(&a[1])?).map(ext)
+    q_arg(&a[0])?
+        .checked_add(&other_q(&a[1])?)
+        .map(ext)
+        .ok_or_else(overflow)
 }
 
 fn sub<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
     let mut o = other_q(&a[1])?;
     o.coef = -o.coef;
-    q_arg(&a[0])?.add(&o).map(ext)
+    q_arg(&a[0])?.checked_add(&o).map(ext).ok_or_else(overflow)
 }
 
 /// `compareTo` and friends also serve semver values (shared function names).
@@ -83,7 +94,7 @@ fn compare(a: &[Value<'_>]) -> Result<Ordering, EvalError> {
     {
         return Ok(x.cmp_precedence(y));
     }
-    Ok(q_arg(&a[0])?.cmp_value(&q_arg(&a[1])?))
+    Ok(q_arg(&a[0])?.cmp(&q_arg(&a[1])?))
 }
 
 fn is_greater_than<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {

@@ -79,7 +79,7 @@ pub(crate) fn to_json(v: &Value<'_>) -> serde_json::Value {
         Value::Uint(u) => J::from(*u),
         Value::Double(d) => serde_json::Number::from_f64(*d).map_or(J::Null, J::Number),
         Value::String(s) => J::String(s.to_string()),
-        Value::Bytes(b) => J::String(super::base64::encode(b)),
+        Value::Bytes(b) => J::String(crdkit_apimachinery::gobase64::encode(b)),
         Value::Duration(d) => J::String(super::time::format_duration(*d)),
         Value::Timestamp(t) => J::String(super::time::format_rfc3339_nano(t)),
         Value::List(l) => J::Array(

@@ -166,7 +166,7 @@ fn string_with_format<'a>(s: &'a str, schema: &'a dyn Schema) -> EvalResult<'a> 
         Some("date-time") => super::strfmt::parse_strfmt_datetime(s)
             .map(Value::Timestamp)
             .ok_or_else(|| invalid(format!("Invalid date-time formatted string {s}"))),
-        Some("byte") => super::base64::decode(s)
+        Some("byte") => crdkit_apimachinery::gobase64::decode(s)
             .ok()
             .map(|b| Value::Bytes(Bytes::Shared(Arc::from(b))))
             .ok_or_else(|| invalid(format!("Invalid byte formatted string {s}"))),

@@ -24,7 +24,6 @@
 use std::fmt;
 use std::sync::Arc;
 
-pub mod base64;
 pub(crate) mod convert;
 pub(crate) mod equal;
 mod error;

@@ -125,10 +125,7 @@ const EXPECTED_FAILURES: &[(&str, &str)] = &[
 
 /// proto3 JSON's `bytes`: standard base64.
 fn b64(s: &str) -> Vec<u8> {
-    use base64::Engine as _;
-    base64::engine::general_purpose::STANDARD
-        .decode(s)
-        .expect("base64")
+    crdkit_apimachinery::gobase64::decode(s).expect("base64")
 }
 
 /// Decodes a proto3-JSON `cel.expr.Value`.

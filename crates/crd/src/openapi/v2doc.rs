@@ -7,7 +7,6 @@
 
 use std::collections::BTreeMap;
 
-use base64::Engine as _;
 use serde_json::{Map, Value, json};
 
 use super::definitions::V2_PREFIX;
@@ -208,7 +207,7 @@ pub(crate) fn hash_name(s: &str) -> String {
         h ^= u64::from(b);
     }
     let bytes = h.to_be_bytes();
-    base64::engine::general_purpose::URL_SAFE.encode(&bytes[..6])
+    crdkit_apimachinery::gobase64::encode_url(&bytes[..6])
 }
 
 /// A string as Go's `encoding/json` writes it: HTML-sensitive characters and the line and

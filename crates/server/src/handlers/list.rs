@@ -124,7 +124,7 @@ fn validate_list_options(ctx: &Ctx, rv: &str, rv_match: &str, has_continue: bool
 /// A continue token (`rv` -1: continue at the latest revision).
 fn encode_continue(rv: i64, start: &str) -> String {
     let token = json!({"v": "meta.k8s.io/v1", "rv": rv, "start": format!("{start}\u{0}")});
-    crate::go_base64::encode_raw_url(token.to_string().as_bytes())
+    crdkit_apimachinery::gobase64::encode_raw_url(token.to_string().as_bytes())
 }
 
 fn decode_continue(token: &str) -> ApiResult<(i64, String)> {
@@ -133,7 +133,7 @@ fn decode_continue(token: &str) -> ApiResult<(i64, String)> {
             "continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)",
         )
     };
-    let bytes = crate::go_base64::decode_raw_url(token).ok_or_else(bad)?;
+    let bytes = crdkit_apimachinery::gobase64::decode_raw_url(token).ok_or_else(bad)?;
     let v: Value = serde_json::from_slice(&bytes).map_err(|_| bad())?;
     if v.get("v").and_then(Value::as_str) != Some("meta.k8s.io/v1") {
         return Err(bad());
@@ -305,11 +305,13 @@ mod tests {
             (42, "default/my-cron".to_owned())
         );
         assert_eq!(decode_continue("garbage!").unwrap_err().code, 400);
-        let evil =
-            crate::go_base64::encode_raw_url(br#"{"v":"meta.k8s.io/v1","rv":1,"start":"../x"}"#);
+        let evil = crdkit_apimachinery::gobase64::encode_raw_url(
+            br#"{"v":"meta.k8s.io/v1","rv":1,"start":"../x"}"#,
+        );
         assert_eq!(decode_continue(&evil).unwrap_err().code, 400);
         // `RawURLEncoding`: padding and the standard alphabet are not base64 to Go.
-        let padded = crate::go_base64::encode_std(br#"{"v":"meta.k8s.io/v1","rv":1,"start":"a"}"#);
+        let padded =
+            crdkit_apimachinery::gobase64::encode(br#"{"v":"meta.k8s.io/v1","rv":1,"start":"a"}"#);
         assert!(padded.ends_with('='));
         assert_eq!(decode_continue(&padded).unwrap_err().code, 400);
         assert_eq!(

@@ -2,7 +2,6 @@
 //! `library/format.go`, with apimachinery's name validations (shared with
 //! `crdkit_apimachinery::names`).
 
-use crate::value::base64;
 use crate::value::strfmt::{parse_full_date, parse_strfmt_datetime};
 
 /// A named format.
@@ -100,7 +99,12 @@ pub(crate) static FORMATS: &[NamedFormat] = &[
     NamedFormat {
         name: "byte",
         max_regex_size: 84,
-        validate: |s| one(base64::decode(s).is_ok(), "invalid base64"),
+        validate: |s| {
+            one(
+                crdkit_apimachinery::gobase64::decode(s).is_ok(),
+                "invalid base64",
+            )
+        },
     },
     NamedFormat {
         name: "date",

@@ -9,13 +9,12 @@ use std::fmt;
 pub(crate) mod format;
 pub(crate) mod ip;
 mod netip;
-pub(crate) mod quantity;
 pub(crate) mod semver;
 pub(crate) mod url;
 
+use crdkit_apimachinery::quantity::Quantity;
 use format::NamedFormat;
 use ip::Cidr;
-use quantity::Quantity;
 use semver::Semver;
 use url::Url;
 
@@ -72,7 +71,7 @@ impl ExtValue {
     #[must_use]
     pub fn equals(&self, other: &ExtValue) -> bool {
         match (self, other) {
-            (ExtValue::Quantity(a), ExtValue::Quantity(b)) => a.cmp_value(b) == Ordering::Equal,
+            (ExtValue::Quantity(a), ExtValue::Quantity(b)) => a == b,
             (ExtValue::Format(a), ExtValue::Format(b)) => a.name == b.name,
             (ExtValue::Semver(a), ExtValue::Semver(b)) => a.cmp_precedence(b) == Ordering::Equal,
             _ => self == other,

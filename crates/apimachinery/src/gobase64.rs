@@ -1,10 +1,15 @@
-//! Go's `encoding/base64` `StdEncoding` on the `base64` crate, as bytes values meet it: JSON
-//! encodes `[]byte` with it, `format: byte` strings and a webhook's `caBundle` decode with it
+//! Go's `encoding/base64` on the `base64` crate: the one home of the encodings the API server
+//! meets. `StdEncoding`: JSON encodes `[]byte` with it, `format: byte` strings, a webhook's
+//! `caBundle`, Secret `data` and a kubeconfig's `certificate-authority-data` decode with it
 //! (apiserver `pkg/cel/common/values.go`, `library/format.go`; `encoding/json` for `[]byte`).
+//! `RawURLEncoding`: list continue tokens (apiserver `pkg/storage/continue.go`). `URLEncoding`:
+//! the OpenAPI v2 parameter names (kube-openapi's hash suffixes).
 //!
-//! What Go accepts, the engine below accepts: `=` padding required, `\r` and `\n` skipped
-//! anywhere, non-zero trailing bits allowed (the encoding is not `Strict()`). Errors are Go's
-//! `CorruptInputError`, at the input byte Go's `decodeQuantum` reports (`encoding/base64/base64.go`).
+//! What Go accepts, the engines below accept: `=` padding required by the padded encodings and
+//! refused by the raw one, `\r` and `\n` skipped anywhere, non-zero trailing bits allowed (the
+//! encodings are not `Strict()`), each its own alphabet only. `StdEncoding` errors are Go's
+//! `CorruptInputError`, at the input byte Go's `decodeQuantum` reports
+//! (`encoding/base64/base64.go`).
 
 use std::borrow::Cow;
 use std::fmt;
@@ -22,10 +27,19 @@ const STD: GeneralPurpose = GeneralPurpose::new(
         .with_decode_padding_mode(DecodePaddingMode::RequireCanonical),
 );
 
+/// `base64.RawURLEncoding`.
+const RAW_URL: GeneralPurpose = GeneralPurpose::new(
+    &alphabet::URL_SAFE,
+    GeneralPurposeConfig::new()
+        .with_encode_padding(false)
+        .with_decode_padding_mode(DecodePaddingMode::RequireNone)
+        .with_decode_allow_trailing_bits(true),
+);
+
 /// `base64.StdEncoding.EncodeToString`.
 ///
 /// ```
-/// assert_eq!(crdkit_cel::value::base64::encode(b"abcd"), "YWJjZA==");
+/// assert_eq!(crdkit_apimachinery::gobase64::encode(b"abcd"), "YWJjZA==");
 /// ```
 #[must_use]
 pub fn encode(bytes: &[u8]) -> String {
@@ -47,7 +61,7 @@ impl std::error::Error for CorruptInputError {}
 /// `base64.StdEncoding.DecodeString`.
 ///
 /// ```
-/// use crdkit_cel::value::base64::decode;
+/// use crdkit_apimachinery::gobase64::decode;
 /// assert_eq!(decode("YW\nJj").unwrap(), b"abc");
 /// assert_eq!(decode("Y!Jj").unwrap_err().to_string(), "illegal base64 data at input byte 1");
 /// ```
@@ -115,9 +129,39 @@ fn corrupt_at(src: &[u8]) -> usize {
     }
 }
 
+/// `base64.RawURLEncoding.EncodeToString`.
+///
+/// ```
+/// assert_eq!(crdkit_apimachinery::gobase64::encode_raw_url(&[0xfb, 0xff]), "-_8");
+/// ```
+#[must_use]
+pub fn encode_raw_url(bytes: &[u8]) -> String {
+    RAW_URL.encode(bytes)
+}
+
+/// `base64.RawURLEncoding.DecodeString`; `None` where Go returns an error.
+#[must_use]
+pub fn decode_raw_url(s: &str) -> Option<Vec<u8>> {
+    if s.contains(['\r', '\n']) {
+        let kept: String = s.chars().filter(|c| !matches!(c, '\r' | '\n')).collect();
+        return RAW_URL.decode(kept).ok();
+    }
+    RAW_URL.decode(s).ok()
+}
+
+/// `base64.URLEncoding.EncodeToString` (padded).
+///
+/// ```
+/// assert_eq!(crdkit_apimachinery::gobase64::encode_url(&[0xfb, 0xff]), "-_8=");
+/// ```
+#[must_use]
+pub fn encode_url(bytes: &[u8]) -> String {
+    base64::engine::general_purpose::URL_SAFE.encode(bytes)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{CorruptInputError, decode, encode};
+    use super::{CorruptInputError, decode, decode_raw_url, encode, encode_raw_url};
 
     #[test]
     fn round_trip() {
@@ -163,6 +207,46 @@ mod tests {
         ];
         for (input, at) in corrupt {
             assert_eq!(decode(input), Err(CorruptInputError(*at)), "{input:?}");
+        }
+    }
+
+    /// Go's `base64_test.go` pairs.
+    #[test]
+    fn std_pairs() {
+        for (plain, std) in [
+            (&b""[..], ""),
+            (b"f", "Zg=="),
+            (b"fo", "Zm8="),
+            (b"foo", "Zm9v"),
+            (b"foob", "Zm9vYg=="),
+            (b"fooba", "Zm9vYmE="),
+            (b"foobar", "Zm9vYmFy"),
+            (&[0x14, 0xfb, 0x9c, 0x03, 0xd9, 0x7e], "FPucA9l+"),
+        ] {
+            assert_eq!(encode(plain), std, "{plain:?}");
+            assert_eq!(decode(std).unwrap(), plain, "{std}");
+        }
+        for bad in ["Zg", "Zm9v YmFy", " Zm9v", "-_-_", "Z", "="] {
+            assert!(decode(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn raw_url_encoding() {
+        assert_eq!(encode_raw_url(b"foobar"), "Zm9vYmFy");
+        assert_eq!(encode_raw_url(b"fo"), "Zm8");
+        assert_eq!(decode_raw_url("-_8").unwrap(), [0xfb, 0xff]);
+        assert_eq!(decode_raw_url("Zm8").unwrap(), b"fo");
+        assert_eq!(decode_raw_url("Zm\n8").unwrap(), b"fo");
+        assert_eq!(decode_raw_url("Zm9").unwrap(), b"fo");
+        for bad in ["Zm8=", "+/8", "Z", "Zm8 ", "***"] {
+            assert_eq!(decode_raw_url(bad), None, "{bad:?}");
+        }
+        for s in ["", "f", "fo", "foo", "{\"rv\":12}"] {
+            assert_eq!(
+                decode_raw_url(&encode_raw_url(s.as_bytes())).unwrap(),
+                s.as_bytes()
+            );
         }
     }
 }
