@@ -1,0 +1,8 @@
+//! The catalog of Kubernetes' built-in resources, as data: what the API server serves (groups,
+//! versions, resources, kinds, verbs, short names, categories, subresources), the OpenAPI it
+//! publishes for them, the table columns kubectl shows, the field selectors each kind supports
+//! and the name rule of each kind.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod schemas;

@@ -1,0 +1,3 @@
+//! crdkit-builtin's integration tests, one binary (see STYLE.md).
+
+mod schemas;
