@@ -188,6 +188,20 @@ fn data() -> &'static Data {
     })
 }
 
+/// The carried definitions of a minor version (`"1.35"`) as `(name, schema)`: what validation
+/// reads of each ([`crate::openapi`] adds the descriptions and patch strategies).
+pub(crate) fn carried_definitions(
+    version: &str,
+) -> impl Iterator<Item = (&'static str, &'static Value)> {
+    let d = data();
+    d.versions
+        .get(version)
+        .into_iter()
+        .flatten()
+        .filter_map(|&i| d.definitions.get(i))
+        .map(|(name, schema)| (name.as_str(), schema))
+}
+
 /// The built-in kinds of one Kubernetes minor version.
 #[derive(Debug)]
 pub struct Catalog {
@@ -253,6 +267,7 @@ impl Catalog {
     ///
     /// # Errors
     /// When the published schema does not convert (a broken data file).
+    #[must_use]
     pub fn schema(&self, api_version: &str, kind: &str) -> Option<Result<Structural, String>> {
         let name = self.definition_of(api_version, kind)?;
         let root = self.definitions.get(name)?;

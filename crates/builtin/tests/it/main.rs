@@ -1,3 +1,5 @@
 //! crdkit-builtin's integration tests, one binary (see STYLE.md).
 
+mod openapi;
+mod resources;
 mod schemas;
