@@ -11,3 +11,4 @@ pub mod names;
 pub mod openapi;
 pub mod resources;
 pub mod schemas;
+pub mod tables;

@@ -3,3 +3,4 @@
 mod openapi;
 mod resources;
 mod schemas;
+mod tables;
