@@ -7,6 +7,7 @@
 // Kinds and product names (CronJob, OpenAPI, APIService) are words of the prose here, not code.
 #![allow(clippy::doc_markdown)]
 
+pub mod fields;
 pub mod names;
 pub mod openapi;
 pub mod resources;

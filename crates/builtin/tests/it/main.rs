@@ -1,5 +1,7 @@
 //! crdkit-builtin's integration tests, one binary (see STYLE.md).
 
+mod fields;
+mod names;
 mod openapi;
 mod resources;
 mod schemas;
