@@ -46,6 +46,16 @@ pub(super) fn len_at(v: &Value, path: &[&str]) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
 
+/// The object's name, the first cell of most rows.
+pub(super) fn name_cell(obj: &Value) -> Value {
+    Value::String(str_at(obj, &["metadata", "name"]).to_owned())
+}
+
+/// The object's age, the `Age` cell.
+pub(super) fn age_cell(obj: &Value, now: i64) -> Value {
+    Value::String(age_at(obj, &["metadata", "creationTimestamp"], now))
+}
+
 /// `translateTimestampSince`: the age of the timestamp at `path`, `<unknown>` when it is absent
 /// (Go's zero time). A timestamp that does not parse cannot reach a printer in Go (decoding
 /// fails first); it prints as absent here.
@@ -175,6 +185,15 @@ pub(super) fn containers(list: &[Value]) -> (String, String) {
     let names: Vec<&str> = list.iter().map(|c| str_at(c, &["name"])).collect();
     let images: Vec<&str> = list.iter().map(|c| str_at(c, &["image"])).collect();
     (names.join(","), images.join(","))
+}
+
+/// The containers and images of `<spec>.template.spec.containers` (`spec`, or a cron job's
+/// `spec.jobTemplate.spec`), as two cells.
+pub(super) fn template_cells(obj: &Value, spec: &[&str]) -> [Value; 2] {
+    let mut path = spec.to_vec();
+    path.extend(["template", "spec", "containers"]);
+    let (names, images) = containers(list_at(obj, &path));
+    [Value::String(names), Value::String(images)]
 }
 
 /// `listWithMoreString`: the first `max` items, `+ N more...` beyond, `<unset>` when empty.

@@ -30,10 +30,16 @@
 //!                        json!("80/TCP,443/TCP"), json!("90s"), json!("app=web")]);
 //! ```
 
+mod access;
 mod apps;
+mod batch;
 mod core;
+mod events;
 mod format;
+mod networking;
 mod other;
+mod pods;
+mod services;
 mod storage;
 
 use std::collections::HashMap;
@@ -208,7 +214,13 @@ fn printers() -> &'static HashMap<(&'static str, &'static str), &'static Printer
     PRINTERS.get_or_init(|| {
         core::PRINTERS
             .iter()
+            .chain(pods::PRINTERS)
+            .chain(services::PRINTERS)
             .chain(apps::PRINTERS)
+            .chain(batch::PRINTERS)
+            .chain(events::PRINTERS)
+            .chain(access::PRINTERS)
+            .chain(networking::PRINTERS)
             .chain(other::PRINTERS)
             .chain(storage::PRINTERS)
             .map(|(group, kind, p)| ((*group, *kind), *p))

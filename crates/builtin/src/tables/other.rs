@@ -1,60 +1,18 @@
-//! The printers of the other groups: networking, RBAC bindings, certificates, leases,
-//! scheduling, runtime classes, endpoint slices, admission, flow control, dynamic resources and
-//! (kube-aggregator's own) API services.
+//! The printers of the other groups: leases, priority and runtime classes, flow control,
+//! dynamic resources, (kube-aggregator's own) API services and the `/scale` subresource.
 
 use serde_json::{Value, json};
 
-use super::core::load_balancer;
-use super::format::{
-    age_at, at, format_label_selector, int_at, len_at, list_at, list_with_more, str_at,
-};
+use super::format::{age_cell, at, int_at, list_at, name_cell, str_at};
 use super::{AGE, Column, Description::Field, Description::Text, NAME, OBJECT_META, Printer, col};
-use crdkit_apimachinery::duration::human_duration;
 
-const NETWORK_POLICY_SPEC: &str = "io.k8s.api.networking.v1.NetworkPolicySpec";
-const SERVICE_CIDR_SPEC: &str = "io.k8s.api.networking.v1.ServiceCIDRSpec";
-const IP_ADDRESS_SPEC: &str = "io.k8s.api.networking.v1.IPAddressSpec";
-const ENDPOINT_SLICE: &str = "io.k8s.api.discovery.v1.EndpointSlice";
 const FLOW_QUEUING: &str = "io.k8s.api.flowcontrol.v1.QueuingConfiguration";
 const RESOURCE_SLICE_SPEC: &str = "io.k8s.api.resource.v1.ResourceSliceSpec";
 
 pub(super) const PRINTERS: &[(&str, &str, &Printer)] = &[
-    ("networking.k8s.io", "Ingress", &INGRESS),
-    ("networking.k8s.io", "IngressClass", &INGRESS_CLASS),
-    ("networking.k8s.io", "NetworkPolicy", &NETWORK_POLICY),
-    ("networking.k8s.io", "ServiceCIDR", &SERVICE_CIDR),
-    ("networking.k8s.io", "IPAddress", &IP_ADDRESS),
-    ("rbac.authorization.k8s.io", "RoleBinding", &ROLE_BINDING),
-    (
-        "rbac.authorization.k8s.io",
-        "ClusterRoleBinding",
-        &CLUSTER_ROLE_BINDING,
-    ),
-    ("certificates.k8s.io", "CertificateSigningRequest", &CSR),
     ("coordination.k8s.io", "Lease", &LEASE),
     ("scheduling.k8s.io", "PriorityClass", &PRIORITY_CLASS),
     ("node.k8s.io", "RuntimeClass", &RUNTIME_CLASS),
-    ("discovery.k8s.io", "EndpointSlice", &ENDPOINT_SLICE_PRINTER),
-    (
-        "admissionregistration.k8s.io",
-        "MutatingWebhookConfiguration",
-        &WEBHOOKS,
-    ),
-    (
-        "admissionregistration.k8s.io",
-        "ValidatingWebhookConfiguration",
-        &WEBHOOKS,
-    ),
-    (
-        "admissionregistration.k8s.io",
-        "ValidatingAdmissionPolicy",
-        &VALIDATING_ADMISSION_POLICY,
-    ),
-    (
-        "admissionregistration.k8s.io",
-        "ValidatingAdmissionPolicyBinding",
-        &VALIDATING_ADMISSION_POLICY_BINDING,
-    ),
     ("flowcontrol.apiserver.k8s.io", "FlowSchema", &FLOW_SCHEMA),
     (
         "flowcontrol.apiserver.k8s.io",
@@ -69,331 +27,6 @@ pub(super) const PRINTERS: &[(&str, &str, &Printer)] = &[
     ("autoscaling", "Scale", &SCALE),
 ];
 
-fn name(obj: &Value) -> Value {
-    json!(str_at(obj, &["metadata", "name"]))
-}
-
-fn age(obj: &Value, now: i64) -> Value {
-    json!(age_at(obj, &["metadata", "creationTimestamp"], now))
-}
-
-static INGRESS: Printer = Printer {
-    columns: &[
-        NAME,
-        col(
-            "Class",
-            "string",
-            Text(
-                "The name of the IngressClass resource that should be used for additional configuration",
-            ),
-        ),
-        col(
-            "Hosts",
-            "string",
-            Text("Hosts that incoming requests are matched against before the ingress rule"),
-        ),
-        col(
-            "Address",
-            "string",
-            Text("Address is a list containing ingress points for the load-balancer"),
-        ),
-        col(
-            "Ports",
-            "string",
-            Text("Ports of TLS configurations that open"),
-        ),
-        AGE,
-    ],
-    print: |obj, now| {
-        let class = at(obj, &["spec", "ingressClassName"])
-            .as_str()
-            .unwrap_or("<none>");
-        // `formatHosts`: the first three hosts set, then `+ N more...` counting rules.
-        let rules = list_at(obj, &["spec", "rules"]);
-        let (mut hosts, mut more) = (Vec::new(), false);
-        for rule in rules {
-            if hosts.len() == 3 {
-                more = true;
-            }
-            let host = str_at(rule, &["host"]);
-            if !more && !host.is_empty() {
-                hosts.push(host);
-            }
-        }
-        let hosts = match (hosts.is_empty(), more) {
-            (true, _) => "*".to_owned(),
-            (false, true) => format!("{} + {} more...", hosts.join(","), rules.len() - 3),
-            (false, false) => hosts.join(","),
-        };
-        let ports = if list_at(obj, &["spec", "tls"]).is_empty() {
-            "80"
-        } else {
-            "80, 443"
-        };
-        vec![
-            name(obj),
-            json!(class),
-            json!(hosts),
-            json!(load_balancer(at(obj, &["status", "loadBalancer"]))),
-            json!(ports),
-            age(obj, now),
-        ]
-        .into()
-    },
-};
-
-static INGRESS_CLASS: Printer = Printer {
-    columns: &[
-        NAME,
-        col(
-            "Controller",
-            "string",
-            Text("Controller that is responsible for handling this class"),
-        ),
-        col(
-            "Parameters",
-            "string",
-            Text("A reference to a resource with additional parameters"),
-        ),
-        AGE,
-    ],
-    print: |obj, now| {
-        let p = at(obj, &["spec", "parameters"]);
-        let parameters = if p.is_null() {
-            "<none>".to_owned()
-        } else {
-            let group = at(p, &["apiGroup"])
-                .as_str()
-                .map(|g| format!(".{g}"))
-                .unwrap_or_default();
-            format!("{}{group}/{}", str_at(p, &["kind"]), str_at(p, &["name"]))
-        };
-        vec![
-            name(obj),
-            json!(str_at(obj, &["spec", "controller"])),
-            json!(parameters),
-            age(obj, now),
-        ]
-        .into()
-    },
-};
-
-static NETWORK_POLICY: Printer = Printer {
-    columns: &[
-        NAME,
-        col(
-            "Pod-Selector",
-            "string",
-            Field(NETWORK_POLICY_SPEC, "podSelector"),
-        ),
-        AGE,
-    ],
-    print: |obj, now| {
-        // `FormatLabelSelector(&spec.podSelector)`: never nil, so empty is `<none>`.
-        let sel = at(obj, &["spec", "podSelector"]);
-        let sel = if sel.is_null() {
-            json!({})
-        } else {
-            sel.clone()
-        };
-        vec![name(obj), json!(format_label_selector(&sel)), age(obj, now)].into()
-    },
-};
-
-static SERVICE_CIDR: Printer = Printer {
-    columns: &[
-        NAME,
-        col("CIDRs", "string", Field(SERVICE_CIDR_SPEC, "cidrs")),
-        AGE,
-    ],
-    print: |obj, now| {
-        let cidrs: Vec<&str> = list_at(obj, &["spec", "cidrs"])
-            .iter()
-            .filter_map(Value::as_str)
-            .collect();
-        vec![name(obj), json!(cidrs.join(",")), age(obj, now)].into()
-    },
-};
-
-/// Two columns and three cells, as Go has it (the Age cell has no column).
-static IP_ADDRESS: Printer = Printer {
-    columns: &[
-        NAME,
-        col("ParentRef", "string", Field(IP_ADDRESS_SPEC, "parentRef")),
-    ],
-    print: |obj, now| {
-        let p = at(obj, &["spec", "parentRef"]);
-        let parent = if p.is_null() {
-            "<none>".to_owned()
-        } else {
-            // `GroupResource.String()` lowercased, then the namespace and the name.
-            let (group, resource) = (str_at(p, &["group"]), str_at(p, &["resource"]));
-            let mut s = if group.is_empty() {
-                resource.to_owned()
-            } else {
-                format!("{resource}.{group}")
-            }
-            .to_lowercase();
-            if !str_at(p, &["namespace"]).is_empty() {
-                s = format!("{s}/{}", str_at(p, &["namespace"]));
-            }
-            format!("{s}/{}", str_at(p, &["name"]))
-        };
-        vec![name(obj), json!(parent), age(obj, now)].into()
-    },
-};
-
-/// `rbac.SubjectsStrings`: users, groups and service accounts (`namespace/name`).
-fn subjects(obj: &Value) -> [Value; 3] {
-    let (mut users, mut groups, mut sas) = (Vec::new(), Vec::new(), Vec::new());
-    for s in list_at(obj, &["subjects"]) {
-        match str_at(s, &["kind"]) {
-            "ServiceAccount" => sas.push(format!(
-                "{}/{}",
-                str_at(s, &["namespace"]),
-                str_at(s, &["name"])
-            )),
-            "User" => users.push(str_at(s, &["name"]).to_owned()),
-            "Group" => groups.push(str_at(s, &["name"]).to_owned()),
-            _ => {}
-        }
-    }
-    [
-        json!(users.join(", ")),
-        json!(groups.join(", ")),
-        json!(sas.join(", ")),
-    ]
-}
-
-fn binding_row(obj: &Value, now: i64) -> super::Row {
-    let role = format!(
-        "{}/{}",
-        str_at(obj, &["roleRef", "kind"]),
-        str_at(obj, &["roleRef", "name"])
-    );
-    let [users, groups, sas] = subjects(obj);
-    vec![name(obj), json!(role), age(obj, now), users, groups, sas].into()
-}
-
-static ROLE_BINDING: Printer = Printer {
-    columns: &[
-        NAME,
-        col(
-            "Role",
-            "string",
-            Field("io.k8s.api.rbac.v1.RoleBinding", "roleRef"),
-        ),
-        AGE,
-        col("Users", "string", Text("Users in the roleBinding")).wide(),
-        col("Groups", "string", Text("Groups in the roleBinding")).wide(),
-        col(
-            "ServiceAccounts",
-            "string",
-            Text("ServiceAccounts in the roleBinding"),
-        )
-        .wide(),
-    ],
-    print: binding_row,
-};
-
-static CLUSTER_ROLE_BINDING: Printer = Printer {
-    columns: &[
-        NAME,
-        col(
-            "Role",
-            "string",
-            Field("io.k8s.api.rbac.v1.ClusterRoleBinding", "roleRef"),
-        ),
-        AGE,
-        col("Users", "string", Text("Users in the clusterRoleBinding")).wide(),
-        col("Groups", "string", Text("Groups in the clusterRoleBinding")).wide(),
-        col(
-            "ServiceAccounts",
-            "string",
-            Text("ServiceAccounts in the clusterRoleBinding"),
-        )
-        .wide(),
-    ],
-    print: binding_row,
-};
-
-static CSR: Printer = Printer {
-    columns: &[
-        NAME,
-        AGE,
-        col(
-            "SignerName",
-            "string",
-            Field(
-                "io.k8s.api.certificates.v1.CertificateSigningRequestSpec",
-                "signerName",
-            ),
-        ),
-        col(
-            "Requestor",
-            "string",
-            Field(
-                "io.k8s.api.certificates.v1.CertificateSigningRequestSpec",
-                "request",
-            ),
-        ),
-        col(
-            "RequestedDuration",
-            "string",
-            Field(
-                "io.k8s.api.certificates.v1.CertificateSigningRequestSpec",
-                "expirationSeconds",
-            ),
-        ),
-        col(
-            "Condition",
-            "string",
-            Field(
-                "io.k8s.api.certificates.v1.CertificateSigningRequestStatus",
-                "conditions",
-            ),
-        ),
-    ],
-    print: |obj, now| {
-        // `extractCSRStatus`: Denied over Approved over Pending, then Failed, then Issued.
-        let has = |t: &str| {
-            list_at(obj, &["status", "conditions"])
-                .iter()
-                .any(|c| str_at(c, &["type"]) == t)
-        };
-        let mut status = if has("Denied") {
-            "Denied"
-        } else if has("Approved") {
-            "Approved"
-        } else {
-            "Pending"
-        }
-        .to_owned();
-        if has("Failed") {
-            status.push_str(",Failed");
-        }
-        if !str_at(obj, &["status", "certificate"]).is_empty() {
-            status.push_str(",Issued");
-        }
-        let signer = match str_at(obj, &["spec", "signerName"]) {
-            "" => "<none>",
-            s => s,
-        };
-        let duration = at(obj, &["spec", "expirationSeconds"])
-            .as_i64()
-            .map_or_else(|| "<none>".to_owned(), human_duration);
-        vec![
-            name(obj),
-            age(obj, now),
-            json!(signer),
-            json!(str_at(obj, &["spec", "username"])),
-            json!(duration),
-            json!(status),
-        ]
-        .into()
-    },
-};
-
 static LEASE: Printer = Printer {
     columns: &[
         NAME,
@@ -406,9 +39,9 @@ static LEASE: Printer = Printer {
     ],
     print: |obj, now| {
         vec![
-            name(obj),
+            name_cell(obj),
             json!(str_at(obj, &["spec", "holderIdentity"])),
-            age(obj, now),
+            age_cell(obj, now),
         ]
         .into()
     },
@@ -436,10 +69,10 @@ static PRIORITY_CLASS: Printer = Printer {
     ],
     print: |obj, now| {
         vec![
-            name(obj),
+            name_cell(obj),
             json!(int_at(obj, &["value"])),
             json!(at(obj, &["globalDefault"]).as_bool().unwrap_or(false)),
-            age(obj, now),
+            age_cell(obj, now),
             json!(str_at(obj, &["preemptionPolicy"])),
         ]
         .into()
@@ -453,163 +86,15 @@ static RUNTIME_CLASS: Printer = Printer {
         col("Handler", "string", Field(OBJECT_META, "handler")),
         AGE,
     ],
-    print: |obj, now| vec![name(obj), json!(str_at(obj, &["handler"])), age(obj, now)].into(),
-};
-
-static ENDPOINT_SLICE_PRINTER: Printer = Printer {
-    columns: &[
-        NAME,
-        col(
-            "AddressType",
-            "string",
-            Field(ENDPOINT_SLICE, "addressType"),
-        ),
-        col("Ports", "string", Field(ENDPOINT_SLICE, "ports")),
-        col("Endpoints", "string", Field(ENDPOINT_SLICE, "endpoints")),
-        AGE,
-    ],
     print: |obj, now| {
-        // `formatDiscoveryPorts` and `formatDiscoveryEndpoints`: three at most.
-        let ports = list_at(obj, &["ports"]);
-        let port_list: Vec<String> = ports
-            .iter()
-            .take(3)
-            .map(
-                |p| match (at(p, &["port"]).as_i64(), at(p, &["name"]).as_str()) {
-                    (Some(n), _) => n.to_string(),
-                    (None, Some(name)) => name.to_owned(),
-                    (None, None) => "*".to_owned(),
-                },
-            )
-            .collect();
-        let addresses: Vec<String> = list_at(obj, &["endpoints"])
-            .iter()
-            .flat_map(|e| {
-                list_at(e, &["addresses"])
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-            })
-            .collect();
-        let shown: Vec<String> = addresses.iter().take(3).cloned().collect();
         vec![
-            name(obj),
-            json!(str_at(obj, &["addressType"])),
-            json!(list_with_more(&port_list, ports.len(), 3)),
-            json!(list_with_more(&shown, addresses.len(), 3)),
-            age(obj, now),
+            name_cell(obj),
+            json!(str_at(obj, &["handler"])),
+            age_cell(obj, now),
         ]
         .into()
     },
 };
-
-static WEBHOOKS: Printer = Printer {
-    columns: &[
-        NAME,
-        col(
-            "Webhooks",
-            "integer",
-            Text("Webhooks indicates the number of webhooks registered in this configuration"),
-        ),
-        AGE,
-    ],
-    print: |obj, now| vec![name(obj), json!(len_at(obj, &["webhooks"])), age(obj, now)].into(),
-};
-
-static VALIDATING_ADMISSION_POLICY: Printer = Printer {
-    columns: &[
-        NAME,
-        col(
-            "Validations",
-            "integer",
-            Text(
-                "Validations indicates the number of validation rules defined in this configuration",
-            ),
-        ),
-        col(
-            "ParamKind",
-            "string",
-            Text("ParamKind specifies the kind of resources used to parameterize this policy"),
-        ),
-        AGE,
-    ],
-    print: |obj, now| {
-        let pk = at(obj, &["spec", "paramKind"]);
-        let param_kind = if pk.is_null() {
-            "<unset>".to_owned()
-        } else {
-            format!("{}/{}", str_at(pk, &["apiVersion"]), str_at(pk, &["kind"]))
-        };
-        vec![
-            name(obj),
-            json!(len_at(obj, &["spec", "validations"])),
-            json!(param_kind),
-            age(obj, now),
-        ]
-        .into()
-    },
-};
-
-static VALIDATING_ADMISSION_POLICY_BINDING: Printer = Printer {
-    columns: &[
-        NAME,
-        col(
-            "PolicyName",
-            "string",
-            Text("PolicyName indicates the policy definition which the policy binding binded to"),
-        ),
-        col(
-            "ParamRef",
-            "string",
-            Text("ParamRef indicates the param resource which sets the configration param"),
-        ),
-        AGE,
-    ],
-    print: |obj, now| {
-        let pr = at(obj, &["spec", "paramRef"]);
-        let param = match (str_at(pr, &["name"]), str_at(pr, &["namespace"])) {
-            _ if pr.is_null() => "<unset>".to_owned(),
-            ("", _) if !at(pr, &["selector"]).is_null() => {
-                selector_go_string(at(pr, &["selector"]))
-            }
-            ("", _) => "<unset>".to_owned(),
-            (name, "") => format!("*/{name}"),
-            (name, ns) => format!("{ns}/{name}"),
-        };
-        vec![
-            name(obj),
-            json!(str_at(obj, &["spec", "policyName"])),
-            json!(param),
-            age(obj, now),
-        ]
-        .into()
-    },
-};
-
-/// A `*metav1.LabelSelector`'s generated `String()` (`&LabelSelector{MatchLabels:map[...]...}`).
-fn selector_go_string(sel: &Value) -> String {
-    use std::fmt::Write;
-    let mut out = String::from("&LabelSelector{MatchLabels:map[string]string{");
-    for (k, v) in at(sel, &["matchLabels"]).as_object().into_iter().flatten() {
-        let _ = write!(out, "{k}: {},", v.as_str().unwrap_or(""));
-    }
-    out.push_str("},MatchExpressions:[]LabelSelectorRequirement{");
-    for e in list_at(sel, &["matchExpressions"]) {
-        let values: Vec<&str> = list_at(e, &["values"])
-            .iter()
-            .filter_map(Value::as_str)
-            .collect();
-        let _ = write!(
-            out,
-            "LabelSelectorRequirement{{Key:{},Operator:{},Values:[{}],}},",
-            str_at(e, &["key"]),
-            str_at(e, &["operator"]),
-            values.join(" ")
-        );
-    }
-    out.push_str("},}");
-    out
-}
 
 static FLOW_SCHEMA: Printer = Printer {
     columns: &[
@@ -654,11 +139,11 @@ static FLOW_SCHEMA: Printer = Printer {
             .find(|c| str_at(c, &["type"]) == "Dangling")
             .map_or("?", |c| str_at(c, &["status"]));
         vec![
-            name(obj),
+            name_cell(obj),
             json!(str_at(obj, &["spec", "priorityLevelConfiguration", "name"])),
             json!(int_at(obj, &["spec", "matchingPrecedence"])),
             json!(method),
-            age(obj, now),
+            age_cell(obj, now),
             json!(dangling),
         ]
         .into()
@@ -714,13 +199,13 @@ static PRIORITY_LEVEL: Printer = Printer {
             ),
         };
         vec![
-            name(obj),
+            name_cell(obj),
             json!(str_at(obj, &["spec", "type"])),
             ncs,
             queues,
             hand,
             limit,
-            age(obj, now),
+            age_cell(obj, now),
         ]
         .into()
     },
@@ -728,7 +213,7 @@ static PRIORITY_LEVEL: Printer = Printer {
 
 static NAME_AND_AGE: Printer = Printer {
     columns: &[NAME, AGE],
-    print: |obj, now| vec![name(obj), age(obj, now)].into(),
+    print: |obj, now| vec![name_cell(obj), age_cell(obj, now)].into(),
 };
 
 static RESOURCE_CLAIM: Printer = Printer {
@@ -758,7 +243,7 @@ static RESOURCE_CLAIM: Printer = Printer {
                 states.push("reserved");
             }
         }
-        vec![name(obj), json!(states.join(",")), age(obj, now)].into()
+        vec![name_cell(obj), json!(states.join(",")), age_cell(obj, now)].into()
     },
 };
 
@@ -776,11 +261,11 @@ static RESOURCE_SLICE: Printer = Printer {
     ],
     print: |obj, now| {
         vec![
-            name(obj),
+            name_cell(obj),
             json!(str_at(obj, &["spec", "nodeName"])),
             json!(str_at(obj, &["spec", "driver"])),
             json!(str_at(obj, &["spec", "pool", "name"])),
-            age(obj, now),
+            age_cell(obj, now),
         ]
         .into()
     },
@@ -820,7 +305,13 @@ static API_SERVICE: Printer = Printer {
                 (s, r) => format!("{s} ({r})"),
             },
         };
-        vec![name(obj), json!(service), json!(status), age(obj, now)].into()
+        vec![
+            name_cell(obj),
+            json!(service),
+            json!(status),
+            age_cell(obj, now),
+        ]
+        .into()
     },
 };
 
@@ -842,25 +333,11 @@ static SCALE: Printer = Printer {
     ],
     print: |obj, now| {
         vec![
-            name(obj),
+            name_cell(obj),
             json!(int_at(obj, &["spec", "replicas"])),
             json!(int_at(obj, &["status", "replicas"])),
-            age(obj, now),
+            age_cell(obj, now),
         ]
         .into()
     },
 };
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn selector_strings_as_gogo_writes_them() {
-        let sel = json!({"matchLabels": {"b": "2", "a": "1"}, "matchExpressions": [{"key": "k", "operator": "In", "values": ["x", "y"]}]});
-        assert_eq!(
-            selector_go_string(&sel),
-            "&LabelSelector{MatchLabels:map[string]string{a: 1,b: 2,},MatchExpressions:[]LabelSelectorRequirement{LabelSelectorRequirement{Key:k,Operator:In,Values:[x y],},},}"
-        );
-    }
-}

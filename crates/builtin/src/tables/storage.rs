@@ -1,12 +1,11 @@
-//! The volume printers (persistent volumes and claims, `storage.k8s.io`) and the event printer
-//! (core and `events.k8s.io`) (printers.go `printPersistentVolume` ... `printEvent`).
+//! The volume printers: persistent volumes and claims, `storage.k8s.io` (printers.go
+//! `printPersistentVolume` ... `printCSIStorageCapacity`).
 
 use serde_json::{Value, json};
 
-use super::format::{age_at, at, int_at, len_at, list_at, quantity, str_at, timestamp};
+use super::format::{age_cell, at, len_at, list_at, name_cell, quantity, str_at};
 use super::{AGE, Column, Description::Field, Description::Text, NAME};
-use super::{OBJECT_META, Printer, Row, col};
-use crdkit_apimachinery::duration::human_duration;
+use super::{Printer, col};
 
 const PV_SPEC: &str = "io.k8s.api.core.v1.PersistentVolumeSpec";
 const PV_STATUS: &str = "io.k8s.api.core.v1.PersistentVolumeStatus";
@@ -14,13 +13,10 @@ const PVC_SPEC: &str = "io.k8s.api.core.v1.PersistentVolumeClaimSpec";
 const PVC_STATUS: &str = "io.k8s.api.core.v1.PersistentVolumeClaimStatus";
 const STORAGE_CLASS: &str = "io.k8s.api.storage.v1.StorageClass";
 const CSI_DRIVER_SPEC: &str = "io.k8s.api.storage.v1.CSIDriverSpec";
-const EVENT: &str = "io.k8s.api.core.v1.Event";
 
 pub(super) const PRINTERS: &[(&str, &str, &Printer)] = &[
     ("", "PersistentVolume", &PERSISTENT_VOLUME),
     ("", "PersistentVolumeClaim", &PERSISTENT_VOLUME_CLAIM),
-    ("", "Event", &EVENT_PRINTER),
-    ("events.k8s.io", "Event", &EVENTS_K8S_IO),
     ("storage.k8s.io", "StorageClass", &STORAGE_CLASS_PRINTER),
     (
         "storage.k8s.io",
@@ -36,14 +32,6 @@ pub(super) const PRINTERS: &[(&str, &str, &Printer)] = &[
         &CSI_STORAGE_CAPACITY,
     ),
 ];
-
-fn name(obj: &Value) -> Value {
-    json!(str_at(obj, &["metadata", "name"]))
-}
-
-fn age(obj: &Value, now: i64) -> Value {
-    json!(age_at(obj, &["metadata", "creationTimestamp"], now))
-}
 
 /// `helper.GetAccessModesAsString`: `RWO`, `ROX`, `RWX`, `RWOP` in that order, each once.
 fn access_modes(modes: &[Value]) -> String {
@@ -126,7 +114,7 @@ static PERSISTENT_VOLUME: Printer = Printer {
             )
         };
         vec![
-            name(obj),
+            name_cell(obj),
             json!(quantity(at(obj, &["spec", "capacity", "storage"]))),
             json!(access_modes(list_at(obj, &["spec", "accessModes"]))),
             json!(str_at(obj, &["spec", "persistentVolumeReclaimPolicy"])),
@@ -135,7 +123,7 @@ static PERSISTENT_VOLUME: Printer = Printer {
             json!(storage_class(obj)),
             json!(or_unset(at(obj, &["spec", "volumeAttributesClassName"]))),
             json!(str_at(obj, &["status", "reason"])),
-            age(obj, now),
+            age_cell(obj, now),
             json!(or_unset(at(obj, &["spec", "volumeMode"]))),
         ]
         .into()
@@ -170,126 +158,19 @@ static PERSISTENT_VOLUME_CLAIM: Printer = Printer {
             )
         };
         vec![
-            name(obj),
+            name_cell(obj),
             json!(phase(obj)),
             json!(volume),
             json!(capacity),
             json!(modes),
             json!(storage_class(obj)),
             json!(or_unset(at(obj, &["spec", "volumeAttributesClassName"]))),
-            age(obj, now),
+            age_cell(obj, now),
             json!(or_unset(at(obj, &["spec", "volumeMode"]))),
         ]
         .into()
     },
 };
-
-const EVENT_COLUMNS: &[Column] = &[
-    col("Last Seen", "string", Field(EVENT, "lastTimestamp")),
-    col("Type", "string", Field(EVENT, "type")),
-    col("Reason", "string", Field(EVENT, "reason")),
-    col("Object", "string", Field(EVENT, "involvedObject")),
-    col(
-        "Subobject",
-        "string",
-        Field("io.k8s.api.core.v1.ObjectReference", "fieldPath"),
-    )
-    .wide(),
-    col("Source", "string", Field(EVENT, "source")).wide(),
-    col("Message", "string", Field(EVENT, "message")),
-    col("First Seen", "string", Field(EVENT, "firstTimestamp")).wide(),
-    col("Count", "string", Field(EVENT, "count")).wide(),
-    Column {
-        format: "name",
-        ..col("Name", "string", Field(OBJECT_META, "name")).wide()
-    },
-];
-
-static EVENT_PRINTER: Printer = Printer {
-    columns: EVENT_COLUMNS,
-    print: |obj, now| event(obj, now, &CORE_EVENT),
-};
-static EVENTS_K8S_IO: Printer = Printer {
-    columns: EVENT_COLUMNS,
-    print: |obj, now| event(obj, now, &NEW_EVENT),
-};
-
-/// Where an Event's fields are: core `v1`, or `events.k8s.io/v1`, whose conversion to the
-/// internal type renames them (`regarding` is `involvedObject`, `note` `message`, the
-/// `deprecated*` fields the core ones).
-struct EventFields {
-    involved: &'static str,
-    message: &'static str,
-    source: &'static str,
-    first: &'static str,
-    last: &'static str,
-    count: &'static str,
-}
-
-const CORE_EVENT: EventFields = EventFields {
-    involved: "involvedObject",
-    message: "message",
-    source: "source",
-    first: "firstTimestamp",
-    last: "lastTimestamp",
-    count: "count",
-};
-const NEW_EVENT: EventFields = EventFields {
-    involved: "regarding",
-    message: "note",
-    source: "deprecatedSource",
-    first: "deprecatedFirstTimestamp",
-    last: "deprecatedLastTimestamp",
-    count: "deprecatedCount",
-};
-
-/// `printEvent`.
-fn event(obj: &Value, now: i64, f: &EventFields) -> Row {
-    let since = |v: &Value| timestamp(v).map(|t| human_duration(now - t));
-    let unknown = || "<unknown>".to_owned();
-    let first = since(at(obj, &[f.first]))
-        .unwrap_or_else(|| since(at(obj, &["eventTime"])).unwrap_or_else(unknown));
-    let mut last = since(at(obj, &[f.last])).unwrap_or_else(|| first.clone());
-    let mut count = int_at(obj, &[f.count]);
-    let series = at(obj, &["series"]);
-    if series.is_object() {
-        last = since(at(series, &["lastObservedTime"])).unwrap_or_else(unknown);
-        count = int_at(series, &["count"]);
-    } else if count == 0 {
-        // Singleton events of the new API have no count.
-        count = 1;
-    }
-    let involved = at(obj, &[f.involved]);
-    let kind = str_at(involved, &["kind"]).to_lowercase();
-    let target = match str_at(involved, &["name"]) {
-        "" => kind,
-        n => format!("{kind}/{n}"),
-    };
-    let first_non_empty = |a: &'static str, b: &'static str| match str_at(obj, &[f.source, a]) {
-        "" => str_at(obj, &[b]).to_owned(),
-        s => s.to_owned(),
-    };
-    let component = first_non_empty("component", "reportingController");
-    let instance = first_non_empty("host", "reportingInstance");
-    let source = if instance.is_empty() {
-        component
-    } else {
-        format!("{component}, {instance}")
-    };
-    vec![
-        json!(last),
-        json!(str_at(obj, &["type"])),
-        json!(str_at(obj, &["reason"])),
-        json!(target),
-        json!(str_at(involved, &["fieldPath"])),
-        json!(source),
-        json!(str_at(obj, &[f.message]).trim()),
-        json!(first),
-        json!(count),
-        name(obj),
-    ]
-    .into()
-}
 
 static STORAGE_CLASS_PRINTER: Printer = Printer {
     columns: &[
@@ -338,7 +219,7 @@ static STORAGE_CLASS_PRINTER: Printer = Printer {
                     .as_bool()
                     .unwrap_or(false)
             ),
-            age(obj, now),
+            age_cell(obj, now),
         ]
         .into()
     },
@@ -356,9 +237,9 @@ static VOLUME_ATTRIBUTES_CLASS: Printer = Printer {
     ],
     print: |obj, now| {
         vec![
-            name(obj),
+            name_cell(obj),
             json!(str_at(obj, &["driverName"])),
-            age(obj, now),
+            age_cell(obj, now),
         ]
         .into()
     },
@@ -397,12 +278,12 @@ static VOLUME_ATTACHMENT: Printer = Printer {
     ],
     print: |obj, now| {
         vec![
-            name(obj),
+            name_cell(obj),
             json!(str_at(obj, &["spec", "attacher"])),
             json!(str_at(obj, &["spec", "source", "persistentVolumeName"])),
             json!(str_at(obj, &["spec", "nodeName"])),
             json!(at(obj, &["status", "attached"]).as_bool().unwrap_or(false)),
-            age(obj, now),
+            age_cell(obj, now),
         ]
         .into()
     },
@@ -420,9 +301,9 @@ static CSI_NODE: Printer = Printer {
     ],
     print: |obj, now| {
         vec![
-            name(obj),
+            name_cell(obj),
             json!(len_at(obj, &["spec", "drivers"])),
-            age(obj, now),
+            age_cell(obj, now),
         ]
         .into()
     },
@@ -484,14 +365,14 @@ static CSI_DRIVER: Printer = Printer {
             modes.join(",")
         };
         vec![
-            name(obj),
+            name_cell(obj),
             flag("attachRequired", true),
             flag("podInfoOnMount", false),
             flag("storageCapacity", false),
             json!(tokens),
             flag("requiresRepublish", false),
             json!(modes),
-            age(obj, now),
+            age_cell(obj, now),
         ]
         .into()
     },
@@ -522,7 +403,7 @@ static CSI_STORAGE_CAPACITY: Printer = Printer {
             quantity(capacity)
         };
         vec![
-            name(obj),
+            name_cell(obj),
             json!(str_at(obj, &["storageClassName"])),
             json!(capacity),
         ]

@@ -6,3 +6,4 @@ mod openapi;
 mod resources;
 mod schemas;
 mod tables;
+mod tables_pods;
