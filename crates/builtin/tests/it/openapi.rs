@@ -123,3 +123,19 @@ fn v2_has_the_served_kinds_in_v2_form() {
         "name"
     );
 }
+
+/// The words file and the structure file describe the same definitions: every definition with
+/// words has a structure, and the words of a sample land where the structure has the property.
+#[test]
+fn words_and_structure_agree() {
+    let names = openapi::names_with_words();
+    assert!(names.len() > 700, "{}", names.len());
+    for name in &names {
+        assert!(openapi::structure_of(name).is_some(), "{name}");
+    }
+    let with_descriptions = names
+        .iter()
+        .filter(|n| openapi::definition(n).unwrap()["description"].is_string())
+        .count();
+    assert!(with_descriptions > 650, "{with_descriptions}");
+}
