@@ -10,6 +10,7 @@
 //! - [`goparse`]: Go's parsers the API server's formats rely on (`time.Parse` RFC 3339,
 //!   `net.ParseIP`/`ParseCIDR`, `url.Parse`, `mail.ParseAddress`);
 //! - [`regexp`]: the syntax of Go's `regexp` (RE2) with Go's error messages;
+//! - [`duration`]: ages as tables print them (`HumanDuration`);
 //! - [`version`]: the priority of versions (`CompareKubeAwareVersionStrings`);
 //! - [`webhook`]: the checks of webhook client configurations (URL, service reference).
 //!
@@ -20,6 +21,7 @@
 #![warn(missing_docs)]
 
 pub mod calendar;
+pub mod duration;
 pub mod field;
 pub mod gobase64;
 pub mod gofmt;

@@ -13,14 +13,13 @@
 //! (`crdgen serve`: `crdkit-server`, tokio, hyper, rustls), `etcd` (`crdgen serve --etcd`).
 //!
 //! Modules, each using only those listed after it: the commands (`check`, `validate`,
-//! `convert`, `openapi`, `serve`) → `registry` (the kinds `validate` knows) → `builtin`
-//! (Kubernetes' published schemas) and `report` (kubectl's texts, JSON, GitHub annotations) →
+//! `convert`, `openapi`, `serve`) → `registry` (the kinds `validate` knows; Kubernetes' published
+//! schemas from `crdkit-builtin`) and `report` (kubectl's texts, JSON, GitHub annotations) →
 //! `lines` (the line of a field) and `crds` (CRDs read from files) → `load` (manifests) ;
 //! `help`, `output` and `exit` (exit codes, `Failure`) sit below the commands.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-mod builtin;
 mod check;
 mod convert;
 mod crds;

@@ -1,5 +1,5 @@
 //! What `crdgen validate` knows of the kinds it meets: the CRDs given with `--crd` or met earlier
-//! in the input, then Kubernetes' built-in kinds ([`crate::builtin`]).
+//! in the input, then Kubernetes' built-in kinds ([`crdkit_builtin::schemas`]).
 //!
 //! Nothing is compiled up front: a CRD version's schema is compiled when the first object of it
 //! comes (its CEL rules when they first run, [`crdkit_apiextensions::validate::CompiledSchema`]),
@@ -11,10 +11,10 @@ use std::io::Write;
 
 use serde_json::Value as Json;
 
-use crate::builtin::{Catalog, KubernetesVersion};
 use crate::load::Document;
 use crate::report;
 use crdkit_apiextensions::admission::{Admission, AdmissionError};
+use crdkit_builtin::schemas::{Catalog, KubernetesVersion};
 use crdkit_schema::crd::CustomResourceDefinition;
 
 /// A CRD and where it was read.

@@ -184,7 +184,7 @@ fn generated_shapes_are_current() {
         .to_owned();
     let root = std::path::Path::new(&manifest).parent().unwrap();
     let repo = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-    let data = std::path::Path::new(repo).join("crates/cli/data/kubernetes-openapi.json");
+    let data = std::path::Path::new(repo).join("crates/builtin/data/kubernetes-openapi.json");
     let generated = k8s_shapes::generate(root, &data).unwrap();
     let committed = std::fs::read_to_string(
         std::path::Path::new(repo).join("crates/shape/src/k8s/generated.rs"),

@@ -17,50 +17,7 @@ pub(crate) const IMMUTABLE: &str = "field is immutable";
 /// `IsNegativeErrorMsg`.
 pub(crate) const NEGATIVE: &str = "must be greater than or equal to 0";
 
-/// The rule a kind's names follow (the `ValidateNameFunc` its validation passes).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NameRule {
-    /// `NameIsDNSSubdomain`: most kinds.
-    DnsSubdomain,
-    /// `NameIsDNSLabel`: Namespaces.
-    DnsLabel,
-    /// `NameIsDNS1035Label`: Services.
-    Dns1035Label,
-    /// `path.IsValidPathSegmentName`: RBAC roles and bindings.
-    PathSegment,
-}
-
-impl NameRule {
-    /// The messages for `name` (`prefix`: a `generateName`, whose trailing dash is allowed).
-    #[must_use]
-    pub fn check(self, name: &str, prefix: bool) -> Vec<String> {
-        let masked;
-        let name =
-            if prefix && self != NameRule::PathSegment && name.len() > 1 && name.ends_with('-') {
-                masked = format!("{}a", &name[..name.len() - 2]);
-                masked.as_str()
-            } else {
-                name
-            };
-        match self {
-            NameRule::DnsSubdomain => names::dns1123_subdomain(name),
-            NameRule::DnsLabel => names::dns1123_label(name),
-            NameRule::Dns1035Label => names::dns1035_label(name),
-            NameRule::PathSegment => {
-                let mut errs = Vec::new();
-                if !prefix && (name == "." || name == "..") {
-                    errs.push(format!("may not be '{name}'"));
-                }
-                for c in ["/", "%"] {
-                    if name.contains(c) {
-                        errs.push(format!("may not contain '{c}'"));
-                    }
-                }
-                errs
-            }
-        }
-    }
-}
+pub(crate) use crate::names::NameRule;
 
 /// `ValidateNonnegativeField`.
 pub(crate) fn nonnegative(v: i64, path: &FieldPath, errs: &mut Vec<FieldError>) {

@@ -63,8 +63,8 @@ mod workload;
 
 use serde_json::Value;
 
+pub use crate::names::NameRule;
 pub use crdkit_apimachinery::field::FieldError;
-pub use meta::NameRule;
 pub use service_ips::{cluster_ips_related_fields, is_headless};
 pub use service_lb::{externally_accessible, needs_health_check};
 
@@ -93,17 +93,12 @@ pub fn validate_update(api_version: &str, kind: &str, new: &Value, old: &Value) 
     validate(api_version, kind, new, Some(old)).unwrap_or_default()
 }
 
-/// The name rule of a kind's `metadata.name` (`None`: a kind this crate does not know).
+/// The name rule of a kind's `metadata.name`, from the catalog ([`crate::resources`]); `None`
+/// for a kind it does not have.
 #[must_use]
 pub fn name_rule(api_version: &str, kind: &str) -> Option<NameRule> {
-    let (group, _) = group_version(api_version);
-    Some(match (group, kind) {
-        ("", "Service") => NameRule::Dns1035Label,
-        ("", "Namespace") | ("apps", "StatefulSet") => NameRule::DnsLabel,
-        ("rbac.authorization.k8s.io", _) => NameRule::PathSegment,
-        _ if knows(api_version, kind) => NameRule::DnsSubdomain,
-        _ => return None,
-    })
+    let (group, version) = group_version(api_version);
+    crate::resources::by_kind(group, version, kind).map(|r| r.name_rule)
 }
 
 pub(crate) fn validate(

@@ -139,7 +139,8 @@ pub(crate) fn claim_spec(spec: &Obj, p: &FieldPath, errs: &mut Vec<FieldError>) 
 
 /// `ValidatePersistentVolumeClaim`.
 pub(crate) fn claim_create(pvc: &Obj, errs: &mut Vec<FieldError>) {
-    meta::object_meta(pvc, true, NameRule::DnsSubdomain, errs);
+    // `ValidatePersistentVolumeName`: a path segment.
+    meta::object_meta(pvc, true, NameRule::PathSegment, errs);
     claim_spec(obj_or_empty(pvc, "spec"), &FieldPath::new("spec"), errs);
 }
 

@@ -3,9 +3,9 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use crate::builtin::KubernetesVersion;
 use crate::exit::Failure;
 use crate::output::Output;
+use crdkit_builtin::schemas::KubernetesVersion;
 
 /// `--field-validation`: what unknown and duplicate fields do, as the API server's
 /// `fieldValidation` parameter (`kubectl --validate=strict|warn|ignore`).

@@ -1,6 +1,6 @@
 //! `crdgen validate`: prune, default and validate objects offline, as the API server does on
 //! create (or, with `--old`, on update): custom objects against their CRDs, built-in kinds
-//! against the schemas Kubernetes publishes ([`crate::builtin`]), CRDs in the input with the
+//! against the schemas Kubernetes publishes ([`crdkit_builtin::schemas`]), CRDs in the input with the
 //! checks of `crdgen check`.
 //!
 //! Made for real repositories: a document that is no Kubernetes object is skipped

@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run -p crdkit-shape --example k8s_shapes -- \
-//!     ~/.cargo/registry/src/*/k8s-openapi-0.29.0 crates/cli/data/kubernetes-openapi.json \
+//!     ~/.cargo/registry/src/*/k8s-openapi-0.29.0 crates/builtin/data/kubernetes-openapi.json \
 //!     > crates/shape/src/k8s/generated.rs
 //! ```
 //!
@@ -13,7 +13,7 @@
 //!   OpenAPI): which types and fields exist, serialized names, descriptions, types, formats and
 //!   `required`;
 //! - the published OpenAPI v3 documents as `crdgen validate` carries them
-//!   (`crates/cli/data`, 1.29–1.35): `x-kubernetes-list-type`, `-list-map-keys` and
+//!   (`crates/builtin/data`, 1.29–1.35): `x-kubernetes-list-type`, `-list-map-keys` and
 //!   `-map-type` (k8s-openapi keeps one key of multi-key map lists and no struct map types) and
 //!   the length and count bounds. For a minor version newer than that data, the newest version
 //!   that has the definition and field gives them; a field it does not have takes k8s-openapi's

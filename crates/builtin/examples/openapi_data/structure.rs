@@ -1,16 +1,12 @@
-//! Writes `crates/cli/data/kubernetes-openapi.json`, the schemas of Kubernetes' built-in kinds
-//! that `crdgen validate` carries, from the OpenAPI v3 documents the API server publishes
-//! (`/openapi/v3/apis/<group>/<version>`; kubernetes `api/openapi-spec/v3/*.json` in a release's
-//! source, one file per group version).
-//!
-//! ```text
-//! cargo run -p crdkit-cli --example kubernetes_openapi -- \
-//!     1.34=DIR-OF-1.34-DOCUMENTS 1.35=DIR-OF-1.35-DOCUMENTS > crates/cli/data/kubernetes-openapi.json
-//! ```
+//! `structure 1.29=DIR ...`: `data/kubernetes-openapi.json`, the structure of every definition
+//! of each minor version, from the OpenAPI v3 documents the API server publishes
+//! (`/openapi/v3/apis/<group>/<version>`; kubernetes `api/openapi-spec/v3/*.json` in a
+//! release's source, one file per group version).
 //!
 //! Each directory is read recursively (every `*.json`); only `components.schemas` is kept, and of
-//! each schema only what validation reads: descriptions and patch-strategy hints are dropped. A
-//! definition identical in several minor versions is stored once. The output is deterministic.
+//! each schema only what validation reads: the words (descriptions, patch strategies, merge keys,
+//! unions) are `docs`' part. A definition identical in several minor versions is stored once.
+//! The output is deterministic.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -19,7 +15,7 @@ use serde_json::{Map, Value, json};
 
 /// The keywords validation reads; everything else (`description`, `example`,
 /// `x-kubernetes-patch-strategy`, `x-kubernetes-patch-merge-key`, `x-kubernetes-unions`) is
-/// dropped.
+/// `docs`' part.
 const KEPT: &[&str] = &[
     "$ref",
     "type",
@@ -98,9 +94,10 @@ fn json_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// Writes the structure file for `MAJOR.MINOR=DIRECTORY` arguments.
+pub fn run(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
     let mut versions: BTreeMap<(u32, u32), BTreeMap<String, Value>> = BTreeMap::new();
-    for arg in std::env::args().skip(1) {
+    for arg in args {
         let (minor, dir) = arg
             .split_once('=')
             .ok_or("arguments are MAJOR.MINOR=DIRECTORY")?;

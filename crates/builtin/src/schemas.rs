@@ -1,12 +1,13 @@
-//! The schemas of Kubernetes' built-in kinds (`Namespace`, `ConfigMap`, `Deployment`, ...), for
-//! validating them offline as kubectl-validate does.
+//! The published schemas of Kubernetes' built-in kinds as structural schemas, per minor version
+//! (1.29 to 1.35), for validating objects offline as kubectl-validate does (`crdgen validate`).
 //!
 //! Why these schemas: the API server publishes its own OpenAPI v3 documents
 //! (`/openapi/v3/apis/<group>/<version>`, kubernetes `api/openapi-spec/v3/`); they are the ground
 //! truth of what a server of that minor version serves, and what kubectl-validate validates
 //! against. They are carried as data (`data/kubernetes-openapi.json`, written by
-//! `examples/kubernetes_openapi.rs`): descriptions dropped and every definition stored once across
-//! minor versions, ~0.6 MB for 1.29 to 1.35, read only when an object of a built-in kind is met.
+//! `examples/openapi_data.rs`): what validation reads of every definition (descriptions and patch
+//! strategies are in [`crate::openapi`]'s overlay), each definition stored once across minor
+//! versions, ~0.6 MB for 1.29 to 1.35, read only when an object of a built-in kind is met.
 //! The other route, k8s-openapi's `schemars` impls through the derive's adapter, costs ~60 s of
 //! compile time, covers one minor version per build (a cargo feature), and describes the Rust
 //! types rather than what the server publishes; this costs nothing to build.
@@ -15,7 +16,7 @@
 //! enums, formats, list types, unknown fields), through the same pipeline as custom objects
 //! (apiextensions-apiserver's `customresource` strategy, as kubectl-validate runs it). The
 //! validation each kind has in Go (`pkg/apis/core/validation`: name rules per kind, port ranges,
-//! cross-field rules) is not part of the published schema and is not done.
+//! cross-field rules) is not part of the published schema.
 //!
 //! What the published documents need before they validate like the API server decodes (the Go
 //! types' own JSON decoding, which the schemas do not express; kubectl-validate adjusts the same
@@ -31,6 +32,15 @@
 //!   them (an artefact of the generator) is dropped.
 //! - `format: byte` also accepts the empty string, as Go's `[]byte` decoding does (an empty value
 //!   of a `Secret`'s `data`).
+//!
+//! ```
+//! use crdkit_builtin::schemas::{Catalog, KubernetesVersion};
+//!
+//! let catalog = Catalog::new(KubernetesVersion::parse("1.35").unwrap());
+//! let schema = catalog.schema("apps/v1", "Deployment").unwrap().unwrap();
+//! assert!(schema.properties.contains_key("spec"));
+//! assert!(catalog.schema("example.com/v1", "CronTab").is_none());
+//! ```
 
 use std::collections::HashMap;
 use std::fmt;
@@ -42,7 +52,7 @@ use crdkit_schema::Structural;
 use crdkit_schema::props::JsonSchemaProps;
 
 /// The published schemas, one definition per line (see the module docs).
-const DATA: &str = include_str!("../../data/kubernetes-openapi.json");
+const DATA: &str = include_str!("../data/kubernetes-openapi.json");
 
 /// `x-kubernetes-int-or-string` in the structural schemas of CRDs.
 const INT_OR_STRING: &str = "io.k8s.apimachinery.pkg.util.intstr.IntOrString";
@@ -145,21 +155,51 @@ struct Data {
 fn data() -> &'static Data {
     static DATA_PARSED: OnceLock<Data> = OnceLock::new();
     DATA_PARSED.get_or_init(|| {
-        #[derive(serde::Deserialize)]
-        struct Raw {
-            versions: HashMap<String, Vec<usize>>,
-            definitions: Vec<(String, Value)>,
-        }
         // The data is part of the program; a parse failure is caught by the tests.
-        let raw: Raw = serde_json::from_str(DATA).unwrap_or(Raw {
-            versions: HashMap::new(),
-            definitions: Vec::new(),
-        });
+        let mut raw: Value = serde_json::from_str(DATA).unwrap_or(Value::Null);
+        let versions = raw
+            .get("versions")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .map(|(v, ids)| {
+                let ids = ids.as_array().into_iter().flatten();
+                let ids = ids.filter_map(|i| usize::try_from(i.as_u64()?).ok());
+                (v.clone(), ids.collect())
+            })
+            .collect();
+        let definitions = match raw.get_mut("definitions").map(Value::take) {
+            Some(Value::Array(defs)) => defs
+                .into_iter()
+                .filter_map(|d| match d {
+                    Value::Array(mut pair) if pair.len() == 2 => {
+                        let schema = pair.pop()?;
+                        Some((pair.pop()?.as_str()?.to_owned(), schema))
+                    }
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
         Data {
-            versions: raw.versions,
-            definitions: raw.definitions,
+            versions,
+            definitions,
         }
     })
+}
+
+/// The carried definitions of a minor version (`"1.35"`) as `(name, schema)`: what validation
+/// reads of each ([`crate::openapi`] adds the descriptions and patch strategies).
+pub(crate) fn carried_definitions(
+    version: &str,
+) -> impl Iterator<Item = (&'static str, &'static Value)> {
+    let d = data();
+    d.versions
+        .get(version)
+        .into_iter()
+        .flatten()
+        .filter_map(|&i| d.definitions.get(i))
+        .map(|(name, schema)| (name.as_str(), schema))
 }
 
 /// The built-in kinds of one Kubernetes minor version.
@@ -203,9 +243,16 @@ impl Catalog {
     }
 
     /// Whether `apiVersion`/`kind` is a built-in kind of this version.
-    #[cfg(test)]
+    #[must_use]
     pub fn has(&self, api_version: &str, kind: &str) -> bool {
         self.definition_of(api_version, kind).is_some()
+    }
+
+    /// Every `(group, version, kind)` of this version that has a schema, in no particular order.
+    pub fn kinds(&self) -> impl Iterator<Item = (&str, &str, &str)> {
+        self.kinds
+            .keys()
+            .map(|(g, v, k)| (g.as_str(), v.as_str(), k.as_str()))
     }
 
     fn definition_of(&self, api_version: &str, kind: &str) -> Option<&'static str> {
@@ -220,6 +267,7 @@ impl Catalog {
     ///
     /// # Errors
     /// When the published schema does not convert (a broken data file).
+    #[must_use]
     pub fn schema(&self, api_version: &str, kind: &str) -> Option<Result<Structural, String>> {
         let name = self.definition_of(api_version, kind)?;
         let root = self.definitions.get(name)?;
@@ -351,6 +399,3 @@ fn accept_empty_bytes(map: &mut Map<String, Value>) {
         }
     }
 }
-
-#[cfg(test)]
-mod tests;
