@@ -9,8 +9,10 @@
 //! for every key with its value schema, a struct answers only for its properties, with the Go
 //! texts (`unable to find api field in struct PodSpec for the json field "x"`), and a schema
 //! with neither (`RawExtension`, `FieldsV1`, apiextensions `JSON`) is a struct without fields.
-//! Go's pointer-to-struct fields, which accept a list of that struct, cannot be told apart in
-//! OpenAPI: a list where the schema has no `items` is an error here.
+//! A list where the schema has none is taken as a list of that schema, as Go does for its
+//! pointer fields (most optional fields) and `PatchMetaFromOpenAPIV3` for every field: OpenAPI
+//! cannot tell pointers apart, so `$setElementOrder/<field>` of a non-pointer struct field is
+//! accepted where Go's struct reader says `expected slice or array type, but got: struct`.
 
 use std::fmt::Write as _;
 
@@ -236,14 +238,11 @@ impl LookupPatchMeta for OpenApiPatchMeta<'_> {
     fn lookup_slice(&self, key: &str) -> Result<(Self, PatchMeta), PatchError> {
         let (field, meta) = self.lookup_struct(key)?;
         if field.kind() != FieldKind::List {
-            // Go names the kind of the struct holding the field, not the field's.
-            return Err(PatchError::Lookup(format!(
-                "expected slice or array type, but got: {}",
-                self.kind().go_kind()
-            )));
+            // A list where the schema has none: a list of that schema, as Go's pointer fields
+            // (`*T` takes a list of `T`) and PatchMetaFromOpenAPIV3 have it.
+            return Ok((field, meta));
         }
-        let items = field.schema.get("items").unwrap_or(&EMPTY);
-        let items = field.child(items)?;
+        let items = field.child(field.schema.get("items").unwrap_or(&EMPTY))?;
         if items.kind() == FieldKind::List {
             return Err(PatchError::Lookup("unexpected slice of slice".to_owned()));
         }

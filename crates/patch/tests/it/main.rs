@@ -1,0 +1,4 @@
+//! The integration tests of crdkit-patch, one binary.
+
+mod common;
+mod go_tables;
