@@ -1,4 +1,6 @@
 //! The integration tests of crdkit-patch, one binary.
 
 mod common;
+mod directives;
+mod errors;
 mod go_tables;
