@@ -4,3 +4,5 @@ mod common;
 mod directives;
 mod errors;
 mod go_tables;
+mod kubernetes;
+mod robustness;
