@@ -103,6 +103,13 @@ fn the_schema_answers_for_paths() {
         spec.lookup_struct("replica").unwrap_err().to_string(),
         r#"unable to find api field in struct DeploymentSpec for the json field "replica""#
     );
+    let inline =
+        json!({"allOf": [{"$ref": "#/components/schemas/io.k8s.api.apps.v1.DeploymentSpec"}]});
+    let inline = OpenApiPatchMeta::from_schema(schemas.as_object().unwrap(), &inline).unwrap();
+    assert_eq!(
+        (inline.type_name(), inline.schema()),
+        ("DeploymentSpec", spec.schema())
+    );
     let service = kind(&schemas, "io.k8s.api.core.v1.Service");
     let (service_spec, _) = service.lookup_struct("spec").unwrap();
     let (_, meta) = service_spec.lookup_slice("ports").unwrap();
