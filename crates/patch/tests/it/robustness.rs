@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use crate::common::{apply, merge_item, merge_item_schemas, object};
 
-const N: usize = 20_000;
+const N: usize = 5_000;
 
 fn item(name: usize) -> Value {
     json!({"name": name, "value": "v"})
