@@ -6,12 +6,17 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use super::{
-    DELETE_FROM_PRIMITIVE_LIST, DIRECTIVE_MARKER, Limits, RETAIN_KEYS, SET_ELEMENT_ORDER,
-    check_depth,
-};
+use super::limits::{Limits, check_depth};
 use crate::error::PatchError;
 use crate::go_value::Key;
+
+pub(super) const DIRECTIVE_MARKER: &str = "$patch";
+pub(super) const DELETE: &str = "delete";
+pub(super) const REPLACE_DIRECTIVE: &str = "replace";
+pub(super) const MERGE_DIRECTIVE: &str = "merge";
+pub(super) const DELETE_FROM_PRIMITIVE_LIST: &str = "$deleteFromPrimitiveList";
+pub(super) const RETAIN_KEYS: &str = "$retainKeys";
+pub(super) const SET_ELEMENT_ORDER: &str = "$setElementOrder";
 
 /// `$retainKeys: [a, b]` in a patch map: every other key of `original` is removed, and every
 /// key the patch sets must be listed (`null`s and the list directives aside). Applied whatever

@@ -9,16 +9,27 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
+use super::directives::{DELETE, DIRECTIVE_MARKER, MERGE_DIRECTIVE, REPLACE_DIRECTIVE};
 use super::sort::{
     Finder, OrderTable, no_merge_key, normalize_element_order, order_key, partition_maps,
     partition_primitives,
 };
-use super::{DELETE, DIRECTIVE_MARKER, Limits, MERGE_DIRECTIVE, REPLACE_DIRECTIVE, merge_map};
 use crate::error::{GoPanic, PatchError};
 use crate::go_value::{GoType, Key, MAP_TYPE, Scalar, sprint_list, sprint_map, sprint_s};
-use crate::meta::LookupPatchMeta;
+
+/// What the items of a list of maps need from the level above: Go's `mergeMap` of two items
+/// with the items' schema, and that schema's `Name()`. (Lists and maps merge each other
+/// recursively; the map level passes itself down through this.)
+pub(super) trait MergeItems {
+    fn merge(
+        &self,
+        original: Map<String, Value>,
+        patch: Map<String, Value>,
+    ) -> Result<Map<String, Value>, PatchError>;
+    fn name(&self) -> String;
+}
 
 /// A merged list, and the object's list as Go left it in place (`None`: unchanged).
 pub(super) struct SliceMerge {
@@ -49,15 +60,13 @@ pub(super) fn element_type(lists: &[&[Value]]) -> Result<GoType, PatchError> {
     prev.ok_or(PatchError::NoElements)
 }
 
-/// Go's `mergeSlice`; `schema` is the schema of the items.
-pub(super) fn merge_slice<S: LookupPatchMeta>(
-    limits: Limits,
+/// Go's `mergeSlice`.
+pub(super) fn merge_slice(
     original: Vec<Value>,
     patch: Vec<Value>,
-    schema: &S,
     merge_key: &str,
     is_delete_list: bool,
-    depth: usize,
+    items: &impl MergeItems,
 ) -> Result<SliceMerge, PatchError> {
     if original.is_empty() && patch.is_empty() {
         return Ok(SliceMerge {
@@ -67,7 +76,7 @@ pub(super) fn merge_slice<S: LookupPatchMeta>(
     }
     let kind = element_type(&[&original, &patch])?;
     let merged = if kind == GoType::Map {
-        return merge_maps(limits, original, patch, schema, merge_key, depth);
+        return merge_maps(original, patch, merge_key, items);
     } else if is_delete_list {
         delete_from_slice(original, &patch)?
     } else {
@@ -133,18 +142,14 @@ fn delete_from_slice(current: Vec<Value>, to_delete: &[Value]) -> Result<Vec<Val
 }
 
 /// Lists of maps, merged by `merge_key`.
-fn merge_maps<S: LookupPatchMeta>(
-    limits: Limits,
+fn merge_maps(
     original: Vec<Value>,
     patch: Vec<Value>,
-    schema: &S,
     merge_key: &str,
-    depth: usize,
+    items: &impl MergeItems,
 ) -> Result<SliceMerge, PatchError> {
     if merge_key.is_empty() {
-        return Err(PatchError::NoMergeKeyForList {
-            name: schema.name(),
-        });
+        return Err(PatchError::NoMergeKeyForList { name: items.name() });
     }
     let original_keys: Vec<Key> = original
         .iter()
@@ -180,7 +185,7 @@ fn merge_maps<S: LookupPatchMeta>(
             let Value::Object(o) = std::mem::take(&mut current[i]) else {
                 return Err(not_a_map(&current[i]));
             };
-            current[i] = Value::Object(merge_map(limits, o, m, schema, depth + 1)?);
+            current[i] = Value::Object(items.merge(o, m)?);
         } else {
             let key = Key::of(Some(value));
             finder.push(key.clone());

@@ -2,10 +2,12 @@
 //! `StrategicMergeMapPatchUsingLookupPatchMeta` with the server's options (`MergeParallelList`
 //! and `IgnoreUnmatchedNulls` both true), which `mergeMap` below mirrors.
 //!
-//! Layers: `mod` (maps: `$patch`, `null`, recursion) → `order` (`$setElementOrder`) →
-//! `list` (`mergeSlice`: merge keys, `$patch` in lists, `$deleteFromPrimitiveList`) →
-//! `sort` (Go's ordering of merged lists) → `directives` (`$retainKeys`, directive removal),
-//! all over `go_value` (Go's `==`, types and formatting).
+//! Modules, each using only those after it: `mod` (maps: `$patch`, `null`, the walk and the
+//! schema lookups, `$setElementOrder`'s steps) → `order` (`$setElementOrder`'s checks and
+//! order) and `list` (`mergeSlice`: merge keys, `$patch` in lists, `$deleteFromPrimitiveList`;
+//! items merge through its `MergeItems`, which this module implements) → `sort` (Go's order of
+//! merged lists) → `go_sort` (Go's sort) → `directives` (names, `$retainKeys`, directive removal)
+//! → `limits`, all over `go_value` (Go's `==`, types and formatting).
 //!
 //! What differs from Go: Go walks maps in random order, so when one patch breaks several rules
 //! the error it reports varies; here keys are taken in the map's order (sorted), and a
@@ -14,38 +16,26 @@
 //! by scanning lists are hash lookups here, so no step is quadratic.
 
 mod directives;
+mod go_sort;
+mod limits;
 mod list;
 mod order;
 mod sort;
 
 use serde_json::{Map, Value};
 
+use self::directives::{
+    DELETE, DELETE_FROM_PRIMITIVE_LIST, DIRECTIVE_MARKER, REPLACE_DIRECTIVE, SET_ELEMENT_ORDER,
+};
+use self::limits::check_depth;
+use self::list::{MergeItems, element_type, merge_slice};
+use self::order::{bad_arg_type, into_list, list_at, order_merged, validate_patch_order};
+use self::sort::OrderTable;
 use crate::error::PatchError;
-use crate::go_value::{GoType, sprint_map, sprint_s};
+use crate::go_value::{GoType, SLICE_TYPE, sprint_map, sprint_s};
 use crate::meta::{LookupPatchMeta, MERGE, REPLACE};
 
-pub(crate) const DIRECTIVE_MARKER: &str = "$patch";
-pub(crate) const DELETE: &str = "delete";
-pub(crate) const REPLACE_DIRECTIVE: &str = "replace";
-pub(crate) const MERGE_DIRECTIVE: &str = "merge";
-pub(crate) const DELETE_FROM_PRIMITIVE_LIST: &str = "$deleteFromPrimitiveList";
-pub(crate) const RETAIN_KEYS: &str = "$retainKeys";
-pub(crate) const SET_ELEMENT_ORDER: &str = "$setElementOrder";
-
-/// Bounds on the work of one patch, beyond what Go has.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// How deep maps and lists may nest in the object and the patch (the root object is level
-    /// 1). The API server's decoder already stops bodies at 10,000 levels; crdkit's server
-    /// stops them at 127, so the default of 200 only guards other callers' stacks.
-    pub max_depth: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits { max_depth: 200 }
-    }
-}
+pub use self::limits::Limits;
 
 /// Applies `patch` to `original` as the API server applies a
 /// `application/strategic-merge-patch+json` body, with `schema` at the object's root.
@@ -83,16 +73,6 @@ pub fn patch_map(body: Value) -> Result<Map<String, Value>, PatchError> {
     Err(PatchError::NotAnObject { kind })
 }
 
-/// Fails when `depth` is past the limit.
-pub(crate) fn check_depth(limits: Limits, depth: usize) -> Result<(), PatchError> {
-    if depth > limits.max_depth {
-        return Err(PatchError::TooDeep {
-            limit: limits.max_depth,
-        });
-    }
-    Ok(())
-}
-
 /// Go's `mergeMap`.
 pub(crate) fn merge_map<S: LookupPatchMeta>(
     limits: Limits,
@@ -116,7 +96,7 @@ pub(crate) fn merge_map<S: LookupPatchMeta>(
         };
     }
     directives::retain_keys(&mut original, &mut patch)?;
-    order::set_element_order(limits, &mut original, &mut patch, schema, depth)?;
+    set_element_order(limits, &mut original, &mut patch, schema, depth)?;
 
     for (key, patch_v) in patch {
         let (key, is_delete_list) = match key.strip_prefix(DELETE_FROM_PRIMITIVE_LIST) {
@@ -166,16 +146,9 @@ pub(crate) fn merge_map<S: LookupPatchMeta>(
                 let o = std::mem::take(o);
                 // Delete lists are applied whatever the field's strategy.
                 let merged = if strategy == MERGE || is_delete_list {
-                    list::merge_slice(
-                        limits,
-                        o,
-                        p,
-                        &sub,
-                        &meta.merge_key,
-                        is_delete_list,
-                        depth + 1,
-                    )?
-                    .merged
+                    // The list is one level down, its items two.
+                    let items = Items::new(limits, &sub, depth + 2);
+                    merge_slice(o, p, &meta.merge_key, is_delete_list, &items)?.merged
                 } else {
                     p
                 };
@@ -186,4 +159,100 @@ pub(crate) fn merge_map<S: LookupPatchMeta>(
         }
     }
     Ok(original)
+}
+
+/// Applies every `$setElementOrder/<field>` of `patch` (and the `<field>` it orders), removing
+/// both from `patch`.
+fn set_element_order<S: LookupPatchMeta>(
+    limits: Limits,
+    original: &mut Map<String, Value>,
+    patch: &mut Map<String, Value>,
+    schema: &S,
+    depth: usize,
+) -> Result<(), PatchError> {
+    let keys: Vec<String> = patch
+        .keys()
+        .filter(|k| k.starts_with(SET_ELEMENT_ORDER))
+        .cloned()
+        .collect();
+    for key in keys {
+        // An earlier directive may have ordered (and removed) a field named like this one.
+        let Some(order) = patch.remove(&key) else {
+            continue;
+        };
+        let Value::Array(order) = order else {
+            return Err(bad_arg_type(SLICE_TYPE, &order));
+        };
+        let field = directives::extract_key(&key, SET_ELEMENT_ORDER)?;
+        let original_list = list_at(original, &field)?;
+        let patch_list = list_at(patch, &field)?;
+        let (sub, meta) = schema.lookup_slice(&field)?;
+        let (_, strategy) = meta.strategy()?;
+        let merge_key = meta.merge_key.as_str();
+        validate_patch_order(patch_list.unwrap_or_default(), &order, merge_key)?;
+        if original_list.is_none() && patch_list.is_none() {
+            continue;
+        }
+        // Go reads the element type and the object's order after merging, from lists the merge
+        // changes only as `SliceMerge::visible` says.
+        let kind = element_type(&[
+            original_list.unwrap_or_default(),
+            patch_list.unwrap_or_default(),
+        ]);
+        let server_order = kind
+            .as_ref()
+            .ok()
+            .map(|&k| OrderTable::new(original_list.unwrap_or_default(), merge_key, k));
+
+        let original_list = original.remove(&field).map(into_list);
+        let patch_list = patch.remove(&field).map(into_list);
+        let (merged, visible) = match (original_list, patch_list) {
+            (Some(o), None) => (o, None),
+            (None, Some(p)) => (
+                directives::remove_directives_list(limits, p, depth + 1)?,
+                None,
+            ),
+            (Some(o), Some(p)) if strategy == MERGE => {
+                let items = Items::new(limits, &sub, depth + 2);
+                let m = merge_slice(o, p, merge_key, false, &items)?;
+                (m.merged, m.visible)
+            }
+            (Some(_), Some(p)) => (p, None),
+            (None, None) => unreachable!("checked above"),
+        };
+        let both = order_merged(merged, &order, merge_key, kind, server_order, visible)?;
+        original.insert(field, Value::Array(both));
+    }
+    Ok(())
+}
+
+/// The merge of two items of a list: Go's `mergeMap` with the items' schema, one level down.
+struct Items<'a, S> {
+    limits: Limits,
+    schema: &'a S,
+    depth: usize,
+}
+
+impl<'a, S: LookupPatchMeta> Items<'a, S> {
+    fn new(limits: Limits, schema: &'a S, depth: usize) -> Self {
+        Items {
+            limits,
+            schema,
+            depth,
+        }
+    }
+}
+
+impl<S: LookupPatchMeta> MergeItems for Items<'_, S> {
+    fn merge(
+        &self,
+        original: Map<String, Value>,
+        patch: Map<String, Value>,
+    ) -> Result<Map<String, Value>, PatchError> {
+        merge_map(self.limits, original, patch, self.schema, self.depth)
+    }
+
+    fn name(&self) -> String {
+        self.schema.name()
+    }
 }
