@@ -509,7 +509,7 @@ pub(crate) async fn run_loop(api: Arc<Api>) {
             tokio::select! {
                 () = api.shutdown.cancelled() => return,
                 event = watcher.next() => match event {
-                    Some(Ok(e)) => graph.observe(&e),
+                    Some(Ok(c)) => graph.observe(&c.event()),
                     // Lagged or ended: rebuild from a fresh list.
                     Some(Err(_)) | None => break,
                 },

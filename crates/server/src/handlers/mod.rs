@@ -16,6 +16,7 @@ mod guaranteed;
 mod list;
 mod openapi;
 mod patch;
+mod read;
 mod update;
 mod watch;
 mod write;

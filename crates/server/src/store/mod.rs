@@ -8,6 +8,8 @@
 //! (`NotFound`, `AlreadyExists`, `Conflict`, 410 `Expired` for a compacted revision, 504 for a
 //! revision the store has not reached).
 
+pub mod cached;
+
 use std::sync::Arc;
 
 use bytes::Bytes;
@@ -134,6 +136,30 @@ impl Objects {
             .await
             .map_err(|e| error(e, gr, name))?;
         stored(&kv)
+    }
+
+    /// The stored key-value at `key`.
+    ///
+    /// # Errors
+    /// 404 when absent.
+    pub async fn get_kv(&self, key: &str, gr: &GroupResource, name: &str) -> ApiResult<KeyValue> {
+        self.storage.get(key).await.map_err(|e| error(e, gr, name))
+    }
+
+    /// A page of the stored key-values under `prefix`.
+    ///
+    /// # Errors
+    /// As [`Objects::list`].
+    pub async fn list_kv(
+        &self,
+        prefix: &str,
+        options: &ListOptions,
+        gr: &GroupResource,
+    ) -> ApiResult<ListResult> {
+        self.storage
+            .list(prefix, options)
+            .await
+            .map_err(|e| error(e, gr, ""))
     }
 
     /// A page of the objects under `prefix`.
