@@ -175,10 +175,7 @@ impl Graph {
     fn observe(&mut self, e: &Event) {
         let value = match e.kind {
             EventKind::Deleted => None,
-            _ => e
-                .value
-                .as_ref()
-                .and_then(|v| store::decode(v, e.revision).ok()),
+            _ => e.value.as_ref().and_then(|v| store::decode_head(v)),
         };
         let node = value.as_ref().and_then(|v| Node::of(&e.key, v));
         // A key reused by a new object (another uid) is the old object gone first.
