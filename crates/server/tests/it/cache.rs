@@ -111,7 +111,7 @@ async fn pages_from_the_cache_count_what_follows() {
         .json();
     assert_eq!(names(&all), ["c0", "c2", "c4", "c5"]);
     let by_name = h
-        .get(&format!("/apis/stable.example.com/v1/crontabs?fieldSelector=metadata.name%3Dc3,metadata.namespace%3Ddefault"))
+        .get("/apis/stable.example.com/v1/crontabs?fieldSelector=metadata.name%3Dc3,metadata.namespace%3Ddefault")
         .await
         .expect(200)
         .json();
