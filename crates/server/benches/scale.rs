@@ -21,6 +21,11 @@ use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
 use tokio::runtime::Runtime;
 
+// `--features mimalloc` measures the allocator the server binaries use.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const NS: &str = "/apis/stable.example.com/v1/namespaces/default/crontabs";
 const SERVER_THREAD: &str = "scale-srv";
 
@@ -235,7 +240,10 @@ fn median(mut v: Vec<f64>) -> f64 {
 fn main() {
     let srv = runtime(SERVER_THREAD);
     let cli = runtime("scale-cli");
-    println!("# crdkit-server at scale (ratios within this run; server = 2 worker threads)");
+    println!(
+        "# crdkit-server at scale (ratios within this run; server = 2 worker threads; allocator: {})",
+        if cfg!(feature = "mimalloc") { "mimalloc" } else { "system" }
+    );
 
     // Start to first 200.
     let mut crdkit_start = Vec::new();
