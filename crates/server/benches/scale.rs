@@ -242,7 +242,11 @@ fn main() {
     let cli = runtime("scale-cli");
     println!(
         "# crdkit-server at scale (ratios within this run; server = 2 worker threads; allocator: {})",
-        if cfg!(feature = "mimalloc") { "mimalloc" } else { "system" }
+        if cfg!(feature = "mimalloc") {
+            "mimalloc"
+        } else {
+            "system"
+        }
     );
 
     // Start to first 200.

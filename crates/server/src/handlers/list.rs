@@ -229,7 +229,13 @@ pub(super) async fn read(ctx: &Ctx, sel: &Selection) -> ApiResult<Listed> {
                 false
             }
         };
-        match api.cache.list(&plan.prefix, &options, &filter) {
+        // An object selected by name is found by its key, not among all the others.
+        let key = sel.only_key(strategy, ctx.path.namespace.as_deref());
+        let scan = key
+            .as_deref()
+            .filter(|k| k.starts_with(&plan.prefix))
+            .unwrap_or(&plan.prefix);
+        match api.cache.list(scan, &options, &filter) {
             Ok(page) => {
                 if let Some(err) = failed.into_inner() {
                     return Err(err);

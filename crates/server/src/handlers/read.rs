@@ -99,6 +99,30 @@ impl Selection {
         self.field.only(&["metadata.name", "metadata.namespace"]) && converts_locally(strategy)
     }
 
+    /// The key of the one object the selection can select under `prefix` (a `metadata.name`
+    /// term, and a namespace given by the path or a term, or none for a cluster-scoped kind):
+    /// the watch cache's objects are keyed by it, the index the selection needs.
+    pub(super) fn only_key(
+        &self,
+        strategy: &dyn Strategy,
+        namespace: Option<&str>,
+    ) -> Option<String> {
+        let required = |field: &str| {
+            self.field
+                .terms
+                .iter()
+                .find(|t| t.field == field && !t.negated)
+                .map(|t| t.value.as_str())
+        };
+        let name = required("metadata.name")?;
+        let info = strategy.info();
+        if !info.namespaced {
+            return Some(info.key(None, name));
+        }
+        let ns = namespace.or_else(|| required("metadata.namespace"))?;
+        Some(info.key(Some(ns), name))
+    }
+
     /// [`Selection::matches`] on what the cache decoded; see [`Selection::decided_by_cache`].
     pub(super) fn matches_decoded(&self, namespaced: bool, entry: &Entry) -> bool {
         let d = &entry.object;

@@ -145,11 +145,22 @@ impl Stream {
 
 /// The current state under `prefix` with the revision read at: the cache's once it is fresh,
 /// else the storage's. With `decided`, only the entries the selection keeps.
-async fn initial(api: &Api, prefix: &str, stream: &Stream) -> ApiResult<(Vec<Arc<Entry>>, u64)> {
+async fn initial(
+    api: &Api,
+    prefix: &str,
+    namespace: Option<&str>,
+    stream: &Stream,
+) -> ApiResult<(Vec<Arc<Entry>>, u64)> {
     if read::fresh(api).await? {
         let namespaced = stream.strategy.info().namespaced;
         let filter = |e: &Entry| !stream.decided || stream.sel.matches_decoded(namespaced, e);
-        if let Ok(list) = api.cache.list(prefix, &ListOptions::default(), &filter) {
+        // An object selected by name is found by its key, not among all the others.
+        let key = stream.sel.only_key(&*stream.strategy, namespace);
+        let scan = key
+            .as_deref()
+            .filter(|k| k.starts_with(prefix))
+            .unwrap_or(prefix);
+        if let Ok(list) = api.cache.list(scan, &ListOptions::default(), &filter) {
             return Ok((list.items, list.revision));
         }
     }
@@ -254,6 +265,7 @@ pub(super) async fn watch(ctx: Ctx) -> ApiResult<Resp> {
         columns_sent: false,
     };
     let namespaced = info.namespaced;
+    let namespace = ctx.path.namespace.clone();
     let shutdown = api.shutdown.clone();
     let bookmark_every = api.config.bookmark_interval;
     api.tasks.clone().spawn(async move {
@@ -263,13 +275,14 @@ pub(super) async fn watch(ctx: Ctx) -> ApiResult<Resp> {
         let mut start = match after {
             Some(n) if !initial_events => n,
             _ => {
-                let (items, revision) = match initial(&api, &prefix, &stream).await {
-                    Ok(r) => r,
-                    Err(e) => {
-                        let _ = stream.send("ERROR", &e.to_status()).await;
-                        return;
-                    }
-                };
+                let (items, revision) =
+                    match initial(&api, &prefix, namespace.as_deref(), &stream).await {
+                        Ok(r) => r,
+                        Err(e) => {
+                            let _ = stream.send("ERROR", &e.to_status()).await;
+                            return;
+                        }
+                    };
                 for entry in &items {
                     let sent = match stream.selects(entry).await {
                         Ok(true) => stream.send_entry(EventType::Added, entry).await,
