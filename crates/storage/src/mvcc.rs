@@ -61,8 +61,8 @@ pub(crate) fn overlay_of<'e, E: 'e, T>(
     writes_after: impl IntoIterator<Item = &'e E>,
     prefix: &str,
     lower: Bound<&str>,
-    key: impl Fn(&E) -> &str,
-    before: impl Fn(&E) -> Option<T>,
+    key: impl Fn(&'e E) -> &'e str,
+    before: impl Fn(&'e E) -> Option<T>,
 ) -> BTreeMap<String, Option<T>> {
     let mut states = BTreeMap::new();
     for write in writes_after {

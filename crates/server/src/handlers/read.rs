@@ -126,7 +126,7 @@ impl Selection {
     /// [`Selection::matches`] on what the cache decoded; see [`Selection::decided_by_cache`].
     pub(super) fn matches_decoded(&self, namespaced: bool, entry: &Entry) -> bool {
         let d = &entry.object;
-        (self.label.is_empty() || self.label.matches(&d.labels))
+        (self.label.is_empty() || self.label.matches_with(|k| d.labels.get(k)))
             && (self.field.is_empty()
                 || self.field.matches_with(|f| match f {
                     "metadata.name" => Some(d.name.as_str()),

@@ -35,7 +35,7 @@ pub struct Decoded {
     /// `metadata.namespace` as stored.
     pub namespace: String,
     /// `metadata.labels` as stored.
-    pub labels: BTreeMap<String, String>,
+    pub labels: Labels,
     encoded: Mutex<Option<Arc<Encoded>>>,
 }
 
@@ -71,14 +71,11 @@ impl Decode for Decoder {
             _ => String::new(),
         };
         let labels = match meta.labels {
-            Some(Value::Object(m)) => m
-                .into_iter()
-                .filter_map(|(k, v)| match v {
-                    Value::String(s) => Some((k, s)),
-                    _ => None,
-                })
-                .collect(),
-            _ => BTreeMap::new(),
+            Some(Value::Object(m)) => Labels::new(m.iter().filter_map(|(k, v)| match v {
+                Value::String(s) => Some((k.as_str(), s.as_str())),
+                _ => None,
+            })),
+            _ => Labels::default(),
         };
         Decoded {
             name: string(meta.name),
@@ -86,6 +83,49 @@ impl Decode for Decoder {
             labels,
             encoded: Mutex::new(None),
         }
+    }
+}
+
+/// An object's labels in one allocation (`key\0value\0…`, keys sorted): a list selecting by
+/// label reads one buffer per object rather than a map's nodes and strings.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Labels(Box<str>);
+
+impl Labels {
+    /// The labels `pairs` (sorted by key, as a JSON object's keys are).
+    pub fn new<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Labels {
+        let mut buf = String::new();
+        for (k, v) in pairs {
+            buf.push_str(k);
+            buf.push('\0');
+            buf.push_str(v);
+            buf.push('\0');
+        }
+        Labels(buf.into_boxed_str())
+    }
+
+    /// The value of label `key`.
+    #[must_use]
+    pub fn get(&self, key: &str) -> Option<&str> {
+        let mut parts = self.0.split('\0');
+        while let (Some(k), Some(v)) = (parts.next(), parts.next()) {
+            if k == key {
+                return Some(v);
+            }
+        }
+        None
+    }
+
+    /// The labels as a map.
+    #[cfg(test)]
+    #[must_use]
+    pub fn to_map(&self) -> BTreeMap<String, String> {
+        let mut parts = self.0.split('\0');
+        let mut map = BTreeMap::new();
+        while let (Some(k), Some(v)) = (parts.next(), parts.next()) {
+            map.insert(k.to_owned(), v.to_owned());
+        }
+        map
     }
 }
 
@@ -205,7 +245,14 @@ mod tests {
         };
         let d = Decoder.decode(&kv);
         assert_eq!((d.name.as_str(), d.namespace.as_str()), ("a", "ns"));
-        assert_eq!(d.labels.len(), 1);
+        assert_eq!(d.labels.to_map().len(), 1);
+        assert_eq!(d.labels.get("x"), Some("y"));
+        assert_eq!(d.labels.get("n"), None);
+        let l = Labels::new([("a", ""), ("b", "c")]);
+        assert_eq!(
+            (l.get("a"), l.get("b"), l.get("c")),
+            (Some(""), Some("c"), None)
+        );
         let junk = KeyValue {
             value: Bytes::from_static(b"[1]"),
             ..kv

@@ -208,27 +208,28 @@ impl<O> CacheState<O> {
         let revision = mvcc::read_revision(options.at_revision, self.revision, self.oldest)?;
         let lower = mvcc::lower_bound(prefix, options);
         let start = self.ring.partition_point(|(_, c)| c.revision <= revision);
+        // Entries are borrowed while they are looked at; only the selected ones are shared.
         let overlay = mvcc::overlay_of(
             self.ring.range(start..).map(|(_, c)| c),
             prefix,
             lower,
-            |c: &Arc<Change<O>>| c.key(),
-            |c: &Arc<Change<O>>| c.prev.clone(),
+            |c| c.key(),
+            |c| c.prev.as_ref(),
         );
         let current = self
             .current
             .range::<str, _>((lower, Bound::Unbounded))
             .take_while(|(key, _)| key.starts_with(prefix))
-            .map(|(_, entry)| Ok(Arc::clone(entry)));
+            .map(|(_, entry)| Ok(entry));
         let limit = options.limit.filter(|&n| n > 0).unwrap_or(usize::MAX);
         let mut items = Vec::new();
-        let mut merged = mvcc::merge(current, overlay, |e: &Arc<Entry<O>>| e.kv.key.as_str());
+        let mut merged = mvcc::merge(current, overlay, |e: &&Arc<Entry<O>>| e.kv.key.as_str());
         while let Some(entry) = merged.next() {
             let entry = entry?;
-            if !filter(&entry) {
+            if !filter(entry) {
                 continue;
             }
-            items.push(entry);
+            items.push(Arc::clone(entry));
             if items.len() == limit {
                 let remaining = merged.count();
                 return Ok(CachedList {
