@@ -7,7 +7,6 @@
 //! encoder, handed to every watcher). The encoding is kept as the watch frame
 //! `{"type":"ADDED","object":…}\n` it was first needed as; the object alone is a slice of it.
 
-use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 use bytes::{Bytes, BytesMut};
@@ -119,9 +118,9 @@ impl Labels {
     /// The labels as a map.
     #[cfg(test)]
     #[must_use]
-    pub fn to_map(&self) -> BTreeMap<String, String> {
+    pub fn to_map(&self) -> std::collections::BTreeMap<String, String> {
         let mut parts = self.0.split('\0');
-        let mut map = BTreeMap::new();
+        let mut map = std::collections::BTreeMap::new();
         while let (Some(k), Some(v)) = (parts.next(), parts.next()) {
             map.insert(k.to_owned(), v.to_owned());
         }
