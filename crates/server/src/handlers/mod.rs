@@ -7,6 +7,7 @@
 //! semantics live in [`crate::registry`] and the engine.
 
 mod apply;
+mod continue_token;
 mod create;
 mod ctx;
 mod delete;
