@@ -35,7 +35,7 @@
 //! | `rest` | the generic store: deletion (preconditions, finalizers, propagation) and `persist`, the one door for writes, with their effects on what is served | `api`, `registry`, `store`, `http::status`, leaves |
 //! | `api` | the state: storage, the watch cache, the CRDs served, settings; a path resolved to its strategy | `registry`, `store`, `http`, `request_log`, leaves |
 //! | `registry` | a strategy per kind: prepare, validate, convert, select, print | `http::status`, leaves |
-//! | `store` | objects over the storage trait: bytes to JSON, storage errors to `Status` errors | `http::status`, `object` |
+//! | `store` | objects over the storage trait: bytes to JSON, storage errors to `Status` errors; what the watch cache keeps of each object (`store::cached`: labels, name, namespace, the encoding served) | `http::status`, `object` |
 //! | `request_log`, `patch`, `selector` | the request log; JSON and merge patches; label and field selectors | `http`, `engine` |
 //! | `http` | paths, queries, content negotiation, request bodies and their limits, responses, `Status` errors | `engine` |
 //! | leaves | `engine` (the one door to crdkit's engine), `object`, `clock`, `jsonpath`, `tls`, `storage` (the backends) | nothing of this crate |

@@ -76,10 +76,16 @@ pub(super) async fn create_as(
         if dry {
             return Ok(ctx.respond(201, &candidate));
         }
-        let mut stored = candidate.clone();
-        crate::registry::conversion::to_storage(&*strategy, &mut stored).await?;
         let key = info.key(ctx.path.namespace.as_deref(), &name);
-        match crate::rest::create(&ctx.api, &*strategy, &key, &mut stored).await {
+        let created = if crate::registry::conversion::stored_as_is(&*strategy, &candidate)? {
+            // Written as it is: no copy (persist sets its resourceVersion).
+            crate::rest::create(&ctx.api, &*strategy, &key, &mut candidate).await
+        } else {
+            let mut stored = candidate.clone();
+            crate::registry::conversion::to_storage(&*strategy, &mut stored).await?;
+            crate::rest::create(&ctx.api, &*strategy, &key, &mut stored).await
+        };
+        match created {
             Ok(rev) => {
                 object::set_meta(
                     &mut candidate,

@@ -16,7 +16,6 @@ use super::write::{
 use crate::engine::{BadValue, FieldError, FieldPath, ignore_managed_fields_timestamps};
 use crate::http::status::{ApiError, ApiResult, GroupResource};
 use crate::object;
-use crate::store::encode;
 
 /// Which part of an object an update may change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,7 +121,7 @@ pub(crate) async fn update_object(
         );
         // A write that changes nothing but managed fields' times stores nothing.
         let mut new = ignore_managed_fields_timestamps(new, &old);
-        if encode(&new) == encode(&old) {
+        if crate::store::same_stored(&new, &old) {
             return Ok(Updated { object: old });
         }
         if dry {
@@ -142,9 +141,15 @@ pub(crate) async fn update_object(
                 Err(e) => return Err(e),
             }
         }
-        let mut stored = new.clone();
-        crate::registry::conversion::to_storage(&*strategy, &mut stored).await?;
-        match crate::rest::update(&api, &*strategy, &key, &mut stored, current.revision).await {
+        let updated = if crate::registry::conversion::stored_as_is(&*strategy, &new)? {
+            // Written as it is: no copy (persist sets its resourceVersion).
+            crate::rest::update(&api, &*strategy, &key, &mut new, current.revision).await
+        } else {
+            let mut stored = new.clone();
+            crate::registry::conversion::to_storage(&*strategy, &mut stored).await?;
+            crate::rest::update(&api, &*strategy, &key, &mut stored, current.revision).await
+        };
+        match updated {
             Ok(rev) => {
                 object::set_meta(&mut new, "resourceVersion", Some(json!(rev.to_string())));
                 return Ok(Updated { object: new });

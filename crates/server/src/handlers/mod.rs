@@ -7,6 +7,7 @@
 //! semantics live in [`crate::registry`] and the engine.
 
 mod apply;
+mod continue_token;
 mod create;
 mod ctx;
 mod delete;
@@ -16,6 +17,7 @@ mod guaranteed;
 mod list;
 mod openapi;
 mod patch;
+mod read;
 mod update;
 mod watch;
 mod write;

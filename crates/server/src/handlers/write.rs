@@ -163,18 +163,20 @@ pub(crate) fn namespace(obj: &mut Value, ctx: &Ctx) -> ApiResult<()> {
     Ok(())
 }
 
-/// NamespaceLifecycle: the namespace of a new object exists and is not terminating.
+/// NamespaceLifecycle: the namespace of a new object exists and is not terminating (read from
+/// the storage, only what the check needs decoded).
 pub(crate) async fn check_namespace(ctx: &Ctx, name: &str) -> ApiResult<()> {
     let Some(ns) = ctx.path.namespace.as_deref() else {
         return Ok(());
     };
     let api = &ctx.api;
     let key = api.namespaces.info().key(None, ns);
-    let stored = api
+    let kv = api
         .objects
-        .get(&key, &crate::api::Api::namespaces_gr(), ns)
+        .get_kv(&key, &crate::api::Api::namespaces_gr(), ns)
         .await?;
-    if object::is_deleting(&stored.value) {
+    let namespace = crate::store::decode_head(&kv.value).unwrap_or_default();
+    if object::is_deleting(&namespace) {
         return Err(ApiError::forbidden(
             &ctx.strategy.info().gr(),
             name,

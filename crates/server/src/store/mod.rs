@@ -8,6 +8,8 @@
 //! (`NotFound`, `AlreadyExists`, `Conflict`, 410 `Expired` for a compacted revision, 504 for a
 //! revision the store has not reached).
 
+pub mod cached;
+
 use std::sync::Arc;
 
 use bytes::Bytes;
@@ -26,15 +28,63 @@ pub struct Stored {
     pub revision: Revision,
 }
 
-/// The storage's bytes of an object: `resourceVersion` and `selfLink` are not stored.
+/// The storage's bytes of an object: `resourceVersion` and `selfLink` are not stored. Written
+/// straight from `obj`, without a copy that leaves them out.
 #[must_use]
 pub fn encode(obj: &Value) -> Bytes {
-    let mut obj = obj.clone();
-    if let Some(Value::Object(meta)) = obj.get_mut("metadata") {
-        meta.remove("resourceVersion");
-        meta.remove("selfLink");
+    Bytes::from(serde_json::to_vec(&Storable(obj)).unwrap_or_default())
+}
+
+/// Whether two objects are stored as the same bytes (equal but for `resourceVersion` and
+/// `selfLink`), without encoding them.
+#[must_use]
+pub fn same_stored(a: &Value, b: &Value) -> bool {
+    let (Value::Object(a), Value::Object(b)) = (a, b) else {
+        return a == b;
+    };
+    a.len() == b.len()
+        && a.iter().all(|(k, v)| match (k.as_str(), v, b.get(k)) {
+            ("metadata", Value::Object(ma), Some(Value::Object(mb))) => kept(ma).eq(kept(mb)),
+            (_, v, Some(w)) => v == w,
+            (_, _, None) => false,
+        })
+}
+
+/// The fields of `metadata` that are stored.
+fn kept(meta: &serde_json::Map<String, Value>) -> impl Iterator<Item = (&String, &Value)> {
+    meta.iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "resourceVersion" | "selfLink"))
+}
+
+/// An object serialized as stored: its `metadata` without `resourceVersion` and `selfLink`
+/// (the key order of a map is kept: the object's maps are sorted).
+struct Storable<'a>(&'a Value);
+
+impl serde::Serialize for Storable<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let Value::Object(map) = self.0 else {
+            return self.0.serialize(s);
+        };
+        let mut out = s.serialize_map(Some(map.len()))?;
+        for (k, v) in map {
+            match v {
+                Value::Object(meta) if k == "metadata" => {
+                    out.serialize_entry(k, &WithoutVersion(meta))?;
+                }
+                _ => out.serialize_entry(k, v)?,
+            }
+        }
+        out.end()
     }
-    Bytes::from(serde_json::to_vec(&obj).unwrap_or_default())
+}
+
+struct WithoutVersion<'a>(&'a serde_json::Map<String, Value>);
+
+impl serde::Serialize for WithoutVersion<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(kept(self.0))
+    }
 }
 
 /// An object from stored bytes, its `resourceVersion` set to `revision`.
@@ -53,6 +103,48 @@ pub fn decode(bytes: &[u8], revision: Revision) -> ApiResult<Value> {
         Some(Value::String(revision.to_string())),
     );
     Ok(v)
+}
+
+/// An object's `apiVersion`, `kind` and the `metadata` fields owners and finalizers are read
+/// from (`uid`, `name`, `namespace`, `ownerReferences`, `finalizers`, `deletionTimestamp`), from
+/// stored bytes, without building the rest (what the garbage collector watches).
+#[must_use]
+pub fn decode_head(bytes: &[u8]) -> Option<Value> {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Head {
+        api_version: Option<Value>,
+        kind: Option<Value>,
+        metadata: Option<Meta>,
+    }
+    #[derive(serde::Deserialize, serde::Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Meta {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        uid: Option<Value>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        name: Option<Value>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        namespace: Option<Value>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        owner_references: Option<Value>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        finalizers: Option<Value>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        deletion_timestamp: Option<Value>,
+    }
+    let head: Head = serde_json::from_slice(bytes).ok()?;
+    let mut obj = serde_json::Map::new();
+    if let Some(v) = head.api_version {
+        obj.insert("apiVersion".to_owned(), v);
+    }
+    if let Some(v) = head.kind {
+        obj.insert("kind".to_owned(), v);
+    }
+    if let Some(m) = head.metadata {
+        obj.insert("metadata".to_owned(), serde_json::to_value(m).ok()?);
+    }
+    Some(Value::Object(obj))
 }
 
 fn stored(kv: &KeyValue) -> ApiResult<Stored> {
@@ -134,6 +226,30 @@ impl Objects {
             .await
             .map_err(|e| error(e, gr, name))?;
         stored(&kv)
+    }
+
+    /// The stored key-value at `key`.
+    ///
+    /// # Errors
+    /// 404 when absent.
+    pub async fn get_kv(&self, key: &str, gr: &GroupResource, name: &str) -> ApiResult<KeyValue> {
+        self.storage.get(key).await.map_err(|e| error(e, gr, name))
+    }
+
+    /// A page of the stored key-values under `prefix`.
+    ///
+    /// # Errors
+    /// As [`Objects::list`].
+    pub async fn list_kv(
+        &self,
+        prefix: &str,
+        options: &ListOptions,
+        gr: &GroupResource,
+    ) -> ApiResult<ListResult> {
+        self.storage
+            .list(prefix, options)
+            .await
+            .map_err(|e| error(e, gr, ""))
     }
 
     /// A page of the objects under `prefix`.
@@ -239,9 +355,40 @@ mod tests {
         let b =
             encode(&json!({"metadata": {"name": "a", "resourceVersion": "5", "selfLink": "/x"}}));
         assert_eq!(&b[..], br#"{"metadata":{"name":"a"}}"#);
+        // The same bytes as the object without them.
+        let obj = json!({"b": [1, {"c": null}], "metadata": {"labels": {"x": "y"}, "name": "a", "resourceVersion": "1"}, "a": "s"});
+        let mut stripped = obj.clone();
+        stripped["metadata"]
+            .as_object_mut()
+            .unwrap()
+            .remove("resourceVersion");
+        assert_eq!(encode(&obj), serde_json::to_vec(&stripped).unwrap());
+        assert!(same_stored(&obj, &stripped));
+        stripped["metadata"]["selfLink"] = json!("/x");
+        assert!(same_stored(&obj, &stripped));
+        stripped["metadata"]["name"] = json!("b");
+        assert!(!same_stored(&obj, &stripped));
+        assert!(!same_stored(
+            &json!({"metadata": {}}),
+            &json!({"metadata": null})
+        ));
         let v = decode(&b, 9).unwrap();
         assert_eq!(v["metadata"]["resourceVersion"], "9");
         assert_eq!(decode(b"[1]", 1).unwrap_err().code, 500);
+    }
+
+    #[test]
+    fn heads_keep_what_owners_are_read_from() {
+        let obj = json!({"apiVersion": "v1", "kind": "ConfigMap", "data": {"a": "b"},
+            "metadata": {"name": "a", "uid": "u", "ownerReferences": [{"uid": "o"}],
+                "managedFields": [{"manager": "m"}], "finalizers": ["f"]}});
+        let head = decode_head(&serde_json::to_vec(&obj).unwrap()).unwrap();
+        assert_eq!(
+            head,
+            json!({"apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": {"name": "a", "uid": "u", "ownerReferences": [{"uid": "o"}], "finalizers": ["f"]}})
+        );
+        assert!(decode_head(b"[1]").is_none());
     }
 
     #[test]
