@@ -21,57 +21,13 @@ use serde_json::{Map, Value, json};
 use super::continue_token::{decode_continue, encode_continue};
 use super::ctx::Ctx;
 use super::read;
+pub(super) use super::selection::Selection;
 use crate::engine::{FieldError, FieldPath};
 use crate::http::negotiate::{Encoding, Output};
 use crate::http::response::{self, Resp, content_type};
 use crate::http::status::{ApiError, ApiResult};
-use crate::registry::{Strategy, table};
-use crate::selector::{FieldSelector, LabelSelector};
+use crate::registry::table;
 use crate::store::cached::{Entry, EventType};
-
-/// The label and field selectors of a list or watch.
-pub(super) struct Selection {
-    pub label: LabelSelector,
-    pub field: FieldSelector,
-}
-
-impl Selection {
-    pub fn parse(ctx: &Ctx) -> ApiResult<Selection> {
-        let label = LabelSelector::parse(ctx.query.get("labelSelector").unwrap_or(""))
-            .map_err(ApiError::bad_request)?;
-        let mut field = FieldSelector::parse(ctx.query.get("fieldSelector").unwrap_or(""))
-            .map_err(ApiError::bad_request)?;
-        let info = ctx.strategy.info();
-        for term in &field.terms {
-            if !ctx.strategy.field_label_supported(&term.field) {
-                return Err(ApiError::bad_request(
-                    if info.group == "apiextensions.k8s.io" {
-                        format!(
-                            "\"{}\" is not a known field selector: only \"metadata.name\", \"metadata.namespace\"",
-                            term.field
-                        )
-                    } else {
-                        format!("field label not supported: {}", term.field)
-                    },
-                ));
-            }
-        }
-        // A watch or list on one object's path selects it by name.
-        if let Some(name) = &ctx.path.name {
-            field.terms.push(crate::selector::field::Term {
-                field: "metadata.name".to_owned(),
-                value: name.clone(),
-                negated: false,
-            });
-        }
-        Ok(Selection { label, field })
-    }
-
-    pub fn matches(&self, strategy: &dyn Strategy, obj: &Value) -> bool {
-        (self.label.is_empty() || self.label.matches(&crate::object::labels(obj)))
-            && (self.field.is_empty() || self.field.matches(&strategy.fields(obj)))
-    }
-}
 
 /// etcd3 `errors.go`: a list at a compacted revision.
 const EXPIRED_LIST: &str = "The resourceVersion for the provided list is too old.";

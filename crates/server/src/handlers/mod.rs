@@ -18,6 +18,7 @@ mod list;
 mod openapi;
 mod patch;
 mod read;
+mod selection;
 mod update;
 mod watch;
 mod write;

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::list::Selection;
+use super::selection::Selection;
 use crate::api::Api;
 use crate::http::status::{ApiError, ApiResult};
 use crate::registry::Strategy;
