@@ -1,0 +1,9 @@
+//! crdkit-protobuf's integration tests: one binary (see STYLE.md).
+
+mod common;
+mod golden;
+mod hostile;
+mod openapi;
+mod prost_cross;
+mod roundtrip;
+mod watch;
