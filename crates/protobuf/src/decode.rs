@@ -23,8 +23,8 @@ enum Slot<'a> {
     Absent,
     Scalar(Value),
     Bytes(&'a [u8]),
-    /// A singular message: each occurrence's bytes (protobuf merges them).
-    Message(Vec<&'a [u8]>),
+    /// A singular message: its bytes, those of every occurrence joined (protobuf merges them).
+    Message(Cow<'a, [u8]>),
     List(Vec<Value>),
     Map(Map<String, Value>),
 }
@@ -34,11 +34,12 @@ pub(crate) struct Decoder<'r> {
     pub(crate) max_depth: usize,
 }
 
-fn joined<'a>(pieces: &[&'a [u8]]) -> Cow<'a, [u8]> {
-    match pieces {
-        [] => Cow::Borrowed(&[]),
-        [one] => Cow::Borrowed(one),
-        many => Cow::Owned(many.concat()),
+/// Appends an occurrence of a message field: reading the joined bytes merges the occurrences
+/// as protobuf requires. The one-occurrence case borrows.
+fn join<'a>(slot: &mut Option<Cow<'a, [u8]>>, piece: &'a [u8]) {
+    match slot {
+        None => *slot = Some(Cow::Borrowed(piece)),
+        Some(bytes) => bytes.to_mut().extend_from_slice(piece),
     }
 }
 
@@ -118,11 +119,11 @@ impl Decoder<'_> {
         for (f, slot) in msg.fields.iter().zip(slots) {
             if f.inline {
                 let Type::Message(m) = f.ty else { continue };
-                let pieces = match &slot {
-                    Slot::Message(p) => joined(p),
-                    _ => Cow::Borrowed(&[][..]),
+                let bytes: &[u8] = match &slot {
+                    Slot::Message(b) => b,
+                    _ => &[],
                 };
-                if let Value::Object(inner) = self.message(m, &pieces, depth + 1)? {
+                if let Value::Object(inner) = self.message(m, bytes, depth + 1)? {
                     for (k, v) in inner {
                         out.entry(k).or_insert(v);
                     }
@@ -183,8 +184,8 @@ impl Decoder<'_> {
                     Some(base64(b))
                 }
             }
-            (Slot::Message(pieces), _, Type::Message(m)) => {
-                let v = self.message(m, &joined(&pieces), depth + 1)?;
+            (Slot::Message(bytes), _, Type::Message(m)) => {
+                let v = self.message(m, &bytes, depth + 1)?;
                 let empty_list = matches!(&v, Value::Array(a) if a.is_empty());
                 if !f.pointer && ((f.omitzero && v.is_null()) || (f.omitempty && empty_list)) {
                     None
@@ -235,8 +236,8 @@ impl Decoder<'_> {
                     }
                     let piece = r.bytes()?;
                     match &mut slots[i] {
-                        Slot::Message(pieces) => pieces.push(piece),
-                        slot => *slot = Slot::Message(vec![piece]),
+                        Slot::Message(bytes) => bytes.to_mut().extend_from_slice(piece),
+                        slot => *slot = Slot::Message(Cow::Borrowed(piece)),
                     }
                 }
                 (Label::Repeated, ty) => {
@@ -298,7 +299,7 @@ impl Decoder<'_> {
     ) -> Result<(String, Value), DecodeError> {
         let mut r = Reader::new(entry);
         let (mut k, mut v) = (None, None);
-        let mut pieces: Vec<&[u8]> = Vec::new();
+        let mut pieces: Option<Cow<'_, [u8]>> = None;
         while !r.done() {
             let (number, wire) = r.key("MapEntry")?;
             match (number, ty) {
@@ -310,7 +311,7 @@ impl Decoder<'_> {
                         s => scalar(&mut r, s, f)?.to_string(),
                     });
                 }
-                (2, Type::Message(_)) if wire == wire::LEN => pieces.push(r.bytes()?),
+                (2, Type::Message(_)) if wire == wire::LEN => join(&mut pieces, r.bytes()?),
                 (2, Type::Scalar(Scalar::Bytes)) if wire == wire::LEN => {
                     v = Some(base64(r.bytes()?));
                 }
@@ -328,7 +329,7 @@ impl Decoder<'_> {
             }
         }
         let v = match (v, ty) {
-            (_, Type::Message(m)) => self.message(m, &joined(&pieces), depth + 1)?,
+            (_, Type::Message(m)) => self.message(m, pieces.as_deref().unwrap_or(&[]), depth + 1)?,
             (Some(v), _) => v,
             // gogo starts a bytes value as `[]byte{}`: a missing one is empty, not nil.
             (None, Type::Scalar(Scalar::Bytes)) => Value::String(String::new()),
@@ -384,14 +385,18 @@ impl Decoder<'_> {
             let Some(i) = by_number(n) else {
                 return Ok(None);
             };
-            let (Slot::Message(pieces), Type::Message(m)) = (&slots[i], msg.fields[i].ty) else {
+            let (Slot::Message(bytes), Type::Message(m)) = (&slots[i], msg.fields[i].ty) else {
                 return Ok(None);
             };
-            self.message(m, &joined(pieces), depth + 1).map(Some)
+            self.message(m, bytes, depth + 1).map(Some)
         };
         Ok(match special {
+            Special::Time if int(1) == gotime::GO_ZERO_TIME => Value::Null,
             Special::Time => Value::String(gotime::format_time(int(1))),
-            Special::MicroTime => Value::String(gotime::format_micro_time(int(1), int(2))),
+            Special::MicroTime => match gotime::micro_time(int(1), int(2)) {
+                (gotime::GO_ZERO_TIME, 0) => Value::Null,
+                (secs, nanos) => Value::String(gotime::format_micro_time(secs, nanos)),
+            },
             Special::Duration => Value::String(gotime::format_duration(int(1))),
             Special::Quantity => match get(1) {
                 Some(v) => v,

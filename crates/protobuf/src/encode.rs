@@ -17,9 +17,6 @@ use crate::special::Special;
 use crate::wire::{self, begin_len, end_len, put_bytes, put_key, put_varint};
 use crate::{envelope, gotime};
 
-/// Go's zero `time.Time` (`0001-01-01T00:00:00Z`) in Unix seconds: written as no bytes.
-const GO_ZERO_TIME: i64 = -62_135_596_800;
-
 pub(crate) struct Encoder<'r> {
     pub(crate) reg: &'r Registry,
     pub(crate) max_depth: usize,
@@ -227,7 +224,7 @@ impl Encoder<'_> {
                 if special == Special::MicroTime {
                     nanos -= nanos % 1000;
                 }
-                if secs != GO_ZERO_TIME || nanos != 0 {
+                if secs != gotime::GO_ZERO_TIME || nanos != 0 {
                     put_key(out, 1, wire::VARINT);
                     put_varint(out, secs as u64);
                     put_key(out, 2, wire::VARINT);

@@ -132,6 +132,8 @@ pub enum EncodeError {
     },
     /// Objects nested deeper than the limit.
     TooDeep(usize),
+    /// A watch event of 4 GiB or more, which a frame's length cannot say.
+    FrameTooLarge(usize),
 }
 
 impl EncodeError {
@@ -201,6 +203,7 @@ impl fmt::Display for EncodeError {
                 write!(f, "{path}: expected {expected}, found {found}")
             }
             Self::TooDeep(limit) => write!(f, "object nested deeper than {limit}"),
+            Self::FrameTooLarge(len) => write!(f, "watch event of {len} bytes does not fit a frame"),
         }
     }
 }

@@ -8,6 +8,10 @@ use crdkit_apimachinery::goparse::{format_rfc3339, parse_rfc3339};
 
 const NANOS: i64 = 1_000_000_000;
 
+/// Go's zero `time.Time` (`0001-01-01T00:00:00Z`) in Unix seconds: `IsZero`, so JSON `null`
+/// and no protobuf bytes.
+pub(crate) const GO_ZERO_TIME: i64 = -62_135_596_800;
+
 /// `time.Unix(secs, nanos)` normalized: nanos in `0..1e9` (`None` past i64 seconds).
 fn normalize(secs: i64, nanos: i64) -> Option<(i64, i64)> {
     Some((
@@ -21,9 +25,14 @@ pub(crate) fn format_time(secs: i64) -> String {
     format_rfc3339(secs)
 }
 
-/// `t.UTC().Format("2006-01-02T15:04:05.000000Z07:00")`: the fraction truncated to microseconds.
+/// `MicroTime.Unmarshal`: `time.Unix(secs, Duration(nanos).Truncate(Microsecond))`, so the
+/// nanoseconds go toward zero before they carry into the seconds.
+pub(crate) fn micro_time(secs: i64, nanos: i64) -> (i64, i64) {
+    normalize(secs, nanos - nanos % 1000).unwrap_or((secs, 0))
+}
+
+/// `t.UTC().Format("2006-01-02T15:04:05.000000Z07:00")` of a [`micro_time`].
 pub(crate) fn format_micro_time(secs: i64, nanos: i64) -> String {
-    let (secs, nanos) = normalize(secs, nanos).unwrap_or((secs, 0));
     let mut s = format_rfc3339(secs);
     s.pop();
     let _ = write!(s, ".{:06}Z", nanos / 1000);
@@ -252,11 +261,14 @@ mod tests {
 
     #[test]
     fn micro_times() {
-        assert_eq!(
-            format_micro_time(0, 123_456_789),
-            "1970-01-01T00:00:00.123456Z"
-        );
-        assert_eq!(format_micro_time(1, -1), "1970-01-01T00:00:00.999999Z");
+        let micro = |s, n| {
+            let (s, n) = micro_time(s, n);
+            format_micro_time(s, n)
+        };
+        assert_eq!(micro(0, 123_456_789), "1970-01-01T00:00:00.123456Z");
+        // Truncated toward zero first: -1ns is no time at all.
+        assert_eq!(micro(1, -1), "1970-01-01T00:00:01.000000Z");
+        assert_eq!(micro(1, -1_000), "1970-01-01T00:00:00.999999Z");
         assert_eq!(
             parse_time("2024-05-06T07:08:09.5Z"),
             Some((1_714_979_289, 500_000_000))
