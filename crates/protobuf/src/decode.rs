@@ -329,7 +329,9 @@ impl Decoder<'_> {
             }
         }
         let v = match (v, ty) {
-            (_, Type::Message(m)) => self.message(m, pieces.as_deref().unwrap_or(&[]), depth + 1)?,
+            (_, Type::Message(m)) => {
+                self.message(m, pieces.as_deref().unwrap_or(&[]), depth + 1)?
+            }
             (Some(v), _) => v,
             // gogo starts a bytes value as `[]byte{}`: a missing one is empty, not nil.
             (None, Type::Scalar(Scalar::Bytes)) => Value::String(String::new()),

@@ -203,7 +203,9 @@ impl fmt::Display for EncodeError {
                 write!(f, "{path}: expected {expected}, found {found}")
             }
             Self::TooDeep(limit) => write!(f, "object nested deeper than {limit}"),
-            Self::FrameTooLarge(len) => write!(f, "watch event of {len} bytes does not fit a frame"),
+            Self::FrameTooLarge(len) => {
+                write!(f, "watch event of {len} bytes does not fit a frame")
+            }
         }
     }
 }

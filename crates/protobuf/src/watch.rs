@@ -34,7 +34,8 @@ pub(crate) fn encode(
     enc.envelope(object, &mut out, 0)?;
     end_len(&mut out, raw_start);
     end_len(&mut out, object_start);
-    let len = u32::try_from(out.len() - 4).map_err(|_| EncodeError::FrameTooLarge(out.len() - 4))?;
+    let len =
+        u32::try_from(out.len() - 4).map_err(|_| EncodeError::FrameTooLarge(out.len() - 4))?;
     out[..4].copy_from_slice(&len.to_be_bytes());
     Ok(out)
 }
