@@ -27,9 +27,9 @@ fn every_truncation_of_every_sample_is_an_error_or_a_value() {
 #[test]
 fn flipped_bytes_never_panic() {
     let bytes = encode(&load("pod")).unwrap();
-    // A fixed linear congruential generator: the same 20 000 mutations every run.
+    // A fixed linear congruential generator: the same 5 000 mutations every run.
     let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-    for _ in 0..20_000 {
+    for _ in 0..5_000 {
         seed = seed
             .wrapping_mul(6_364_136_223_846_793_005)
             .wrapping_add(1_442_695_040_888_963_407);

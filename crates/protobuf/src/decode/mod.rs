@@ -8,8 +8,7 @@
 
 use std::borrow::Cow;
 
-use base64::Engine as _;
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 
 use crate::descriptor::{Field, Label, MessageId, Registry, Scalar, Type};
 use crate::envelope::{self, MAGIC};
@@ -17,6 +16,10 @@ use crate::error::DecodeError;
 use crate::gotime;
 use crate::special::Special;
 use crate::wire::{self, Reader};
+
+mod scalar;
+
+use scalar::{base64, is_zero, looks_like_json, parse_json, scalar, string, zero};
 
 /// What one field of a message holds after reading.
 enum Slot<'a> {
@@ -41,33 +44,6 @@ fn join<'a>(slot: &mut Option<Cow<'a, [u8]>>, piece: &'a [u8]) {
         None => *slot = Some(Cow::Borrowed(piece)),
         Some(bytes) => bytes.to_mut().extend_from_slice(piece),
     }
-}
-
-fn base64(bytes: &[u8]) -> Value {
-    Value::String(base64::engine::general_purpose::STANDARD.encode(bytes))
-}
-
-fn string(bytes: &[u8]) -> Value {
-    Value::String(String::from_utf8_lossy(bytes).into_owned())
-}
-
-/// Go writes an integral float64 without a fraction, which reads back as an integer.
-fn float(v: f64, field: &Field) -> Result<Value, DecodeError> {
-    if !v.is_finite() {
-        return Err(DecodeError::InvalidJson {
-            field: field.json.unwrap_or("-").to_owned(),
-            detail: format!("json: unsupported value: {v}"),
-        });
-    }
-    #[allow(
-        clippy::cast_possible_truncation,
-        clippy::float_cmp,
-        clippy::cast_precision_loss
-    )]
-    if v.fract() == 0.0 && v.abs() < 9.007_199_254_740_992e15 {
-        return Ok(Value::from(v as i64));
-    }
-    Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
 }
 
 impl Decoder<'_> {
@@ -442,55 +418,5 @@ impl Decoder<'_> {
                 None => schema(1)?.unwrap_or(Value::Null),
             },
         })
-    }
-}
-
-/// `RawExtension.guessContentType`: what JSON can start with.
-fn looks_like_json(b: &[u8]) -> bool {
-    matches!(
-        b[0],
-        b'\t' | b'\r' | b'\n' | b' ' | b'{' | b'[' | b'n' | b't' | b'f' | b'"' | b'-' | b'0'..=b'9'
-    )
-}
-
-fn parse_json(b: &[u8], field: &str) -> Result<Value, DecodeError> {
-    serde_json::from_slice(b).map_err(|e| DecodeError::InvalidJson {
-        field: field.to_owned(),
-        detail: e.to_string(),
-    })
-}
-
-fn scalar(r: &mut Reader<'_>, s: Scalar, f: &Field) -> Result<Value, DecodeError> {
-    #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
-    Ok(match s {
-        Scalar::String => string(r.bytes()?),
-        Scalar::Bytes => base64(r.bytes()?),
-        Scalar::Bool => Value::Bool(r.varint()? != 0),
-        Scalar::Int32 => Value::from(r.varint()? as i32),
-        Scalar::Int64 => Value::from(r.varint()? as i64),
-        Scalar::Uint32 => Value::from(r.varint()? as u32),
-        Scalar::Uint64 => Value::from(r.varint()?),
-        Scalar::Double => float(f64::from_bits(r.fixed64()?), f)?,
-        Scalar::Float => float(f64::from(f32::from_bits(r.fixed32()?)), f)?,
-    })
-}
-
-fn zero(s: Scalar) -> Value {
-    match s {
-        Scalar::String => Value::String(String::new()),
-        Scalar::Bool => Value::Bool(false),
-        Scalar::Bytes => Value::Null,
-        _ => Value::from(0),
-    }
-}
-
-/// Go's `omitempty` emptiness of a scalar.
-fn is_zero(v: &Value) -> bool {
-    match v {
-        Value::String(s) => s.is_empty(),
-        Value::Bool(b) => !b,
-        Value::Number(n) => n.as_f64() == Some(0.0),
-        Value::Null => true,
-        _ => false,
     }
 }
