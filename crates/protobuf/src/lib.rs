@@ -65,9 +65,11 @@ pub use watch::{Frame, FrameError, WatchEvent, split_frame};
 pub const CONTENT_TYPE: &str = "application/vnd.kubernetes.protobuf";
 /// The media type of protobuf watch streams.
 pub const WATCH_CONTENT_TYPE: &str = "application/vnd.kubernetes.protobuf;stream=watch";
-/// The media type kubectl 1.27/1.28 ask `/openapi/v2` for.
-pub const OPENAPI_V2_CONTENT_TYPE: &str =
-    "application/com.github.proto-openapi.spec.v2@v1.0+protobuf";
+/// What kubectl 1.27/1.28 send as `Accept` for `/openapi/v2`.
+pub const OPENAPI_V2_ACCEPT: &str = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf";
+/// The `Content-Type` to answer it with: kube-openapi's dotted form, since Go's
+/// `mime.ParseMediaType` (in kubectl) refuses the `@` of the Accept form.
+pub const OPENAPI_V2_CONTENT_TYPE: &str = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
 
 /// Messages nested deeper than this are refused (the local API server's JSON depth limit).
 pub const DEFAULT_MAX_DEPTH: usize = 127;

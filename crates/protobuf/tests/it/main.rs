@@ -3,6 +3,7 @@
 mod common;
 mod golden;
 mod hostile;
+mod kubectl;
 mod openapi;
 mod prost_cross;
 mod roundtrip;
