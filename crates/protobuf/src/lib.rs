@@ -69,7 +69,8 @@ pub const WATCH_CONTENT_TYPE: &str = "application/vnd.kubernetes.protobuf;stream
 pub const OPENAPI_V2_ACCEPT: &str = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf";
 /// The `Content-Type` to answer it with: kube-openapi's dotted form, since Go's
 /// `mime.ParseMediaType` (in kubectl) refuses the `@` of the Accept form.
-pub const OPENAPI_V2_CONTENT_TYPE: &str = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
+pub const OPENAPI_V2_CONTENT_TYPE: &str =
+    "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
 
 /// Messages nested deeper than this are refused (the local API server's JSON depth limit).
 pub const DEFAULT_MAX_DEPTH: usize = 127;
