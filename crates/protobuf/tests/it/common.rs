@@ -10,6 +10,7 @@ pub const SAMPLES: &[&str] = &[
     "crd",
     "deployment",
     "deploymentlist",
+    "discovery",
     "event",
     "events-event",
     "hpa",

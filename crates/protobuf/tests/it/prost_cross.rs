@@ -58,6 +58,9 @@ fn prost_reencode(api_version: &str, kind: &str, raw: &[u8]) -> Vec<u8> {
         ("authorization.k8s.io/v1", "SelfSubjectAccessReview") => {
             reencode::<api::authorization::v1::SelfSubjectAccessReview>(raw)
         }
+        ("apidiscovery.k8s.io/v2", "APIGroupDiscoveryList") => {
+            reencode::<api::apidiscovery::v2::APIGroupDiscoveryList>(raw)
+        }
         ("authentication.k8s.io/v1", "TokenReview") => {
             reencode::<api::authentication::v1::TokenReview>(raw)
         }
