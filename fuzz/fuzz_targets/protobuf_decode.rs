@@ -22,8 +22,11 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let codec = crdkit_protobuf::Codec::with_max_depth(64);
     if let Ok(object) = codec.decode(data) {
         if let Ok(bytes) = codec.encode(&object) {
-            let again = codec.decode(&bytes).expect("our own bytes decode");
-            assert_eq!(without_nulls(&again), without_nulls(&object), "decode(encode(decode(x))) != decode(x)");
+            match codec.decode(&bytes) {
+                Ok(again) => assert_eq!(without_nulls(&again), without_nulls(&object), "decode(encode(decode(x))) != decode(x)"),
+                Err(crdkit_protobuf::DecodeError::TooManyValues) => {}
+                Err(e) => panic!("our own bytes do not decode: {e}"),
+            }
         }
     }
     let _ = codec.decode_watch_event(data);

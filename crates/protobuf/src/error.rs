@@ -38,6 +38,9 @@ pub enum DecodeError {
     },
     /// Messages nested deeper than the limit.
     TooDeep(usize),
+    /// More JSON values than the input's size allows (two a byte, and 4096): zero values
+    /// blown up from empty messages.
+    TooManyValues,
     /// Embedded JSON (`RawExtension`, `FieldsV1`, apiextensions `JSON`) that does not parse.
     InvalidJson {
         /// The field's JSON name.
@@ -85,6 +88,7 @@ impl fmt::Display for DecodeError {
                 write!(f, "proto: wrong wireType = {wire} for field {field}")
             }
             Self::TooDeep(limit) => write!(f, "proto: messages nested deeper than {limit}"),
+            Self::TooManyValues => f.write_str("proto: the object decodes to too many values for its size"),
             Self::InvalidJson { field, detail } => write!(f, "{field}: invalid embedded JSON: {detail}"),
             Self::UnknownRawContent { field } => {
                 write!(f, "{field}: embedded object is neither JSON nor protobuf")

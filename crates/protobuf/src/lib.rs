@@ -96,10 +96,12 @@ impl Codec {
         Self { max_depth }
     }
 
-    fn decoder(self) -> decode::Decoder<'static> {
+    /// A decoder for `input_len` bytes: at most two JSON values a byte, and 4096.
+    fn decoder(self, input_len: usize) -> decode::Decoder<'static> {
         decode::Decoder {
             reg: descriptor::registry(),
             max_depth: self.max_depth,
+            budget: std::cell::Cell::new(input_len.saturating_mul(2).saturating_add(4096)),
         }
     }
 
@@ -117,7 +119,7 @@ impl Codec {
     /// Bytes that are no protobuf body, that do not decode as the named kind (with gogo's
     /// texts), a kind without a message, or messages nested deeper than the limit.
     pub fn decode(&self, body: &[u8]) -> Result<Value, DecodeError> {
-        self.decoder().envelope(body, 0)
+        self.decoder(body.len()).envelope(body, 0)
     }
 
     /// A JSON object as the protobuf body Go writes for it; its `apiVersion` and `kind` choose
@@ -150,7 +152,7 @@ impl Codec {
     /// # Errors
     /// As [`Codec::decode`].
     pub fn decode_watch_event(&self, event: &[u8]) -> Result<WatchEvent, DecodeError> {
-        watch::decode(&self.decoder(), event)
+        watch::decode(&self.decoder(event.len()), event)
     }
 }
 

@@ -35,6 +35,9 @@ enum Slot<'a> {
 pub(crate) struct Decoder<'r> {
     pub(crate) reg: &'r Registry,
     pub(crate) max_depth: usize,
+    /// JSON values still allowed: Go's zero values make a few bytes of protobuf (an empty
+    /// `Deployment` is two) into many members, so the output is bounded by the input.
+    pub(crate) budget: std::cell::Cell<usize>,
 }
 
 /// Appends an occurrence of a message field: reading the joined bytes merges the occurrences
@@ -47,6 +50,16 @@ fn join<'a>(slot: &mut Option<Cow<'a, [u8]>>, piece: &'a [u8]) {
 }
 
 impl Decoder<'_> {
+    fn spend(&self) -> Result<(), DecodeError> {
+        match self.budget.get().checked_sub(1) {
+            Some(left) => {
+                self.budget.set(left);
+                Ok(())
+            }
+            None => Err(DecodeError::TooManyValues),
+        }
+    }
+
     /// An object in its envelope (`k8s\0` + `runtime.Unknown`), with `apiVersion` and `kind`
     /// from the envelope as Go sets them after decoding.
     pub(crate) fn envelope(&self, bytes: &[u8], depth: usize) -> Result<Value, DecodeError> {
@@ -108,6 +121,7 @@ impl Decoder<'_> {
             }
             let Some(name) = f.json else { continue };
             if let Some(v) = self.field_json(f, slot, depth)? {
+                self.spend()?;
                 out.insert(name.to_owned(), v);
             }
         }
@@ -229,22 +243,29 @@ impl Decoder<'_> {
                     };
                     match ty {
                         Type::Message(m) if wire == wire::LEN => {
+                            self.spend()?;
                             list.push(self.message(m, r.bytes()?, depth + 1)?);
                         }
                         Type::Scalar(Scalar::Bytes) if wire == wire::LEN => {
+                            self.spend()?;
                             list.push(base64(r.bytes()?));
                         }
                         Type::Scalar(Scalar::String) if wire == wire::LEN => {
+                            self.spend()?;
                             list.push(string(r.bytes()?));
                         }
                         // gogo reads numbers packed or not.
                         Type::Scalar(s) if wire == wire::LEN => {
                             let mut packed = Reader::new(r.bytes()?);
                             while !packed.done() {
+                                self.spend()?;
                                 list.push(scalar(&mut packed, s, f)?);
                             }
                         }
-                        Type::Scalar(s) if wire == s.wire() => list.push(scalar(&mut r, s, f)?),
+                        Type::Scalar(s) if wire == s.wire() => {
+                            self.spend()?;
+                            list.push(scalar(&mut r, s, f)?);
+                        }
                         _ => return Err(wrong()),
                     }
                 }
@@ -252,6 +273,7 @@ impl Decoder<'_> {
                     if wire != wire::LEN {
                         return Err(wrong());
                     }
+                    self.spend()?;
                     let (k, v) = self.map_entry(r.bytes()?, key, ty, f, depth)?;
                     match &mut slots[i] {
                         Slot::Map(map) => {

@@ -152,3 +152,43 @@ fn wrong_wire_types_and_illegal_tags() {
         json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {}})
     );
 }
+
+/// An empty `Deployment` is two bytes of protobuf and a dozen JSON members (Go's zero values):
+/// the output is bounded by the input's size, big real lists pass.
+#[test]
+fn zero_value_blow_up_is_bounded() {
+    let list = |items: Vec<serde_json::Value>| {
+        encode(&json!({"apiVersion": "apps/v1", "kind": "DeploymentList", "metadata": {}, "items": items})).unwrap()
+    };
+    let mut deployment = load("deployment");
+    let obj = deployment.as_object_mut().unwrap();
+    obj.remove("apiVersion");
+    obj.remove("kind");
+    let real = list(vec![deployment; 2_000]);
+    assert_eq!(
+        decode(&real).unwrap()["items"].as_array().unwrap().len(),
+        2_000
+    );
+    // 40 000 items of two bytes each: `12 00`.
+    let mut body = b"k8s\0".to_vec();
+    let type_meta: Vec<u8> = [0x0a, 0x07]
+        .iter()
+        .copied()
+        .chain(*b"apps/v1")
+        .chain([0x12, 14])
+        .chain(*b"DeploymentList")
+        .collect();
+    body.push(0x0a);
+    body.push(type_meta.len() as u8);
+    body.extend(type_meta);
+    let items: Vec<u8> = [0x12, 0x00].repeat(40_000);
+    body.push(0x12);
+    let mut n = items.len();
+    while n >= 0x80 {
+        body.push((n as u8) | 0x80);
+        n >>= 7;
+    }
+    body.push(n as u8);
+    body.extend(items);
+    assert_eq!(decode(&body).unwrap_err(), DecodeError::TooManyValues);
+}
