@@ -263,5 +263,4 @@ impl Registry {
 }
 
 #[cfg(test)]
-#[path = "descriptor_tests.rs"]
 mod tests;

@@ -1,5 +1,5 @@
 //! The descriptors against an independent source: the `OpenAPI` definitions Kubernetes 1.35
-//! publishes (`crates/cli/data/kubernetes-openapi.json`, derived from kubernetes/kubernetes
+//! publishes (`crates/builtin/data/kubernetes-openapi.json`, derived from kubernetes/kubernetes
 //! `api/openapi-spec`). Their property names are the Go JSON names, so every message of a
 //! published definition must have exactly its properties (`apiVersion` and `kind` aside,
 //! which protobuf carries in the envelope), and every published kind must have a message.
@@ -49,7 +49,7 @@ fn json_names(reg: &Registry, id: MessageId, out: &mut BTreeSet<String>) {
 fn json_names_are_the_published_properties_and_every_kind_has_a_message() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../cli/data/kubernetes-openapi.json"
+        "/../builtin/data/kubernetes-openapi.json"
     );
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let in_135: BTreeSet<u64> = doc["versions"]["1.35"]
