@@ -233,7 +233,7 @@ impl Encoder<'_> {
             }
             (Special::Duration, Value::Null) => put_int(out, 1, 0),
             (Special::Duration, Value::String(s)) => {
-                let nanos = gotime::parse_duration(s)
+                let nanos = crdkit_apimachinery::goparse::parse_duration(s)
                     .ok_or_else(|| EncodeError::invalid("duration", value))?;
                 put_int(out, 1, nanos);
             }

@@ -1,10 +1,10 @@
 //! Go's time texts for `metav1.Time`, `MicroTime` and `Duration`: `Format(time.RFC3339)` (from
-//! crdkit-apimachinery), `Format(RFC3339Micro)`, `time.Duration.String` and
-//! `time.ParseDuration` (Go `src/time/format.go`, `time.go`).
+//! crdkit-apimachinery), `Format(RFC3339Micro)` and `time.Duration.String` (Go
+//! `src/time/format.go`, `time.go`); parsing is crdkit-apimachinery's `goparse`.
 
 use std::fmt::Write as _;
 
-use crdkit_apimachinery::goparse::{format_rfc3339, parse_rfc3339};
+use crdkit_apimachinery::goparse::{format_rfc3339, parse_rfc3339_instant};
 
 const NANOS: i64 = 1_000_000_000;
 
@@ -39,23 +39,10 @@ pub(crate) fn format_micro_time(secs: i64, nanos: i64) -> String {
     s
 }
 
-/// An RFC 3339 time as (Unix seconds, nanoseconds of its fraction). `time.Parse` takes the
-/// fraction after `.` or `,`, up to nine digits counted.
+/// An RFC 3339 time as (Unix seconds, nanoseconds of its fraction).
 pub(crate) fn parse_time(s: &str) -> Option<(i64, i32)> {
-    let secs = parse_rfc3339(s).ok()?;
-    let b = s.as_bytes();
-    let mut nanos = 0i32;
-    if let Some(&sep) = b.get(19)
-        && (sep == b'.' || sep == b',')
-    {
-        let digits = b[20..].iter().take_while(|c| c.is_ascii_digit());
-        let mut scale = 100_000_000;
-        for d in digits {
-            nanos += i32::from(d - b'0') * scale;
-            scale /= 10;
-        }
-    }
-    Some((secs, nanos))
+    let t = parse_rfc3339_instant(s).ok()?;
+    Some((t.secs, i32::try_from(t.nanos).ok()?))
 }
 
 /// `time.Duration(nanos).String()`.
@@ -108,112 +95,10 @@ fn split_frac(v: u64, prec: u32) -> (u64, String) {
     (v / p, format!(".{}", digits.trim_end_matches('0')))
 }
 
-/// `time.ParseDuration`.
-pub(crate) fn parse_duration(s: &str) -> Option<i64> {
-    const LIMIT: u64 = 1 << 63;
-    let (neg, mut s) = match s.as_bytes().first() {
-        Some(b'-') => (true, &s[1..]),
-        Some(b'+') => (false, &s[1..]),
-        _ => (false, s),
-    };
-    if s == "0" {
-        return Some(0);
-    }
-    if s.is_empty() {
-        return None;
-    }
-    let mut total: u64 = 0;
-    while !s.is_empty() {
-        let b = s.as_bytes();
-        if !(b[0] == b'.' || b[0].is_ascii_digit()) {
-            return None;
-        }
-        let n = b.iter().take_while(|c| c.is_ascii_digit()).count();
-        let mut v: u64 = 0;
-        for &c in &b[..n] {
-            if v > LIMIT / 10 {
-                return None;
-            }
-            v = v * 10 + u64::from(c - b'0');
-            if v > LIMIT {
-                return None;
-            }
-        }
-        s = &s[n..];
-        let (mut f, mut scale, mut post) = (0u64, 1f64, false);
-        if let Some(rest) = s.strip_prefix('.') {
-            let m = rest.bytes().take_while(u8::is_ascii_digit).count();
-            let mut overflow = false;
-            for c in rest[..m].bytes() {
-                if overflow {
-                    continue;
-                }
-                if f > (LIMIT - 1) / 10 {
-                    overflow = true;
-                    continue;
-                }
-                let y = f * 10 + u64::from(c - b'0');
-                if y > LIMIT {
-                    overflow = true;
-                    continue;
-                }
-                f = y;
-                scale *= 10.0;
-            }
-            post = m > 0;
-            s = &rest[m..];
-        }
-        if n == 0 && !post {
-            return None;
-        }
-        let u = s
-            .bytes()
-            .take_while(|c| *c != b'.' && !c.is_ascii_digit())
-            .count();
-        if u == 0 {
-            return None;
-        }
-        let unit: u64 = match &s[..u] {
-            "ns" => 1,
-            "us" | "\u{b5}s" | "\u{3bc}s" => 1_000,
-            "ms" => 1_000_000,
-            "s" => 1_000_000_000,
-            "m" => 60_000_000_000,
-            "h" => 3_600_000_000_000,
-            _ => return None,
-        };
-        s = &s[u..];
-        if v > LIMIT / unit {
-            return None;
-        }
-        v *= unit;
-        if f > 0 {
-            // Go computes the fraction in float64, nanosecond-accurate up to hours.
-            #[allow(
-                clippy::cast_possible_truncation,
-                clippy::cast_sign_loss,
-                clippy::cast_precision_loss
-            )]
-            let add = (f as f64 * (unit as f64 / scale)) as u64;
-            v += add;
-            if v > LIMIT {
-                return None;
-            }
-        }
-        total += v;
-        if total > LIMIT {
-            return None;
-        }
-    }
-    if neg {
-        return Some((total as i64).wrapping_neg());
-    }
-    i64::try_from(total).ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crdkit_apimachinery::goparse::parse_duration;
 
     #[test]
     fn durations_as_go_prints_them() {
@@ -237,25 +122,6 @@ mod tests {
         for (d, want) in cases {
             assert_eq!(format_duration(*d), *want);
             assert_eq!(parse_duration(want), Some(*d), "{want}");
-        }
-    }
-
-    #[test]
-    fn durations_go_parses() {
-        assert_eq!(parse_duration("1.5h"), Some(5400 * NANOS));
-        assert_eq!(parse_duration("-1m30s"), Some(-90 * NANOS));
-        assert_eq!(parse_duration(".5s"), Some(NANOS / 2));
-        assert_eq!(parse_duration("1us"), Some(1000));
-        for bad in [
-            "",
-            "1",
-            "1x",
-            ".s",
-            "-",
-            "9223372036854775808ns",
-            "3000000h",
-        ] {
-            assert_eq!(parse_duration(bad), None, "{bad}");
         }
     }
 

@@ -10,5 +10,8 @@ pub mod url;
 
 pub use self::mail::parse_mail_address;
 pub use self::net::{parse_cidr_sloppy, parse_ip, parse_mac};
-pub use self::time::{format_rfc3339, parse_date, parse_duration_strfmt, parse_rfc3339};
+pub use self::time::{
+    Rfc3339, format_rfc3339, parse_date, parse_duration, parse_duration_strfmt, parse_rfc3339,
+    parse_rfc3339_instant,
+};
 pub use self::uri::parse_request_uri;

@@ -1,5 +1,6 @@
-//! `time.Parse` of dates and RFC 3339 times, `Time.Format` back, and `time.ParseDuration` with
-//! strfmt's fallback.
+//! `time.Parse` of dates and RFC 3339 times, `Time.Format` back, and `time.ParseDuration` (alone
+//! and with strfmt's fallback): the one home of these for CEL, the CEL checker, protobuf and the
+//! formats.
 
 use crate::calendar::{civil_from_days, days_from_civil, days_in_month};
 
@@ -56,11 +57,32 @@ impl std::fmt::Display for TimeParseError {
 
 impl std::error::Error for TimeParseError {}
 
+/// An instant read from RFC 3339 text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rfc3339 {
+    /// Unix seconds.
+    pub secs: i64,
+    /// Nanoseconds of the fraction: Go reads its first nine digits and ignores the rest.
+    pub nanos: u32,
+    /// The text's UTC offset in seconds (`Z` is 0).
+    pub offset: i32,
+}
+
 /// `time.Parse(time.RFC3339, s)` as Unix seconds (the fraction dropped).
 ///
 /// # Errors
 /// Go's parse error, naming the part that did not parse.
 pub fn parse_rfc3339(s: &str) -> Result<i64, TimeParseError> {
+    parse_rfc3339_instant(s).map(|t| t.secs)
+}
+
+/// `time.Parse(time.RFC3339, s)` with its fraction and offset. Go's general parser, which
+/// `Parse` falls back to when its RFC 3339 fast path refuses the text (src/time/format.go), takes
+/// a fraction after `.` or `,` when a digit follows and offsets up to `24:60`.
+///
+/// # Errors
+/// Go's parse error, naming the part that did not parse.
+pub fn parse_rfc3339_instant(s: &str) -> Result<Rfc3339, TimeParseError> {
     let err = |elem: &'static str, rest: &str| TimeParseError {
         value: s.to_owned(),
         value_elem: rest.to_owned(),
@@ -94,26 +116,40 @@ pub fn parse_rfc3339(s: &str) -> Result<i64, TimeParseError> {
         .filter(|s| *s < 60)
         .ok_or_else(|| err("05", &tail(rest)))?;
     let mut rest = &rest[2..];
-    if rest.first() == Some(&b'.') || rest.first() == Some(&b',') {
-        let n = rest[1..].iter().take_while(|c| c.is_ascii_digit()).count();
-        rest = &rest[1 + n..];
+    let mut nanos = 0u32;
+    if let [b'.' | b',', digits @ ..] = rest
+        && digits.first().is_some_and(u8::is_ascii_digit)
+    {
+        let n = digits.iter().take_while(|c| c.is_ascii_digit()).count();
+        let mut scale = 100_000_000;
+        for d in &digits[..n.min(9)] {
+            nanos += u32::from(d - b'0') * scale;
+            scale /= 10;
+        }
+        rest = &digits[n..];
     }
     let offset = match rest {
         b"Z" => 0,
         [sign @ (b'+' | b'-'), r @ ..] if r.len() == 5 && r[2] == b':' => {
             let (oh, om) = (
-                num2(r).ok_or_else(|| err("Z07:00", &tail(rest)))?,
-                num2(&r[3..]).ok_or_else(|| err("Z07:00", &tail(rest)))?,
+                num2(r)
+                    .filter(|h| *h <= 24)
+                    .ok_or_else(|| err("Z07:00", &tail(rest)))?,
+                num2(&r[3..])
+                    .filter(|m| *m <= 60)
+                    .ok_or_else(|| err("Z07:00", &tail(rest)))?,
             );
             let o = oh * 3600 + om * 60;
             if *sign == b'-' { -o } else { o }
         }
         _ => return Err(err("Z07:00", &tail(rest))),
     };
-    Ok(
-        days_from_civil(y, i64::from(mo), i64::from(d)) * 86_400 + h * 3600 + mi * 60 + sec
-            - offset,
-    )
+    let local = days_from_civil(y, i64::from(mo), i64::from(d)) * 86_400 + h * 3600 + mi * 60 + sec;
+    Ok(Rfc3339 {
+        secs: local - offset,
+        nanos,
+        offset: i32::try_from(offset).expect("at most 24:60"),
+    })
 }
 
 /// `t.UTC().Format(time.RFC3339)` of Unix seconds.
@@ -130,58 +166,53 @@ pub fn format_rfc3339(secs: i64) -> String {
 
 /// strfmt `ParseDuration`: Go's `time.ParseDuration`, else `<int> <unit>` pairs (`3 days`).
 pub fn parse_duration_strfmt(s: &str) -> bool {
-    go_parse_duration(s) || strfmt_duration(s)
+    parse_duration(s).is_some() || strfmt_duration(s)
 }
 
-/// `time.ParseDuration` succeeds.
-fn go_parse_duration(s: &str) -> bool {
-    const UNITS: [(&str, u64); 9] = [
-        ("ns", 1),
-        ("us", 1_000),
-        ("\u{b5}s", 1_000),
-        ("\u{3bc}s", 1_000),
-        ("ms", 1_000_000),
-        ("s", 1_000_000_000),
-        ("m", 60_000_000_000),
-        ("h", 3_600_000_000_000),
-        ("", 0),
-    ];
-    let mut s = s.strip_prefix(['-', '+']).unwrap_or(s);
-    if s == "0" {
-        return true;
+/// Go's `time.ParseDuration` in nanoseconds; `None` where Go returns an error
+/// (src/time/format.go: `leadingInt`, `leadingFraction` and the `1<<63` bounds).
+#[must_use]
+pub fn parse_duration(s: &str) -> Option<i64> {
+    const LIMIT: u64 = 1 << 63;
+    let (neg, mut s) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s.as_bytes()[1..]),
+        Some(b'+') => (false, &s.as_bytes()[1..]),
+        _ => (false, s.as_bytes()),
+    };
+    if s == b"0" {
+        return Some(0);
     }
     if s.is_empty() {
-        return false;
+        return None;
     }
     let mut total: u64 = 0;
     while !s.is_empty() {
-        let b = s.as_bytes();
-        if !(b[0] == b'.' || b[0].is_ascii_digit()) {
-            return false;
+        if !(s[0] == b'.' || s[0].is_ascii_digit()) {
+            return None;
         }
-        let n = b.iter().take_while(|c| c.is_ascii_digit()).count();
+        let n = s.iter().take_while(|c| c.is_ascii_digit()).count();
         let mut v: u64 = 0;
-        for &c in &b[..n] {
-            if v > (1 << 63) / 10 {
-                return false;
+        for &c in &s[..n] {
+            if v > LIMIT / 10 {
+                return None;
             }
             v = v * 10 + u64::from(c - b'0');
-            if v > 1 << 63 {
-                return false;
+            if v > LIMIT {
+                return None;
             }
         }
         s = &s[n..];
         let (mut f, mut scale, mut post) = (0u64, 1f64, false);
-        if let Some(r) = s.strip_prefix('.') {
-            let m = r.bytes().take_while(u8::is_ascii_digit).count();
+        if let Some(r) = s.strip_prefix(b".") {
+            let m = r.iter().take_while(|c| c.is_ascii_digit()).count();
             let mut overflow = false;
-            for c in r[..m].bytes() {
-                if overflow || f > (1 << 63) / 10 {
+            for &c in &r[..m] {
+                if overflow || f > (LIMIT - 1) / 10 {
                     overflow = true;
                     continue;
                 }
                 let y = f * 10 + u64::from(c - b'0');
-                if y > 1 << 63 {
+                if y > LIMIT {
                     overflow = true;
                     continue;
                 }
@@ -192,23 +223,29 @@ fn go_parse_duration(s: &str) -> bool {
             s = &r[m..];
         }
         if n == 0 && !post {
-            return false;
+            return None;
         }
         let u = s
-            .find(|c: char| c == '.' || c.is_ascii_digit())
-            .unwrap_or(s.len());
-        if u == 0 {
-            return false;
-        }
-        let Some(&(_, unit)) = UNITS.iter().find(|(name, _)| *name == &s[..u]) else {
-            return false;
+            .iter()
+            .take_while(|c| **c != b'.' && !c.is_ascii_digit())
+            .count();
+        let unit: u64 = match &s[..u] {
+            b"ns" => 1,
+            // `µs` as U+00B5 and U+03BC.
+            b"us" | b"\xc2\xb5s" | b"\xce\xbcs" => 1_000,
+            b"ms" => 1_000_000,
+            b"s" => 1_000_000_000,
+            b"m" => 60_000_000_000,
+            b"h" => 3_600_000_000_000,
+            _ => return None,
         };
         s = &s[u..];
-        if v > (1 << 63) / unit {
-            return false;
+        if v > LIMIT / unit {
+            return None;
         }
         v *= unit;
         if f > 0 {
+            // Go adds the fraction through float64, exact to the nanosecond up to hours.
             #[allow(
                 clippy::cast_precision_loss,
                 clippy::cast_possible_truncation,
@@ -216,16 +253,26 @@ fn go_parse_duration(s: &str) -> bool {
             )]
             let frac = (f as f64 * (unit as f64 / scale)) as u64;
             v += frac;
-            if v > 1 << 63 {
-                return false;
+            if v > LIMIT {
+                return None;
             }
         }
-        total += v;
-        if total > 1 << 63 {
-            return false;
+        // Go's uint64 sum wraps when two terms are both 1<<63 (`9223372036854775808ns` twice is
+        // 0s there); wrapping keeps that answer.
+        total = total.wrapping_add(v);
+        if total > LIMIT {
+            return None;
         }
     }
-    true
+    if neg {
+        // -Duration(1<<63) is the minimum; anything smaller is negated exactly.
+        return Some(if total == LIMIT {
+            i64::MIN
+        } else {
+            -i64::try_from(total).ok()?
+        });
+    }
+    i64::try_from(total).ok()
 }
 
 fn strfmt_duration(s: &str) -> bool {
@@ -297,5 +344,66 @@ mod tests {
             parse_rfc3339("a").unwrap_err().to_string(),
             r#"parsing time "a" as "2006-01-02T15:04:05Z07:00": cannot parse "a" as "2006""#
         );
+        let t = parse_rfc3339_instant("2011-08-18T19:03:37,0123456789-01:30").unwrap();
+        assert_eq!((t.nanos, t.offset), (12_345_678, -5_400));
+        assert_eq!(t.secs, parse_rfc3339("2011-08-18T20:33:37Z").unwrap());
+        // A separator without a digit is not a fraction; Go then fails on the zone.
+        assert_eq!(
+            parse_rfc3339("2020-01-01T00:00:00.Z")
+                .unwrap_err()
+                .layout_elem,
+            "Z07:00"
+        );
+        // The general parser's offset range (`> 24`, `> 60` are out of range).
+        assert!(parse_rfc3339("2020-01-01T00:00:00+24:00").is_ok());
+        assert!(parse_rfc3339("2020-01-01T00:00:00+25:00").is_err());
+        assert!(parse_rfc3339("2020-01-01T00:00:00+00:61").is_err());
+        assert!(parse_rfc3339("2023-02-29T00:00:00Z").is_err());
+        assert_eq!(parse_rfc3339("0001-01-01T00:00:00Z"), Ok(-62_135_596_800));
+    }
+
+    #[test]
+    fn go_durations() {
+        // Cases of Go's time_test.go parseDurationTests.
+        for (text, nanos) in [
+            ("0", 0),
+            ("5s", 5_000_000_000),
+            ("+5s", 5_000_000_000),
+            ("-5s", -5_000_000_000),
+            ("1.004s", 1_004_000_000),
+            (".5ms", 500_000),
+            ("1h30m", 5_400_000_000_000),
+            ("1h2m3s4ms", 3_723_004_000_000),
+            ("10\u{b5}s", 10_000),
+            ("10\u{3bc}s", 10_000),
+            ("9223372036854775807ns", i64::MAX),
+            ("9223372036854775.807us", i64::MAX),
+            ("-9223372036854775808ns", i64::MIN),
+            ("0.100000000000000000000h", 360_000_000_000),
+            ("0.9223372036854775807h", 3_320_413_933_267),
+            ("2562047h", 2_562_047 * 3_600_000_000_000),
+            ("9223372036854775808ns9223372036854775808ns", 0),
+        ] {
+            assert_eq!(parse_duration(text), Some(nanos), "{text}");
+        }
+        for text in [
+            "",
+            "3",
+            "-",
+            "s",
+            ".",
+            "-.",
+            ".s",
+            "+.s",
+            "1d",
+            "\u{0}",
+            "3000000h",
+            "9223372036854775808ns",
+            "9223372036854775.808us",
+            "-9223372036854775809ns",
+        ] {
+            assert_eq!(parse_duration(text), None, "{text}");
+        }
+        assert!(parse_duration_strfmt("3 days") && !parse_duration_strfmt("three"));
     }
 }

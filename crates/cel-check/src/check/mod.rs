@@ -25,7 +25,6 @@ mod call;
 mod checker;
 mod debug;
 mod format;
-mod time;
 mod unify;
 mod validate;
 #[doc(hidden)]

@@ -10,12 +10,12 @@
 //! rules of `lib/re2_syntax.rs`, then the `regex` crate that evaluates the pattern) are
 //! reproduced directly.
 
-use super::time::{parse_go_duration, parse_rfc3339_seconds};
 use super::walk;
 use super::{CheckedAst, Reference};
 use crate::env::{CheckEnv, Library};
 use crate::types::Type;
 use crate::{ExprId, ExprKind, Issue, Literal};
+use crdkit_apimachinery::goparse::{parse_duration, parse_rfc3339};
 
 pub(super) fn validate(checked: &CheckedAst, env: &CheckEnv) -> Vec<Issue> {
     let mut issues = Vec::new();
@@ -197,14 +197,14 @@ pub fn valid_literal_argument(function: &str, l: &Literal) -> bool {
 
 fn valid_duration_arg(l: &Literal) -> bool {
     match l {
-        Literal::String(s) => parse_go_duration(s).is_some(),
+        Literal::String(s) => parse_duration(s).is_some(),
         _ => true,
     }
 }
 
 fn valid_timestamp_arg(l: &Literal) -> bool {
     match l {
-        Literal::String(s) => parse_rfc3339_seconds(s).is_some_and(in_timestamp_range),
+        Literal::String(s) => parse_rfc3339(s).is_ok_and(in_timestamp_range),
         Literal::Int(i) => in_timestamp_range(*i),
         _ => true,
     }

@@ -10,7 +10,8 @@
 //! crates, no system zoneinfo lookups, so results do not depend on the host).
 
 use super::error::EvalError;
-use crdkit_apimachinery::calendar::{civil_from_days, days_from_civil, days_in_month, weekday};
+use crdkit_apimachinery::calendar::{civil_from_days, days_from_civil, weekday};
+use crdkit_apimachinery::goparse::{parse_duration, parse_rfc3339_instant};
 
 /// cel-go's earliest timestamp: 0001-01-01T00:00:00Z.
 pub const MIN_UNIX: i64 = -62_135_596_800;
@@ -110,68 +111,15 @@ pub(crate) fn diff(a: Timestamp, b: Timestamp) -> Result<Duration, EvalError> {
         .ok_or_else(EvalError::int_overflow)
 }
 
-/// Parses like Go's `time.Parse(time.RFC3339, s)` (fractional seconds accepted), then checks
+/// Go's `time.Parse(time.RFC3339, s)` (crdkit-apimachinery's, fraction and offset kept), then
 /// cel-go's range. `None` when the text does not parse.
 pub(crate) fn parse_rfc3339(s: &str) -> Option<Result<Timestamp, EvalError>> {
-    let b = s.as_bytes();
-    let num = |r: std::ops::Range<usize>| -> Option<i64> {
-        let part = b.get(r)?;
-        part.iter().all(u8::is_ascii_digit).then(|| {
-            part.iter()
-                .fold(0i64, |acc, d| acc * 10 + i64::from(d - b'0'))
-        })
-    };
-    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || b[10] != b'T' || b[13] != b':' {
-        return None;
-    }
-    if b[16] != b':' {
-        return None;
-    }
-    let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
-    let (hour, min, sec) = (num(11..13)?, num(14..16)?, num(17..19)?);
-    if !(1..=12).contains(&month) || day < 1 || day > days_in_month(year, month) {
-        return None;
-    }
-    if hour > 23 || min > 59 || sec > 59 {
-        return None;
-    }
-    let mut i = 19;
-    let mut nanos = 0i64;
-    if b[i] == b'.' || b[i] == b',' {
-        i += 1;
-        let start = i;
-        while i < b.len() && b[i].is_ascii_digit() {
-            if i - start < 9 {
-                nanos = nanos * 10 + i64::from(b[i] - b'0');
-            }
-            i += 1;
-        }
-        if i == start {
-            return None;
-        }
-        for _ in (i - start)..9 {
-            nanos *= 10;
-        }
-    }
-    let offset = match b.get(i)? {
-        b'Z' if i + 1 == b.len() => 0,
-        c @ (b'+' | b'-') if i + 6 == b.len() && b[i + 3] == b':' => {
-            let (oh, om) = (num(i + 1..i + 3)?, num(i + 4..i + 6)?);
-            if oh > 23 || om > 59 {
-                return None;
-            }
-            let o = oh * 3600 + om * 60;
-            if *c == b'-' { -o } else { o }
-        }
-        _ => return None,
-    };
-    let local = days_from_civil(year, month, day) * 86_400 + hour * 3600 + min * 60 + sec;
-    let secs = local - offset;
+    let t = parse_rfc3339_instant(s).ok()?;
     Some(
-        Timestamp::new(secs, nanos as u32)
-            .map(|t| Timestamp {
-                offset: offset as i32,
-                ..t
+        Timestamp::new(t.secs, t.nanos)
+            .map(|u| Timestamp {
+                offset: t.offset,
+                ..u
             })
             .ok_or_else(timestamp_overflow),
     )
@@ -209,71 +157,7 @@ pub fn format_rfc3339_nano(t: &Timestamp) -> String {
 
 /// Go's `time.ParseDuration`; `None` on a syntax error or an out-of-range value.
 pub(crate) fn parse_go_duration(s: &str) -> Option<Duration> {
-    let (neg, mut rest) = match s.as_bytes().first() {
-        Some(b'-') => (true, &s[1..]),
-        Some(b'+') => (false, &s[1..]),
-        _ => (false, s),
-    };
-    if rest == "0" {
-        return Some(Duration(0));
-    }
-    if rest.is_empty() {
-        return None;
-    }
-    let mut total: u64 = 0;
-    while !rest.is_empty() {
-        let int_end = rest
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(rest.len());
-        let (int_part, r) = rest.split_at(int_end);
-        let (frac_part, r) = match r.strip_prefix('.') {
-            Some(r) => {
-                let e = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len());
-                r.split_at(e)
-            }
-            None => ("", r),
-        };
-        if int_part.is_empty() && frac_part.is_empty() {
-            return None;
-        }
-        let unit_end = r
-            .find(|c: char| c == '.' || c.is_ascii_digit())
-            .unwrap_or(r.len());
-        let (unit, r) = r.split_at(unit_end);
-        let scale: u64 = match unit {
-            "ns" => 1,
-            "us" | "µs" | "μs" => 1_000,
-            "ms" => 1_000_000,
-            "s" => 1_000_000_000,
-            "m" => 60_000_000_000,
-            "h" => 3_600_000_000_000,
-            _ => return None,
-        };
-        let mut v: u64 = 0;
-        for d in int_part.bytes() {
-            v = v.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
-        }
-        v = v.checked_mul(scale)?;
-        let mut f = 0f64;
-        let mut sc = 1f64;
-        for d in frac_part.bytes() {
-            f = f * 10.0 + f64::from(d - b'0');
-            sc *= 10.0;
-        }
-        if !frac_part.is_empty() {
-            v = v.checked_add((f * (scale as f64 / sc)) as u64)?;
-        }
-        total = total.checked_add(v)?;
-        rest = r;
-    }
-    if neg {
-        if total > 1u64 << 63 {
-            return None;
-        }
-        Some(Duration((total as i64).wrapping_neg()))
-    } else {
-        i64::try_from(total).ok().map(Duration)
-    }
+    parse_duration(s).map(Duration)
 }
 
 /// Formats like cel-go's `string(duration)`: `strconv.FormatFloat(d.Seconds(), 'f', -1, 64)+"s"`.
