@@ -53,13 +53,16 @@ mod api;
 pub mod cli;
 mod clock;
 mod controllers;
+mod deep;
 mod engine;
+mod filters;
 mod go_base64;
 mod handlers;
 mod http;
 mod jsonpath;
 mod object;
 mod patch;
+mod private;
 mod registry;
 mod request_log;
 mod rest;
@@ -73,7 +76,10 @@ pub use api::ApiConfig;
 /// The storage trait servers run on (crdkit-storage).
 pub use crdkit_storage::Storage;
 pub use request_log::{RequestLog, RequestRecord};
-pub use server::{ApiServer, ServerConfig, StartError, TlsConfig, serve, write_kubeconfig};
+pub use server::{
+    ApiServer, DEFAULT_ACCEPT_HOSTS, ServerConfig, StartError, TlsConfig, raise_open_files_limit,
+    serve, write_kubeconfig,
+};
 #[cfg(feature = "etcd")]
 pub use storage::connect_etcd;
 pub use storage::{DATA_FILE, open_dir};

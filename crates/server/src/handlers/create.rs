@@ -79,7 +79,17 @@ pub(super) async fn create_as(
         let mut stored = candidate.clone();
         crate::registry::conversion::to_storage(&*strategy, &mut stored).await?;
         let key = info.key(ctx.path.namespace.as_deref(), &name);
-        match crate::rest::create(&ctx.api, &*strategy, &key, &mut stored).await {
+        let mut result = crate::rest::create(&ctx.api, &*strategy, &key, &mut stored).await;
+        // create.go: a write storage refuses as too large goes once more without managedFields.
+        if manager.is_some()
+            && let Err(e) = &result
+            && crate::rest::retry_without_managed_fields(e, &stored)
+        {
+            object::set_meta(&mut candidate, "managedFields", None);
+            object::set_meta(&mut stored, "managedFields", None);
+            result = crate::rest::create(&ctx.api, &*strategy, &key, &mut stored).await;
+        }
+        match result {
             Ok(rev) => {
                 object::set_meta(
                     &mut candidate,

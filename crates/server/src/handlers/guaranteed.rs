@@ -144,7 +144,20 @@ pub(crate) async fn update_object(
         }
         let mut stored = new.clone();
         crate::registry::conversion::to_storage(&*strategy, &mut stored).await?;
-        match crate::rest::update(&api, &*strategy, &key, &mut stored, current.revision).await {
+        let mut result =
+            crate::rest::update(&api, &*strategy, &key, &mut stored, current.revision).await;
+        // update.go, patch.go: a write storage refuses as too large goes once more without
+        // managedFields (not an apply).
+        if manager.is_some()
+            && let Err(e) = &result
+            && crate::rest::retry_without_managed_fields(e, &stored)
+        {
+            object::set_meta(&mut new, "managedFields", None);
+            object::set_meta(&mut stored, "managedFields", None);
+            result =
+                crate::rest::update(&api, &*strategy, &key, &mut stored, current.revision).await;
+        }
+        match result {
             Ok(rev) => {
                 object::set_meta(&mut new, "resourceVersion", Some(json!(rev.to_string())));
                 return Ok(Updated { object: new });
