@@ -47,17 +47,29 @@ impl LocalHosts {
     /// # Errors
     /// 403 for a host or an origin not accepted.
     pub(crate) fn check(&self, parts: &Parts) -> Result<(), ApiError> {
-        let authority = parts
+        // Every `Host` a request carries (HTTP/1.1 allows one; h2 may carry none and name its
+        // `:authority`).
+        let mut hosts: Vec<&str> = parts
             .headers
-            .get(header::HOST)
-            .and_then(|v| v.to_str().ok())
-            .or_else(|| parts.uri.authority().map(http::uri::Authority::as_str))
-            .unwrap_or("");
-        let host = host_of(authority);
-        if !self.accepts(host) {
-            return Err(forbidden(format!(
-                "host {host:?} is not served: without a token, this server answers only the hosts of --accept-hosts (localhost by default)"
-            )));
+            .get_all(header::HOST)
+            .iter()
+            .map(|v| v.to_str().unwrap_or(""))
+            .collect();
+        if hosts.is_empty() {
+            hosts.push(
+                parts
+                    .uri
+                    .authority()
+                    .map_or("", http::uri::Authority::as_str),
+            );
+        }
+        for authority in hosts {
+            let host = host_of(authority);
+            if !self.accepts(host) {
+                return Err(forbidden(format!(
+                    "host {host:?} is not served: without a token, this server answers only the hosts of --accept-hosts (localhost by default)"
+                )));
+            }
         }
         if let Some(origin) = parts.headers.get(header::ORIGIN) {
             let origin = origin.to_str().unwrap_or("");

@@ -19,6 +19,10 @@ pub(crate) use authn::Authn;
 pub(crate) use inflight::{InFlight, Permit};
 pub(crate) use local::{DEFAULT_ACCEPT_HOSTS, LocalHosts};
 
+/// The largest request head, request line included: kube-apiserver's `MaxHeaderBytes` (1 MiB)
+/// and the 4 KiB Go's server reads beyond it (`net/http` `maxHeaderBytes() + 4096`).
+pub(crate) const MAX_HEADER_BYTES: usize = (1 << 20) + 4096;
+
 /// What the transport knows of a request's connection.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Peer {
@@ -40,9 +44,14 @@ impl Filters {
     /// Admits a request, with the in-flight permit to hold until its response has been sent.
     ///
     /// # Errors
-    /// 403 for a host or origin not served, 401 without a credential, 429 past the in-flight
+    /// 431 for a head over [`MAX_HEADER_BYTES`], 403 for a host or origin not served, 401 without a credential, 429 past the in-flight
     /// limit.
     pub(crate) fn admit(&self, parts: &Parts, peer: Peer) -> Result<Option<Permit>, ApiError> {
+        if head_size(parts) > MAX_HEADER_BYTES {
+            let mut e = ApiError::bad_request("the request head is larger than the server reads");
+            e.code = 431;
+            return Err(e);
+        }
         if let Some(local) = &self.local {
             local.check(parts)?;
         }
@@ -54,4 +63,15 @@ impl Filters {
         }
         self.inflight.admit(&parts.method, path, parts.uri.query())
     }
+}
+
+/// The size of a request's head as it came: the request line and `name: value` lines.
+fn head_size(parts: &Parts) -> usize {
+    let line = parts.method.as_str().len() + parts.uri.to_string().len() + 12;
+    parts
+        .headers
+        .iter()
+        .map(|(k, v)| k.as_str().len() + v.len() + 4)
+        .sum::<usize>()
+        + line
 }

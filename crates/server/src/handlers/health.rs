@@ -50,9 +50,10 @@ impl Check {
             // Nothing here can block a log, and the registry is read before serving.
             Check::Ping | Check::Log | Check::InformerSync => Ok(()),
             Check::Etcd | Check::EtcdReadiness => {
-                match tokio::time::timeout(STORAGE_TIMEOUT, api.objects.current_revision()).await {
+                let storage = api.objects.storage();
+                match tokio::time::timeout(STORAGE_TIMEOUT, storage.current_revision()).await {
                     Ok(Ok(_)) => Ok(()),
-                    Ok(Err(e)) => Err(e.message),
+                    Ok(Err(e)) => Err(e.to_string()),
                     Err(_) => Err("context deadline exceeded".to_owned()),
                 }
             }

@@ -3,7 +3,8 @@
 //!
 //! Mirrors apiserver `pkg/server/secure_serving.go` (`ReadHeaderTimeout` 32 s, `MaxHeaderBytes`
 //! 1 MiB, h2 `IdleTimeout` 90 s and `MaxConcurrentStreams` 250) over Go's `net/http` (the TLS
-//! handshake and each request head within the header timeout). What differs: the deadline also
+//! handshake and each request head within the header timeout). hyper's own limits are set to
+//! the same sizes; the filters check the head's size exactly ([`crate::filters`]). What differs: the deadline also
 //! covers the bytes that tell HTTP/1 from h2 on cleartext (Go serves no h2c); h2 connections are
 //! pinged (every 30 s, 20 s to answer) so that a peer that vanished is noticed.
 
@@ -26,12 +27,10 @@ use tokio_util::task::TaskTracker;
 
 use super::io::{Rewind, StatusBodies, detect};
 use crate::api::Api;
-use crate::filters::{Filters, Peer, Permit};
+use crate::filters::{Filters, MAX_HEADER_BYTES, Peer, Permit};
 use crate::http::negotiate;
 use crate::http::response::{self, Body};
 
-/// The largest request head (`http.Server.MaxHeaderBytes` as kube-apiserver sets it).
-const MAX_HEADER_BYTES: usize = 1 << 20;
 /// How long open connections get to finish on shutdown.
 const GRACE: Duration = Duration::from_secs(5);
 
@@ -147,7 +146,7 @@ where
         let mut b = hyper::server::conn::http1::Builder::new();
         b.timer(TokioTimer::new())
             .header_read_timeout(t.timeouts.header_read)
-            .max_buf_size(MAX_HEADER_BYTES + 4096);
+            .max_buf_size(MAX_HEADER_BYTES);
         let conn = b.serve_connection(TokioIo::new(StatusBodies::new(io)), service);
         // Between requests, hyper's header timeout closes an idle HTTP/1 connection.
         drive(conn, shutdown, std::future::pending()).await;

@@ -139,8 +139,10 @@ impl Http {
         tokio::spawn(conn);
         let mut req = Request::builder()
             .method(Method::from_bytes(method.as_bytes()).unwrap())
-            .uri(path)
-            .header("host", "localhost");
+            .uri(path);
+        if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+            req = req.header("host", "localhost");
+        }
         for (k, v) in headers {
             req = req.header(*k, *v);
         }

@@ -7,6 +7,7 @@ mod conversion;
 #[cfg(feature = "etcd")]
 mod etcd;
 mod gc;
+mod hardening;
 mod hostile;
 mod kube_client;
 mod load;
