@@ -2,9 +2,11 @@
 //!
 //! ```text
 //! crdgen serve [--addr 127.0.0.1:PORT] [--data DIR] [--kubeconfig FILE]
-//!              [--allow-remote --token TOKEN] [--tls-generate | --tls-cert FILE --tls-key FILE]
+//!              [--allow-remote [--insecure-remote-http]] [--token TOKEN | --token-file FILE]
+//!              [--tls-generate | --tls-cert FILE --tls-key FILE] [--accept-hosts REGEXPS]
 //! ```
 //! Prints the URL and the kubeconfig path once listening; runs until interrupted (SIGINT/SIGTERM).
+//! The token may also come from the environment, [`TOKEN_ENV`], when neither flag gives one.
 
 use std::ffi::OsString;
 use std::net::SocketAddr;
@@ -15,10 +17,14 @@ use tokio_util::sync::CancellationToken;
 
 use crate::server::{ServerConfig, TlsConfig};
 
+/// The environment variable that may hold the token (not shown by `ps`, unlike `--token`).
+pub const TOKEN_ENV: &str = "CRDGEN_TOKEN";
+
 /// The usage text.
 pub const USAGE: &str =
     "usage: crdgen serve [--addr 127.0.0.1:PORT] [--data DIR] [--kubeconfig FILE]
-                    [--allow-remote --token TOKEN] [--tls-generate | --tls-cert FILE --tls-key FILE]
+                    [--allow-remote [--insecure-remote-http]] [--token TOKEN | --token-file FILE]
+                    [--tls-generate | --tls-cert FILE --tls-key FILE] [--accept-hosts REGEXPS]
                     [--etcd URL[,URL...] [--etcd-prefix PREFIX]]
 
 Serves the Kubernetes API for CustomResourceDefinitions (kubectl and kube-rs clients).
@@ -26,10 +32,18 @@ Serves the Kubernetes API for CustomResourceDefinitions (kubectl and kube-rs cli
   --data DIR          keep objects in DIR (persistent); without it, in memory
   --kubeconfig FILE   write a kubeconfig for the server to FILE (default DIR/kubeconfig or a
                       temporary file)
-  --allow-remote      allow a non-loopback address (requires --token)
-  --token TOKEN       require `Authorization: Bearer TOKEN`
-  --tls-generate      serve HTTPS with a generated certificate (its CA goes in the kubeconfig)
+  --allow-remote      allow a non-loopback address (requires a token, and TLS unless
+                      --insecure-remote-http)
+  --insecure-remote-http  allow --allow-remote over plain HTTP (the token travels in clear)
+  --token TOKEN       require `Authorization: Bearer TOKEN` (visible in `ps`: prefer the file
+                      or $CRDGEN_TOKEN)
+  --token-file FILE   the token, read from FILE
+  --tls-generate      serve HTTPS with a generated CA, serving and client certificate (the
+                      kubeconfig carries the CA and the client certificate, which authenticates)
   --tls-cert, --tls-key FILE   serve HTTPS with this PEM certificate chain and key
+  --accept-hosts RES  without a token, serve only these hosts (comma-separated Go regexps,
+                      matched against Host and Origin; default
+                      ^localhost$,^127\\.0\\.0\\.1$,^\\[::1\\]$ as kubectl proxy; '.*' for any)
   --etcd URLS         keep objects in etcd (several servers may share it; built with `etcd`)
   --etcd-prefix P     prefix of every etcd key (default none)";
 
@@ -44,8 +58,14 @@ pub struct Options {
     pub kubeconfig: Option<PathBuf>,
     /// `--allow-remote`
     pub allow_remote: bool,
+    /// `--insecure-remote-http`
+    pub insecure_remote_http: bool,
     /// `--token`
     pub token: Option<String>,
+    /// `--token-file`
+    pub token_file: Option<PathBuf>,
+    /// `--accept-hosts` (comma-separated)
+    pub accept_hosts: Option<Vec<String>>,
     /// `--tls-generate`
     pub tls_generate: bool,
     /// `--tls-cert`
@@ -85,7 +105,19 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Options, String
             "--data" => o.data = Some(PathBuf::from(value("--data")?)),
             "--kubeconfig" => o.kubeconfig = Some(PathBuf::from(value("--kubeconfig")?)),
             "--allow-remote" => o.allow_remote = true,
+            "--insecure-remote-http" => o.insecure_remote_http = true,
             "--token" => o.token = Some(value("--token")?),
+            "--token-file" => o.token_file = Some(PathBuf::from(value("--token-file")?)),
+            // kubectl proxy's `MakeRegexpArray`: split on commas, empty patterns dropped.
+            "--accept-hosts" => {
+                o.accept_hosts = Some(
+                    value("--accept-hosts")?
+                        .split(',')
+                        .filter(|p| !p.is_empty())
+                        .map(str::to_owned)
+                        .collect(),
+                );
+            }
             "--tls-generate" => o.tls_generate = true,
             "--tls-cert" => o.tls_cert = Some(PathBuf::from(value("--tls-cert")?)),
             "--tls-key" => o.tls_key = Some(PathBuf::from(value("--tls-key")?)),
@@ -101,22 +133,35 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Options, String
     if o.tls_cert.is_some() != o.tls_key.is_some() {
         return Err("--tls-cert and --tls-key go together".to_owned());
     }
+    if o.token.is_some() && o.token_file.is_some() {
+        return Err("--token and --token-file are two tokens: choose one".to_owned());
+    }
     Ok(o)
 }
 
-/// The server configuration of the options (the storage opened under `--data`).
+/// The server configuration of the options (the storage opened under `--data`); `env_token`
+/// is [`TOKEN_ENV`]'s value, used when no flag names a token.
 ///
 /// # Errors
 /// The data directory failing to open.
-pub async fn config(o: &Options) -> Result<ServerConfig, String> {
+pub async fn config(o: &Options, env_token: Option<String>) -> Result<ServerConfig, String> {
+    let token = match (&o.token, &o.token_file) {
+        (None, None) => env_token.filter(|t| !t.is_empty()),
+        (t, _) => t.clone(),
+    };
     let mut c = ServerConfig {
         addr: o
             .addr
             .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 8001))),
         allow_remote: o.allow_remote,
-        token: o.token.clone(),
+        insecure_remote_http: o.insecure_remote_http,
+        token,
+        token_file: o.token_file.clone(),
         ..ServerConfig::default()
     };
+    if let Some(hosts) = &o.accept_hosts {
+        c.accept_hosts.clone_from(hosts);
+    }
     c.tls = match (&o.tls_cert, &o.tls_key) {
         (Some(cert), Some(key)) => Some(TlsConfig::Files {
             cert: cert.clone(),
@@ -170,7 +215,8 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         }
     };
     runtime.block_on(async move {
-        let config = match config(&o).await {
+        let env_token = std::env::var(TOKEN_ENV).ok();
+        let config = match config(&o, env_token).await {
             Ok(c) => c,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -243,5 +289,47 @@ mod tests {
         assert!(parse(args(&["--bogus"])).is_err());
         assert!(parse(args(&["--addr"])).is_err());
         assert!(parse(args(&["--tls-cert", "a"])).is_err());
+    }
+
+    #[tokio::test]
+    async fn token_sources_and_accepted_hosts() {
+        let o = parse(args(&[
+            "--token-file",
+            "/run/token",
+            "--accept-hosts=^a$,,^b$",
+            "--allow-remote",
+            "--insecure-remote-http",
+        ]))
+        .unwrap();
+        assert_eq!(o.token_file, Some(PathBuf::from("/run/token")));
+        assert_eq!(
+            o.accept_hosts,
+            Some(vec!["^a$".to_owned(), "^b$".to_owned()])
+        );
+        assert!(o.insecure_remote_http);
+        assert!(parse(args(&["--token", "a", "--token-file", "b"])).is_err());
+        // The environment's token when no flag gives one; a flag wins.
+        let c = config(&parse(args(&[])).unwrap(), Some("env".to_owned()))
+            .await
+            .unwrap();
+        assert_eq!(c.token.as_deref(), Some("env"));
+        assert_eq!(
+            c.accept_hosts,
+            crate::DEFAULT_ACCEPT_HOSTS.map(str::to_owned)
+        );
+        let c = config(
+            &parse(args(&["--token", "flag"])).unwrap(),
+            Some("env".to_owned()),
+        )
+        .await
+        .unwrap();
+        assert_eq!(c.token.as_deref(), Some("flag"));
+        let c = config(&o, Some("env".to_owned())).await.unwrap();
+        assert_eq!(
+            (c.token, c.token_file),
+            (None, Some(PathBuf::from("/run/token")))
+        );
+        assert!(c.allow_remote && c.insecure_remote_http);
+        assert_eq!(c.accept_hosts, ["^a$", "^b$"]);
     }
 }
