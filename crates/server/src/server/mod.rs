@@ -22,7 +22,9 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::api::{Api, ApiConfig};
-use crate::filters::{Authn, Filters, InFlight, LocalHosts};
+use bytes::Bytes;
+
+use crate::filters::{Authn, Filters, InFlight, LocalHosts, Peer};
 use crate::request_log::RequestLog;
 use crate::tls::{self, ClientCredential, Tls};
 use kubeconfig::Credentials;
@@ -155,6 +157,7 @@ pub struct ApiServer {
     shutdown: CancellationToken,
     api: Arc<Api>,
     accept: Option<tokio::task::JoinHandle<()>>,
+    transport: Arc<Transport>,
     runtime: Option<tokio::runtime::Runtime>,
     _tempdir: Option<tempfile::TempDir>,
 }
@@ -169,6 +172,7 @@ struct Started {
     client: Option<ClientCredential>,
     api: Arc<Api>,
     accept: tokio::task::JoinHandle<()>,
+    transport: Arc<Transport>,
     tempdir: Option<tempfile::TempDir>,
 }
 
@@ -211,6 +215,7 @@ impl ApiServer {
             shutdown,
             api: started.api,
             accept: Some(started.accept),
+            transport: started.transport,
             runtime: Some(runtime),
             _tempdir: started.tempdir,
         })
@@ -296,6 +301,41 @@ impl ApiServer {
         self.client
             .as_ref()
             .map(|c| (c.cert_pem.as_str(), c.key_pem.as_str()))
+    }
+
+    /// Answers one request in process, without a connection: the filters and the handlers as
+    /// for a request from the network (a loopback client without a client certificate), on the
+    /// server's threads; the body is read whole (a watch's ends at its `timeoutSeconds`). For
+    /// fuzzing and tests.
+    ///
+    /// # Panics
+    /// When handling the request panics (a bug), the panic is resumed here.
+    pub async fn oneshot(&self, req: http::Request<Bytes>) -> http::Response<Bytes> {
+        use http_body_util::BodyExt as _;
+        let t = Arc::clone(&self.transport);
+        let answer = async move {
+            let req = req.map(http_body_util::Full::new);
+            let resp = transport::respond(&t, req, Peer::default(), None).await;
+            let (parts, body) = resp.into_parts();
+            let body = match body.collect().await {
+                Ok(c) => c.to_bytes(),
+                Err(never) => match never {},
+            };
+            http::Response::from_parts(parts, body)
+        };
+        let handle = match &self.runtime {
+            Some(rt) => rt.handle().clone(),
+            None => tokio::runtime::Handle::current(),
+        };
+        match handle.spawn(answer).await {
+            Ok(resp) => resp,
+            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            Err(_) => {
+                let mut resp = http::Response::new(Bytes::new());
+                *resp.status_mut() = http::StatusCode::SERVICE_UNAVAILABLE;
+                resp
+            }
+        }
     }
 
     /// Stops accepting, ends watches and controllers, and waits (up to 5 s) for open requests.
@@ -464,7 +504,11 @@ async fn start_on(
             idle: idle_timeout,
         },
     });
-    let accept = tokio::spawn(transport::accept_loop(listener, transport, shutdown));
+    let accept = tokio::spawn(transport::accept_loop(
+        listener,
+        Arc::clone(&transport),
+        shutdown,
+    ));
     Ok(Started {
         url,
         addr: local,
@@ -474,6 +518,7 @@ async fn start_on(
         client,
         api,
         accept,
+        transport,
         tempdir,
     })
 }

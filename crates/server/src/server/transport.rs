@@ -15,7 +15,6 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
-use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulConnection;
@@ -130,7 +129,7 @@ where
         service_fn(move |req| {
             let t = Arc::clone(&t);
             let open = Open::begin(&active);
-            async move { Ok::<_, Infallible>(respond(&t, req, peer, open).await) }
+            async move { Ok::<_, Infallible>(respond(&t, req, peer, Some(open)).await) }
         })
     };
     if h2 {
@@ -185,7 +184,7 @@ async fn idle(mut open: watch::Receiver<usize>, after: Duration) {
 }
 
 /// A request open on a connection, until its response body is gone.
-struct Open(Arc<watch::Sender<usize>>);
+pub(super) struct Open(Arc<watch::Sender<usize>>);
 
 impl Open {
     fn begin(count: &Arc<watch::Sender<usize>>) -> Open {
@@ -200,13 +199,17 @@ impl Drop for Open {
     }
 }
 
-/// The filters, then the handlers.
-async fn respond(
+/// The filters, then the handlers; `open` counts the request on its connection.
+pub(super) async fn respond<B>(
     t: &Transport,
-    req: http::Request<Incoming>,
+    req: http::Request<B>,
     peer: Peer,
-    open: Open,
-) -> http::Response<Tracked> {
+    open: Option<Open>,
+) -> http::Response<Tracked>
+where
+    B: http_body::Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
     let (parts, body) = req.into_parts();
     let (resp, permit) = match t.filters.admit(&parts, peer) {
         Err(e) => (
@@ -227,9 +230,9 @@ async fn respond(
 }
 
 /// A response body holding its request's place (open request, in-flight permit) until sent.
-struct Tracked {
+pub(super) struct Tracked {
     body: Body,
-    _open: Open,
+    _open: Option<Open>,
     _permit: Option<Permit>,
 }
 

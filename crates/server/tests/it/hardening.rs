@@ -607,3 +607,21 @@ async fn the_command_line_takes_the_token_from_a_file_or_the_environment() {
         child.wait().unwrap();
     }
 }
+
+/// `ApiServer::oneshot`: a request through the filters and handlers in process.
+#[tokio::test]
+async fn oneshot_answers_in_process() {
+    let s = start(ServerConfig::default()).await;
+    let req = |host: &str| {
+        http::Request::get("/version")
+            .header("host", host)
+            .body(Bytes::new())
+            .unwrap()
+    };
+    let ok = s.oneshot(req("localhost")).await;
+    assert_eq!(ok.status(), 200);
+    assert!(String::from_utf8_lossy(ok.body()).contains("\"minor\":\"32\""));
+    let refused = s.oneshot(req("rebind.attacker.example")).await;
+    assert_eq!(refused.status(), 403);
+    s.shutdown().await;
+}
