@@ -71,12 +71,7 @@ pub fn yaml(bytes: &[u8], max_bytes: usize) -> Result<Decoded, ApiError> {
     options.legacy_octal_numbers = true;
     let docs: Vec<YamlChecked> =
         serde_saphyr::from_multiple_with_options(text, options).map_err(|e| {
-            let msg = e.to_string();
-            let first = msg
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("invalid YAML");
-            ApiError::bad_request(format!("error converting YAML to JSON: {}", first.trim()))
+            ApiError::bad_request(format!("error converting YAML to JSON: {}", yaml_error(&e)))
         })?;
     let mut docs = docs.into_iter().map(|d| d.0).filter(|d| !d.value.is_null());
     let first = docs.next().unwrap_or(Checked {
@@ -84,6 +79,24 @@ pub fn yaml(bytes: &[u8], max_bytes: usize) -> Result<Decoded, ApiError> {
         duplicates: Vec::new(),
     });
     Ok(Decoded::from(first))
+}
+
+/// A YAML error as go-yaml words the limits it shares (`yaml: exceeded max depth of 10000`,
+/// `yaml: document contains excessive aliasing`: within the size of a body, only aliases can
+/// exceed the budget), otherwise the reader's first line.
+pub fn yaml_error(e: &serde_saphyr::Error) -> String {
+    let msg = e.to_string();
+    if msg.contains("budget breached: Depth") || msg.contains("recursion limit exceeded") {
+        return format!("yaml: exceeded max depth of {MAX_DEPTH}");
+    }
+    if msg.contains("budget breached") || msg.contains("alias replay") {
+        return "yaml: document contains excessive aliasing".to_owned();
+    }
+    msg.lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("invalid YAML")
+        .trim()
+        .to_owned()
 }
 
 /// YAML reader options bounded for a body of at most `max_bytes` (see [`yaml_budget`]); the
@@ -183,6 +196,10 @@ mod tests {
         let deep = "a: ".to_owned() + &"[".repeat(MAX_DEPTH + 1) + &"]".repeat(MAX_DEPTH + 1);
         let e = crate::deep::on_server_stack(move || yaml(deep.as_bytes(), 1 << 20).unwrap_err());
         assert_eq!(e.code, 400);
+        assert_eq!(
+            e.message,
+            "error converting YAML to JSON: yaml: exceeded max depth of 10000"
+        );
         let at_limit = "a: ".to_owned() + &"[".repeat(MAX_DEPTH - 1) + &"]".repeat(MAX_DEPTH - 1);
         let v = crate::deep::on_server_stack(move || {
             yaml(at_limit.as_bytes(), 1 << 20).map(|d| d.value)
