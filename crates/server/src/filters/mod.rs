@@ -67,7 +67,9 @@ impl Filters {
 
 /// The size of a request's head as it came: the request line and `name: value` lines.
 fn head_size(parts: &Parts) -> usize {
-    let line = parts.method.as_str().len() + parts.uri.to_string().len() + 12;
+    let target = parts.uri.path_and_query().map_or(1, |p| p.as_str().len())
+        + parts.uri.authority().map_or(0, |a| a.as_str().len());
+    let line = parts.method.as_str().len() + target + 12;
     parts
         .headers
         .iter()
