@@ -111,7 +111,8 @@
 //! conversion webhook runs ([`Versioned::convert`]).
 //!
 //! The [`attributes`] page lists every attribute with the CRD field it writes, side by side
-//! with kube-derive's and kubebuilder's spelling.
+//! with kube-derive's and kubebuilder's spelling; [`migrating`] is the way from kube-derive
+//! (every `#[kube(..)]`, schemars, garde and validator attribute, and what behaves differently).
 //!
 //! ## Features
 //!
@@ -126,14 +127,25 @@
 //!   reader; off for libraries that only validate.
 //! - `kube`: generated roots implement `kube::Resource` (so `kube::Api<CronTab>` works) and
 //!   kube-core's `HasSpec`/`HasStatus`, CRDs convert to k8s-openapi's type
-//!   (`kube::KubeCrdExt`), and k8s-openapi's `IntOrString`, `Quantity`, `Time`, `MicroTime`,
-//!   `ObjectMeta`, `LabelSelector` and `Condition` have schemas.
-//! - `schemars`: `#[crd(schemars)]` fields take their schema from `schemars::JsonSchema`.
+//!   (`kube::KubeCrdExt`), and the k8s-openapi types specs embed (`PodTemplateSpec` and
+//!   everything in it, `ServiceSpec`, `PersistentVolumeClaimSpec`, references, selectors,
+//!   workload specs, `IntOrString`, `Quantity`, `Time`, `Condition`, ...) have shapes, generated
+//!   from the OpenAPI Kubernetes publishes for the k8s-openapi version the program picks, so
+//!   rules reaching into them are checked at compile time. `#[crd(max_desc_len = N)]` shortens
+//!   their descriptions.
+//! - `schemars` (implies `crd`): `#[crd(schemars)]` fields take their schema from
+//!   `schemars::JsonSchema`; `crd()` runs the API server's CRD checks on such CRDs.
+//! - `chrono`, `jiff`, `url`, `uuid` (each off by default): schemas for those crates' types
+//!   (timestamps as `date-time`, dates as `date`, `Url` as `uri`, `Uuid` as `uuid`); they touch
+//!   no derive and add no dependency beyond the crate itself.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 #[doc = include_str!("../docs/attributes.md")]
 pub mod attributes {}
+
+#[doc = include_str!("../docs/migrating-from-kube-derive.md")]
+pub mod migrating {}
 
 pub use crdkit_apimachinery::version::{
     compare_priority as version_priority, sort_by_priority as sort_versions,
@@ -148,6 +160,8 @@ pub use validation::{DecodeError, Invalid, Validate};
 
 #[cfg(feature = "validation")]
 mod validation;
+
+mod checked_crd;
 
 /// What the API server does with objects: admission on create, update and status update.
 #[cfg(feature = "validation")]
@@ -172,7 +186,9 @@ pub use crdkit_apimachinery::version;
 pub use crdkit_cel as cel;
 /// `crdgen`, the command line: `crdkit::cli::main(&[CronTab::crd()?])` is a user's own crdgen.
 #[cfg(feature = "cli")]
-pub use crdkit_cli as cli;
+pub mod cli {
+    pub use crdkit_cli::{INVALID, OK, USAGE, main, run};
+}
 /// Conversion webhooks: `ConversionReview`, typed conversions between versions, round trips
 /// without loss (the HTTP server is the `crdkit-webhook` crate).
 #[cfg(feature = "crd")]
@@ -217,6 +233,7 @@ mod kube_impls;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::ObjectMeta;
+    pub use crate::checked_crd::checked_crd;
     #[cfg(feature = "validation")]
     pub use crate::validation::{DecodeError, Invalid, Validate, compile as compile_resource};
     #[cfg(feature = "validation")]
@@ -230,7 +247,7 @@ pub mod __private {
     pub use crdkit_shape::versions::Versioned;
     pub use crdkit_shape::{
         DefaultValue, Enum, Field, Json, Kind, MapKey, Msg, Repr, Rule, Rules, Schema, Shape,
-        Variant, VariantKind, cel, check, versions,
+        Variant, VariantKind, cel, check, size, versions,
     };
     #[cfg(feature = "kube")]
     pub use k8s_openapi;
@@ -239,8 +256,10 @@ pub mod __private {
     pub use serde;
     pub use serde_json;
 
+    pub use crdkit_schema::Structural;
+    pub use crdkit_shape::NotStructural;
     #[cfg(feature = "schemars")]
-    pub use crdkit_shape::schemars::schemars_schema;
+    pub use crdkit_shape::schemars::{schemars_schema, schemars_schema_with};
 
     /// A `default = path` function's value as JSON.
     ///
@@ -248,8 +267,18 @@ pub mod __private {
     /// When the value does not serialize to JSON.
     pub fn default_value<T: serde::Serialize>(
         v: T,
-    ) -> Result<serde_json::Value, serde_json::Error> {
-        serde_json::to_value(v)
+    ) -> Result<Option<serde_json::Value>, serde_json::Error> {
+        serde_json::to_value(v).map(Some)
+    }
+
+    /// A serde default as the schema's: none when serde writes it as null.
+    ///
+    /// # Errors
+    /// When the value does not serialize to JSON.
+    pub fn serde_default(
+        written: Result<serde_json::Value, serde_json::Error>,
+    ) -> Result<Option<serde_json::Value>, serde_json::Error> {
+        written.map(|v| (!v.is_null()).then_some(v))
     }
 }
 

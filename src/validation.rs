@@ -29,7 +29,7 @@ impl fmt::Display for Invalid {
             f,
             "The {} {} is invalid: ",
             self.kind,
-            crdkit_apimachinery::field::go_quote(&self.name)
+            crdkit_apimachinery::gofmt::quote(&self.name)
         )?;
         match self.errors.as_slice() {
             [one] => write!(f, "{one}"),

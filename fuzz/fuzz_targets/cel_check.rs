@@ -1,7 +1,7 @@
 //! The type checker and the cost estimator never panic, whatever the rule.
 #![no_main]
 
-use crdkit_cel_check::check::compile::RuleOptions;
+use crdkit_cel_check::rule::RuleOptions;
 use crdkit_cel_check::{check, cost, decl::schema_decl_type, env::CheckEnv};
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use crdkit_cel_check::check::compile::{RuleOptions, compile_rule};
+use crdkit_cel_check::rule::{RuleOptions, compile_rule};
 use crdkit_cel_check::cost::STATIC_ESTIMATED_COST_LIMIT;
 use crdkit_cel_check::decl::{DeclType, schema_decl_type};
 use crdkit_schema::{Structural, ValidationRule};

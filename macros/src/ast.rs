@@ -138,11 +138,12 @@ fn fields_from_ast<'a>(
                 .rename
                 .clone()
                 .unwrap_or_else(|| rename_all.map_or_else(|| ident.clone(), |r| r.field(&ident)));
+            let attrs = FieldAttrs::from_ast(cx, &f.attrs, "a field", &format!("field `{ident}`"));
             Field {
                 name,
                 ident,
                 ty: &f.ty,
-                attrs: FieldAttrs::from_ast(cx, &f.attrs, "a field"),
+                attrs,
                 serde,
                 doc: doc(&f.attrs),
                 original: f,
@@ -170,7 +171,12 @@ pub fn doc(attrs: &[syn::Attribute]) -> Option<String> {
             }) => Some(s.value()),
             _ => None,
         })
+        // An empty `///` is an empty string, whose `lines()` are none: keep it as the blank
+        // line between paragraphs.
         .flat_map(|s| {
+            if s.is_empty() {
+                return vec![String::new()];
+            }
             s.lines()
                 .map(|l| l.strip_prefix(' ').unwrap_or(l).trim_end().to_owned())
                 .collect::<Vec<_>>()

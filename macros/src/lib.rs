@@ -26,7 +26,11 @@ use syn::parse_macro_input;
 
 /// Derives `crdkit::Schema`: the structural schema of a type, from its shape and serde
 /// attributes, refined by `#[crd(..)]` keywords. See the crate documentation of `crdkit`.
-#[proc_macro_derive(Schema, attributes(crd))]
+///
+/// The validation attributes of garde, validator and schemars (`#[garde(length(max = 5))]`)
+/// are read too, so they are helpers of this derive: a rule with a schema keyword becomes it,
+/// any other is an error (see `attr/foreign.rs`).
+#[proc_macro_derive(Schema, attributes(crd, garde, validate, schemars))]
 pub fn derive_schema(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as syn::DeriveInput);
     expand_schema(&input).into()
@@ -34,7 +38,7 @@ pub fn derive_schema(input: TokenStream) -> TokenStream {
 
 /// Derives a Kubernetes custom resource from its spec struct: the root type (named after the
 /// kind), its `Schema`, serde impls, `crd()`, and compile-time checks of the whole CRD.
-#[proc_macro_derive(CustomResource, attributes(crd))]
+#[proc_macro_derive(CustomResource, attributes(crd, garde, validate, schemars))]
 pub fn derive_custom_resource(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as syn::DeriveInput);
     expand_resource(&input).into()

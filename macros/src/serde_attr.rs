@@ -15,9 +15,30 @@ pub struct SerdeContainer {
     pub content: Option<String>,
     pub untagged: bool,
     pub transparent: bool,
-    pub default: bool,
+    /// `default` or `default = "path"`: missing fields come from the container's default.
+    pub default: Option<SerdeDefault>,
     /// `from`, `try_from` or `into`: the JSON form is that type's.
     pub proxy: Option<syn::Type>,
+}
+
+/// `#[serde(default)]` or `#[serde(default = "path")]`.
+#[derive(Clone)]
+pub enum SerdeDefault {
+    /// The type's `Default`.
+    Trait,
+    /// A function returning the value.
+    Path(syn::ExprPath),
+}
+
+/// How serde writes a field other than through its type's `Serialize`.
+#[derive(Clone)]
+pub enum SerdeWith {
+    /// `with = "module"`: `module::serialize`.
+    Module(syn::Path),
+    /// `serialize_with = "path"`.
+    Function(syn::ExprPath),
+    /// `deserialize_with` alone: written as the type writes itself.
+    DeserializeOnly,
 }
 
 /// `#[serde(..)]` on a field.
@@ -26,11 +47,15 @@ pub struct SerdeField {
     pub rename: Option<String>,
     pub skip_serializing: bool,
     pub skip_deserializing: bool,
-    pub default: bool,
+    pub default: Option<SerdeDefault>,
     pub flatten: bool,
-    pub skip_serializing_if: bool,
-    /// `with`, `serialize_with` or `deserialize_with`: the JSON form is the function's.
+    /// `skip_serializing_if = "path"`: the predicate.
+    pub skip_serializing_if: Option<syn::ExprPath>,
+    /// `with`, `serialize_with` or `deserialize_with`: the JSON form is the function's; the
+    /// span of the key.
     pub with: Option<Span>,
+    /// What writes the field when it is not its type's `Serialize`.
+    pub serialize: Option<SerdeWith>,
 }
 
 /// `#[serde(..)]` on a variant.
@@ -64,6 +89,15 @@ fn ser_de_string(meta: &ParseNestedMeta<'_>) -> syn::Result<String> {
     })?;
     ser.or(de)
         .ok_or_else(|| meta.error("expected `serialize` or `deserialize`"))
+}
+
+/// `default` or `default = "path"`.
+fn default(meta: &ParseNestedMeta<'_>) -> syn::Result<SerdeDefault> {
+    if meta.input.peek(syn::Token![=]) {
+        Ok(SerdeDefault::Path(syn::parse_str(&string(meta)?)?))
+    } else {
+        Ok(SerdeDefault::Trait)
+    }
 }
 
 fn rule(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<RenameRule>> {
@@ -119,10 +153,7 @@ impl SerdeContainer {
                 "content" => c.content = Some(string(meta)?),
                 "untagged" => c.untagged = true,
                 "transparent" => c.transparent = true,
-                "default" => {
-                    c.default = true;
-                    skip(meta)?;
-                }
+                "default" => c.default = Some(default(meta)?),
                 "from" | "try_from" => c.proxy = Some(syn::parse_str(&string(meta)?)?),
                 "into" => {
                     let t = syn::parse_str(&string(meta)?)?;
@@ -153,17 +184,22 @@ impl SerdeField {
                 }
                 "skip_serializing" => f.skip_serializing = true,
                 "skip_deserializing" => f.skip_deserializing = true,
-                "default" => {
-                    f.default = true;
-                    skip(meta)?;
-                }
+                "default" => f.default = Some(default(meta)?),
                 "flatten" => f.flatten = true,
                 "skip_serializing_if" => {
-                    f.skip_serializing_if = true;
-                    skip(meta)?;
+                    f.skip_serializing_if = Some(syn::parse_str(&string(meta)?)?);
                 }
-                "with" | "serialize_with" | "deserialize_with" => {
+                "with" => {
                     f.with = Some(meta.path.segments[0].ident.span());
+                    f.serialize = Some(SerdeWith::Module(syn::parse_str(&string(meta)?)?));
+                }
+                "serialize_with" => {
+                    f.with = Some(meta.path.segments[0].ident.span());
+                    f.serialize = Some(SerdeWith::Function(syn::parse_str(&string(meta)?)?));
+                }
+                "deserialize_with" => {
+                    f.with = Some(meta.path.segments[0].ident.span());
+                    f.serialize.get_or_insert(SerdeWith::DeserializeOnly);
                     skip(meta)?;
                 }
                 _ => return Ok(false),

@@ -7,9 +7,9 @@
 use std::collections::BTreeMap;
 
 use crdkit::Schema;
-use crdkit_cel_check::check::compile::{RuleOptions, compile_rule};
 use crdkit_cel_check::cost::STATIC_ESTIMATED_COST_LIMIT;
 use crdkit_cel_check::decl::schema_decl_type;
+use crdkit_cel_check::rule::{RuleOptions, compile_rule};
 use crdkit_schema::ValidationRule;
 use crdkit_shape::cel::{RuleSrc, Site, check_rule, child, cost_error, lower::lower_source};
 use crdkit_shape::{Msg, Shape, build::build};

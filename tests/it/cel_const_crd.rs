@@ -94,6 +94,7 @@ fn verdicts(spec: &'static Shape) -> (Result<(), String>, Vec<String>) {
         deprecated: false,
         deprecation_warning: None,
         description: None,
+        max_desc_len: None,
         spec,
         spec_required: true,
         flatten: false,
@@ -103,6 +104,8 @@ fn verdicts(spec: &'static Shape) -> (Result<(), String>, Vec<String>) {
         printer_columns: &[],
         selectable_fields: &[],
         rules: &[],
+        annotations: &[],
+        labels: &[],
     };
     let crd = decl.crd().expect("builds");
     let api_server = check_crd_full(&crd)

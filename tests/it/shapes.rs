@@ -92,7 +92,8 @@ fn structs_options_collections() {
                 "name": {"type": "string", "description": "The name."},
                 "maybe": {"type": "integer", "format": "int32"},
                 "nullable": {"type": "boolean", "nullable": true},
-                "list": {"type": "array", "items": {"type": "string"}},
+                // `#[serde(default)]`: what serde fills in is the schema's default.
+                "list": {"type": "array", "items": {"type": "string"}, "default": []},
                 "map": {"type": "object", "additionalProperties": {"type": "integer", "format": "int32", "minimum": 0, "maximum": 255}},
                 "hash": {"type": "object", "additionalProperties": {"type": "number"}},
                 "set": {"type": "array", "items": {"type": "string"}, "x-kubernetes-list-type": "set"},

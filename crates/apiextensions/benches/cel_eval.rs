@@ -8,9 +8,9 @@
 
 use std::sync::Arc;
 
-use crdkit_cel::check::compile::{RuleOptions, compile_rule};
 use crdkit_cel::decl::schema_decl_type;
 use crdkit_cel::eval::{Activation, CompileOptions, CostTracker, Program};
+use crdkit_cel::rule::{RuleOptions, compile_rule};
 use crdkit_schema::{AdditionalProperties, Structural, Type, ValidationRule};
 use criterion::{Criterion, criterion_group, criterion_main};
 

@@ -375,7 +375,7 @@ impl<'a> MapList<'a> {
                         let _ = write!(out, "{:.6}", n.as_f64().unwrap_or(f64::NAN));
                     }
                 },
-                Value::String(s) => out.push_str(&crdkit_apimachinery::field::go_quote(s)),
+                Value::String(s) => out.push_str(&crdkit_apimachinery::gofmt::quote(s)),
                 _ => return None,
             }
         }

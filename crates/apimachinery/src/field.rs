@@ -21,14 +21,10 @@ use std::fmt::{self, Write as _};
 
 use serde_json::Value;
 
-mod gofmt;
 #[cfg(test)]
 mod tests;
 
-pub use gofmt::{
-    go_format_float, go_format_float32, go_is_print, go_json, go_quote, go_quote_bytes, go_sprint,
-    go_type,
-};
+use crate::gofmt;
 
 /// One step of a [`FieldPath`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -317,11 +313,11 @@ impl fmt::Display for BadValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BadValue::Omitted => Ok(()),
-            BadValue::String(s) => f.write_str(&go_quote(s)),
+            BadValue::String(s) => f.write_str(&gofmt::quote(s)),
             BadValue::Int(i) => write!(f, "{i}"),
-            BadValue::Float(x) => f.write_str(&go_format_float(*x)),
+            BadValue::Float(x) => f.write_str(&gofmt::format_float(*x)),
             BadValue::Bool(b) => write!(f, "{b}"),
-            BadValue::Json(v) => f.write_str(&go_json(v)),
+            BadValue::Json(v) => f.write_str(&gofmt::json(v)),
             BadValue::Raw(s) => f.write_str(s),
         }
     }
@@ -383,7 +379,7 @@ impl FieldError {
         let detail = if supported.is_empty() {
             String::new()
         } else {
-            let quoted: Vec<String> = supported.iter().map(|s| go_quote(s.as_ref())).collect();
+            let quoted: Vec<String> = supported.iter().map(|s| gofmt::quote(s.as_ref())).collect();
             format!("supported values: {}", quoted.join(", "))
         };
         FieldError::new(ErrorType::NotSupported, field, value.into(), detail)

@@ -1,8 +1,10 @@
 //! Name validation with the API server's messages.
 //!
 //! Mirrors apimachinery `pkg/util/validation/validation.go` (`IsDNS1123Subdomain`,
-//! `IsDNS1123Label`, `IsDNS1035Label`) and the name rules of apiextensions-apiserver
-//! `pkg/apis/apiextensions/validation/validation.go`.
+//! `IsDNS1123Label`, `IsDNS1035Label`), `pkg/api/validation/generic.go` (the `ValidateNameFunc`s
+//! that `ValidateObjectMeta` takes: `NameIsDNSSubdomain`, `NameIsDNSLabel`, `NameIsDNS1035Label`),
+//! `pkg/api/validation/path/name.go` (`IsValidPathSegmentName`, `IsValidPathSegmentPrefix`) and
+//! the name rules of apiextensions-apiserver `pkg/apis/apiextensions/validation/validation.go`.
 
 const DNS1123_LABEL_FMT: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
 const DNS1123_LABEL_MSG: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
@@ -105,6 +107,53 @@ pub fn dns1035_label(value: &str) -> Vec<String> {
     errs
 }
 
+/// `maskTrailingDash`: a `generateName` prefix may end with `-` (a suffix follows it), so its last
+/// two characters are checked as `a` (Go replaces the dash and the character before it).
+fn mask_trailing_dash(name: &str, prefix: bool) -> std::borrow::Cow<'_, str> {
+    if prefix && name.len() > 1 && name.ends_with('-') {
+        // `name[:len(name)-2] + "a"`, on bytes as in Go; a name whose last two bytes are not one
+        // character boundary is not a valid name anyway, and is checked as it is.
+        if let Some(head) = name.get(..name.len() - 2) {
+            return std::borrow::Cow::Owned(format!("{head}a"));
+        }
+    }
+    std::borrow::Cow::Borrowed(name)
+}
+
+/// `NameIsDNSSubdomain`: a `name` (or, with `prefix`, a `generateName`) that must be a DNS
+/// subdomain, as most kinds' names.
+#[must_use]
+pub fn name_is_dns_subdomain(name: &str, prefix: bool) -> Vec<String> {
+    dns1123_subdomain(&mask_trailing_dash(name, prefix))
+}
+
+/// `NameIsDNSLabel`: a name that must be a DNS (RFC 1123) label, as a `Namespace`'s.
+#[must_use]
+pub fn name_is_dns_label(name: &str, prefix: bool) -> Vec<String> {
+    dns1123_label(&mask_trailing_dash(name, prefix))
+}
+
+/// `NameIsDNS1035Label`: a name that must be a DNS-1035 label, as a `Service`'s.
+#[must_use]
+pub fn name_is_dns1035_label(name: &str, prefix: bool) -> Vec<String> {
+    dns1035_label(&mask_trailing_dash(name, prefix))
+}
+
+/// `IsValidPathSegmentName` (or, with `prefix`, `IsValidPathSegmentPrefix`): a name that only
+/// has to fit in a URL path segment, as RBAC objects' (`system:controller:...`) and persistent
+/// volumes'.
+#[must_use]
+pub fn path_segment_name(name: &str, prefix: bool) -> Vec<String> {
+    if !prefix && (name == "." || name == "..") {
+        return vec![format!("may not be '{name}'")];
+    }
+    ["/", "%"]
+        .iter()
+        .filter(|c| name.contains(*c))
+        .map(|c| format!("may not contain '{c}'"))
+        .collect()
+}
+
 /// `spec.group`: a DNS subdomain with at least one dot.
 #[must_use]
 pub fn group(value: &str) -> Option<String> {
@@ -153,10 +202,7 @@ pub fn deprecation_warning(deprecated: bool, warning: Option<&str>) -> Vec<Strin
     if w.is_empty() {
         errs.push("must not be an empty string".to_owned());
     }
-    if let Some((i, _)) = w
-        .char_indices()
-        .find(|(_, c)| !crate::field::go_is_print(*c))
-    {
+    if let Some((i, _)) = w.char_indices().find(|(_, c)| !crate::gofmt::is_print(*c)) {
         errs.push(format!(
             "must only contain printable UTF-8 characters; non-printable character found at index {i}"
         ));
@@ -301,6 +347,29 @@ mod tests {
             label(&"a".repeat(64)).unwrap().split(',').next(),
             Some("must be no more than 63 characters")
         );
+    }
+
+    #[test]
+    fn name_funcs_mask_a_prefix_trailing_dash() {
+        // apimachinery generic_test.go TestMaskTrailingDash, through the name functions.
+        assert!(name_is_dns_subdomain("abc-", true).is_empty());
+        assert!(!name_is_dns_subdomain("abc-", false).is_empty());
+        assert!(!name_is_dns_subdomain("-", true).is_empty());
+        assert!(name_is_dns_label("ab-", true).is_empty());
+        assert_eq!(
+            name_is_dns_label("a.b", false),
+            ["must not contain dots".to_owned()]
+        );
+        assert!(name_is_dns1035_label("my-svc-", true).is_empty());
+        assert!(!name_is_dns1035_label("1svc", false).is_empty());
+        // path/name_test.go: `.` and `..` are only refused as whole names.
+        assert_eq!(path_segment_name("..", false), ["may not be '..'"]);
+        assert!(path_segment_name("..", true).is_empty());
+        assert_eq!(
+            path_segment_name("a/b%c", false),
+            ["may not contain '/'", "may not contain '%'"]
+        );
+        assert!(path_segment_name("system:controller:x", false).is_empty());
     }
 
     #[test]

@@ -2,11 +2,58 @@
 //! sees them (apimachinery `pkg/runtime/serializer/json`, sigs.k8s.io/json): a key given twice
 //! keeps its last value and is recorded with its path, for `fieldValidation` (`duplicate field
 //! "spec.replicas"`), and numbers are kept as Go's decoder keeps them. Works with any serde
-//! deserializer (serde_json, serde-saphyr), so `crdgen` and the local API server share it.
+//! deserializer (serde_json, serde-saphyr), so `crdgen` and the local API server share it, as
+//! they share the texts the API server reports strict decoding with ([`duplicate_field`],
+//! [`unknown_field`], [`strict_decoding_error`], [`cannot_be_handled`]).
 
 use std::fmt;
 
 use serde_json::Value;
+
+use crate::gofmt;
+
+/// A key given twice, as the strict decoder reports it (sigs.k8s.io/json's `%q`):
+/// `duplicate field "replicas"`.
+#[must_use]
+pub fn duplicate_field(field: &str) -> String {
+    format!("duplicate field {}", gofmt::quote(field))
+}
+
+/// A field pruning dropped, as apiextensions' `customresource_handler.go` reports it to
+/// `fieldValidation`: `unknown field "spec.someRandomField"`.
+#[must_use]
+pub fn unknown_field(path: &str) -> String {
+    format!("unknown field {}", gofmt::quote(path))
+}
+
+/// apimachinery `runtime.NewStrictDecodingError(errors).Error()`: the messages joined with `, `.
+///
+/// ```
+/// use crdkit_apimachinery::strict::{duplicate_field, strict_decoding_error, unknown_field};
+/// let msgs = [duplicate_field("replicas"), unknown_field("spec.x\"y")];
+/// assert_eq!(strict_decoding_error(&msgs),
+///     r#"strict decoding error: duplicate field "replicas", unknown field "spec.x\"y""#);
+/// ```
+#[must_use]
+pub fn strict_decoding_error(messages: &[String]) -> String {
+    format!("strict decoding error: {}", messages.join(", "))
+}
+
+/// apiserver `endpoints/handlers/rest.go` `transformDecodeError`: a body that did not decode
+/// into the kind of the request (`%v in version %q cannot be handled as a %v: %v`).
+///
+/// ```
+/// use crdkit_apimachinery::strict::cannot_be_handled;
+/// assert_eq!(cannot_be_handled("CronTab", "v1", "boom"),
+///     r#"CronTab in version "v1" cannot be handled as a CronTab: boom"#);
+/// ```
+#[must_use]
+pub fn cannot_be_handled(kind: &str, version: &str, error: &str) -> String {
+    format!(
+        "{kind} in version {} cannot be handled as a {kind}: {error}",
+        gofmt::quote(version)
+    )
+}
 
 /// A key given twice in a mapping.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -138,7 +185,7 @@ impl<'de> serde_core::de::Visitor<'de> for KeySeed {
         Ok(v.to_string())
     }
     fn visit_f64<E>(self, v: f64) -> Result<String, E> {
-        Ok(match crate::field::go_format_float32(v).as_str() {
+        Ok(match crate::gofmt::format_float32(v).as_str() {
             "+Inf" => ".inf".to_owned(),
             "-Inf" => "-.inf".to_owned(),
             "NaN" => ".nan".to_owned(),

@@ -142,33 +142,6 @@ pub fn validate_webhook_service(
     errs
 }
 
-/// `ValidateCABundle` on a `caBundle` as a CRD carries it (base64 text): the bundle must hold
-/// at least one certificate (`cert.NewPoolFromBytes`, [`crate::cert::parse_certs_pem`]).
-///
-/// ```
-/// use crdkit_apimachinery::{field::FieldPath, webhook::validate_ca_bundle};
-/// let errs = validate_ca_bundle(&FieldPath::new("caBundle"), "Q2c9PQ==");
-/// assert_eq!(errs[0].to_string(), "caBundle: Invalid value: []byte{0x43, 0x67, 0x3d, 0x3d}: \
-///     data does not contain any valid RSA or ECDSA certificates");
-/// ```
-#[must_use]
-pub fn validate_ca_bundle(path: &FieldPath, ca_bundle: &str) -> Vec<FieldError> {
-    // Go decodes the base64 with the JSON document: bad base64 never reaches validation.
-    let bytes = match crate::cert::base64_decode(ca_bundle) {
-        Ok(b) => b,
-        Err(e) => return vec![FieldError::invalid(path, ca_bundle, e)],
-    };
-    match crate::cert::parse_certs_pem(&bytes) {
-        Ok(_) => Vec::new(),
-        Err(e) => {
-            // Go prints a `[]byte` bad value with `%#v`: `0x` and unpadded hex per byte.
-            let shown: Vec<String> = bytes.iter().map(|b| format!("{b:#x}")).collect();
-            let value = crate::field::BadValue::Raw(format!("[]byte{{{}}}", shown.join(", ")));
-            vec![FieldError::invalid(path, value, e)]
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::{validate_webhook_service, validate_webhook_url};

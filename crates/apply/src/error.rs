@@ -1,16 +1,20 @@
 //! The errors of apply and their API server `Status` bodies.
 //!
 //! Mirrors apimachinery `pkg/api/errors/errors.go` (`NewApplyConflict`, `NewBadRequest`,
-//! `NewConflict`, `NewInvalid`) and apiserver `pkg/endpoints/handlers/responsewriters/status.go`
-//! (`ErrorToAPIStatus`: an error that is not a `Status` is a 500 with no reason).
+//! `NewConflict`, `NewInvalid`), apiserver `pkg/endpoints/handlers/responsewriters/status.go`
+//! (`ErrorToAPIStatus`: an error that is not a `Status` is a 500 with no reason) and, for apply
+//! conflicts, apimachinery `pkg/util/managedfields/internal/conflict.go` (`NewConflictError`,
+//! `getConflictMessage`, `printManager`): managers printed by name, with the subresource, and for
+//! updaters the API version (`conflict with "kubectl-client-side-apply" using v1`).
 
 use std::fmt;
 
 use serde_json::{Value, json};
 
 use crdkit_apimachinery::field::FieldError;
+use crdkit_apimachinery::gofmt;
 
-use crate::manager::conflict::{ConflictCause, conflict_causes, conflict_message};
+use crate::managed_fields::{UPDATE, parse_identifier};
 use crate::merge::Conflicts;
 
 /// Why an apply (or a write's ownership update) failed.
@@ -145,7 +149,7 @@ impl fmt::Display for ApplyError {
             } => write!(
                 f,
                 "Operation cannot be fulfilled on {group_resource} {}: {detail}",
-                crdkit_apimachinery::field::go_quote(name)
+                gofmt::quote(name)
             ),
             ApplyError::InvalidOptions { kind, errors } => write!(
                 f,
@@ -157,3 +161,72 @@ impl fmt::Display for ApplyError {
 }
 
 impl std::error::Error for ApplyError {}
+
+/// One cause of a conflict `Status`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConflictCause {
+    /// `FieldManagerConflict`.
+    pub reason: &'static str,
+    /// `conflict with "kubectl" using v1`.
+    pub message: String,
+    /// `.spec.replicas`.
+    pub field: String,
+}
+
+/// `printManager`: `"name"`, `"name" with subresource "status"`, then ` using v1` for updaters
+/// (` at <time>` when the identifier holds one).
+#[must_use]
+pub fn print_manager(manager: &str) -> String {
+    let Some(e) = parse_identifier(manager) else {
+        return gofmt::quote(manager);
+    };
+    let mut s = gofmt::quote(&e.manager);
+    if !e.subresource.is_empty() {
+        s = format!("{s} with subresource {}", gofmt::quote(&e.subresource));
+    }
+    if e.operation == UPDATE {
+        return match &e.time {
+            None => format!("{s} using {}", e.api_version),
+            Some(t) => format!("{s} using {} at {t}", e.api_version),
+        };
+    }
+    s
+}
+
+/// `getConflictMessage`.
+#[must_use]
+pub fn conflict_message(conflicts: &Conflicts) -> String {
+    if let [one] = conflicts.0.as_slice() {
+        return format!(
+            "Apply failed with 1 conflict: conflict with {}: {}",
+            print_manager(&one.manager),
+            one.path
+        );
+    }
+    let mut lines = Vec::new();
+    for (manager, paths) in conflicts.by_manager() {
+        lines.push(format!("conflicts with {}:", print_manager(manager)));
+        for p in paths {
+            lines.push(format!("- {p}"));
+        }
+    }
+    format!(
+        "Apply failed with {} conflicts: {}",
+        conflicts.0.len(),
+        lines.join("\n")
+    )
+}
+
+/// The `Status` causes of `NewConflictError`, one per conflict in order.
+#[must_use]
+pub fn conflict_causes(conflicts: &Conflicts) -> Vec<ConflictCause> {
+    conflicts
+        .0
+        .iter()
+        .map(|c| ConflictCause {
+            reason: "FieldManagerConflict",
+            message: format!("conflict with {}", print_manager(&c.manager)),
+            field: c.path.to_string(),
+        })
+        .collect()
+}

@@ -78,6 +78,7 @@
 
 pub mod error;
 pub mod fieldpath;
+pub mod managed_fields;
 pub mod manager;
 pub mod merge;
 pub mod request;

@@ -9,7 +9,8 @@
 
 use serde_json::{Map, Value};
 
-use crdkit_apimachinery::field::{FieldError, FieldPath, go_is_print};
+use crdkit_apimachinery::field::{FieldError, FieldPath};
+use crdkit_apimachinery::gofmt;
 
 use crate::error::ApplyError;
 
@@ -97,7 +98,7 @@ pub fn validate_field_manager(manager: &str, apply: bool, kind: &str) -> Result<
         errors.push(FieldError::too_long(&path, max));
     }
     for (i, c) in manager.char_indices() {
-        if !go_is_print(c) {
+        if !gofmt::is_print(c) {
             errors.push(FieldError::invalid(
                 &path,
                 manager,
@@ -118,7 +119,7 @@ pub fn validate_field_manager(manager: &str, apply: bool, kind: &str) -> Result<
 /// Go's `%#U`: `U+0007`, followed by the quoted character when printable.
 fn go_unicode(c: char) -> String {
     let code = format!("U+{:04X}", c as u32);
-    if go_is_print(c) {
+    if gofmt::is_print(c) {
         format!("{code} '{c}'")
     } else {
         code
@@ -134,7 +135,7 @@ pub fn manager_or_user_agent(manager: &str, user_agent: &str) -> String {
     }
     let prefix = user_agent.split('/').next().unwrap_or_default();
     let mut out = String::new();
-    for c in prefix.chars().filter(|c| go_is_print(*c)) {
+    for c in prefix.chars().filter(|c| gofmt::is_print(*c)) {
         if out.len() + c.len_utf8() > FIELD_MANAGER_MAX_LENGTH {
             break;
         }

@@ -6,11 +6,10 @@
 //! fits one and a `float64` otherwise, as apimachinery decodes JSON; ints and floats compare and
 //! equal numerically. Maps have no order of their own: comparisons walk keys sorted.
 
+use crdkit_apimachinery::gofmt;
 use std::cmp::Ordering;
 
 use serde_json::{Map, Number, Value};
-
-use crdkit_apimachinery::field::{go_format_float, go_quote};
 
 /// The kind of a value in structured-merge-diff's order: floats, ints, strings, booleans, lists,
 /// maps, then null.
@@ -151,9 +150,9 @@ pub fn to_string(v: &Value) -> String {
         Value::Null => "null".to_owned(),
         Value::Number(n) => match int_of(n) {
             Some(i) => i.to_string(),
-            None => go_format_float(float_of(n)),
+            None => gofmt::format_float(float_of(n)),
         },
-        Value::String(s) => go_quote(s),
+        Value::String(s) => gofmt::quote(s),
         Value::Bool(b) => b.to_string(),
         Value::Array(items) => {
             let items: Vec<String> = items.iter().map(to_string).collect();
@@ -173,7 +172,7 @@ pub fn to_string(v: &Value) -> String {
 
 /// Go's `%v` of the `interface{}` an unstructured value holds (`abc`, `1`, `map[a:1]`, `[1 2]`).
 fn go_v(v: &Value) -> String {
-    crdkit_apimachinery::field::go_sprint(v)
+    crdkit_apimachinery::gofmt::sprint(v)
 }
 
 /// Go's `%#v` of the `interface{}` an unstructured value holds.
@@ -183,9 +182,9 @@ fn go_sharp_v(v: &Value) -> String {
         Value::Bool(b) => b.to_string(),
         Value::Number(n) => match int_of(n) {
             Some(i) => i.to_string(),
-            None => go_format_float(float_of(n)),
+            None => gofmt::format_float(float_of(n)),
         },
-        Value::String(s) => go_quote(s),
+        Value::String(s) => gofmt::quote(s),
         Value::Array(items) => {
             let items: Vec<String> = items.iter().map(go_sharp_v).collect();
             format!("[]interface {{}}{{{}}}", items.join(", "))
@@ -195,7 +194,7 @@ fn go_sharp_v(v: &Value) -> String {
             items.sort_by(|a, b| a.0.cmp(b.0));
             let items: Vec<String> = items
                 .into_iter()
-                .map(|(k, v)| format!("{}:{}", go_quote(k), go_sharp_v(v)))
+                .map(|(k, v)| format!("{}:{}", gofmt::quote(k), go_sharp_v(v)))
                 .collect();
             format!("map[string]interface {{}}{{{}}}", items.join(", "))
         }
@@ -210,11 +209,6 @@ pub(crate) fn go_value_v(v: &Value) -> String {
 /// `%#v` of a `value.Value`: `&value.valueUnstructured{Value:"abc"}`.
 pub(crate) fn go_value_sharp_v(v: &Value) -> String {
     format!("&value.valueUnstructured{{Value:{}}}", go_sharp_v(v))
-}
-
-/// `%T` of the unstructured form of a value.
-pub(crate) fn go_type(v: &Value) -> &'static str {
-    crdkit_apimachinery::field::go_type(v)
 }
 
 #[cfg(test)]

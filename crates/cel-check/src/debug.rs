@@ -3,7 +3,7 @@
 
 use super::ast::{Ast, ExprId, ExprKind, Literal};
 use super::errors::Source;
-use crdkit_apimachinery::field::{go_format_float, go_quote, go_quote_bytes};
+use crdkit_apimachinery::gofmt;
 
 /// What follows each node in the debug string.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -337,9 +337,9 @@ fn literal(l: &Literal) -> String {
         Literal::Bool(b) => b.to_string(),
         Literal::Int(i) => i.to_string(),
         Literal::Uint(u) => format!("{u}u"),
-        Literal::Double(d) => go_format_float(*d),
-        Literal::String(s) => go_quote(s),
-        Literal::Bytes(b) => format!("b{}", go_quote_bytes(b)),
+        Literal::Double(d) => gofmt::format_float(*d),
+        Literal::String(s) => gofmt::quote(s),
+        Literal::Bytes(b) => format!("b{}", gofmt::quote_bytes(b)),
     }
 }
 

@@ -1,6 +1,6 @@
 //! CEL declarations from a structural schema: apiserver `pkg/cel/common/schemas.go`
 //! (`SchemaDeclType` and its size estimates), `pkg/cel/types.go` (`DeclType`,
-//! `MaybeAssignTypeName`), `pkg/cel/escaping.go` (`Escape`), `pkg/cel/limits.go`, and
+//! `MaybeAssignTypeName`), `pkg/cel/limits.go` (property names escaped by [`crate::escaping`]), and
 //! apiextensions `pkg/apiserver/schema/cel/model/schemas.go` (`WithTypeAndObjectMeta`).
 //!
 //! The OpenAPI → CEL mapping (the docs' table): objects with properties are objects, objects
@@ -22,6 +22,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::types::{ObjectType, Type};
+use crate::escaping::escape;
 use crate::schema::{ResourceRoot, Schema, Type as OpenApiType};
 
 /// `MaxRequestSizeBytes` (apiserver `pkg/apis/cel/config.go`): 3 MiB.
@@ -334,116 +335,4 @@ fn string_decl_type(s: &dyn Schema) -> DeclType {
 
 const fn zero_if_negative(v: i64) -> i64 {
     if v < 0 { 0 } else { v }
-}
-
-/// The CEL reserved words; a property with such a name is accessed as `__name__`.
-pub const CEL_RESERVED_SYMBOLS: &[&str] = &[
-    "true",
-    "false",
-    "null",
-    "in",
-    "as",
-    "break",
-    "const",
-    "continue",
-    "else",
-    "for",
-    "function",
-    "if",
-    "import",
-    "let",
-    "loop",
-    "package",
-    "namespace",
-    "return",
-    "var",
-    "void",
-    "while",
-];
-
-/// apiserver `Escape`: the CEL name of a property, or `None` if it cannot be accessed.
-///
-/// ```
-/// use crdkit_cel_check::decl::escape;
-/// assert_eq!(escape("x-prop").as_deref(), Some("x__dash__prop"));
-/// assert_eq!(escape("namespace").as_deref(), Some("__namespace__"));
-/// assert_eq!(escape("a__b.c/d").as_deref(), Some("a__underscores__b__dot__c__slash__d"));
-/// assert_eq!(escape("1st"), None);
-/// assert_eq!(escape("a:b"), None);
-/// ```
-#[must_use]
-pub fn escape(ident: &str) -> Option<String> {
-    if ident.is_empty() || ident.as_bytes()[0].is_ascii_digit() {
-        return None;
-    }
-    if CEL_RESERVED_SYMBOLS.contains(&ident) {
-        return Some(format!("__{ident}__"));
-    }
-    let valid = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/');
-    if !ident.chars().all(valid) {
-        return None;
-    }
-    let mut out = String::with_capacity(ident.len());
-    let mut rest = ident;
-    while let Some(c) = rest.chars().next() {
-        if let Some(r) = rest.strip_prefix("__") {
-            out.push_str("__underscores__");
-            rest = r;
-            continue;
-        }
-        match c {
-            '.' => out.push_str("__dot__"),
-            '-' => out.push_str("__dash__"),
-            '/' => out.push_str("__slash__"),
-            c => out.push(c),
-        }
-        rest = &rest[c.len_utf8()..];
-    }
-    Some(out)
-}
-
-/// apiserver `Unescape`: the property name of an escaped CEL name, or `None` if it is not a
-/// valid escaping (`__illegal__`, or a reserved word inside a longer name).
-///
-/// ```
-/// use crdkit_cel_check::decl::unescape;
-/// assert_eq!(unescape("x__dash__prop").as_deref(), Some("x-prop"));
-/// assert_eq!(unescape("__namespace__").as_deref(), Some("namespace"));
-/// assert_eq!(unescape("__int__extra"), None);
-/// ```
-#[must_use]
-pub fn unescape(escaped: &str) -> Option<String> {
-    let mut out = String::with_capacity(escaped.len());
-    let mut rest = escaped;
-    // Go's regexp `(_{2}[^_]+_{2})`, leftmost first, non-overlapping.
-    while let Some(start) = rest.find("__") {
-        let after = &rest[start + 2..];
-        let body = after.find('_').unwrap_or(after.len());
-        if body == 0 || !after[body..].starts_with("__") {
-            // No match starting here: keep one character and search again.
-            let c = rest[start..].chars().next().unwrap_or('_');
-            out.push_str(&rest[..start]);
-            out.push(c);
-            rest = &rest[start + c.len_utf8()..];
-            continue;
-        }
-        out.push_str(&rest[..start]);
-        let contents = &after[..body];
-        match contents {
-            "underscores" => out.push_str("__"),
-            "dot" => out.push('.'),
-            "dash" => out.push('-'),
-            "slash" => out.push('/'),
-            word if CEL_RESERVED_SYMBOLS.contains(&word) => {
-                if contents.len() + 4 != escaped.len() {
-                    return None;
-                }
-                out.push_str(word);
-            }
-            _ => return None,
-        }
-        rest = &after[body + 2..];
-    }
-    out.push_str(rest);
-    Some(out)
 }

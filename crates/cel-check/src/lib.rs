@@ -3,7 +3,7 @@
 //! whose per-call formulas, [`cost::formula`], are `const fn`s shared with the derive's
 //! compile-time checker), the environment of each Kubernetes version ([`env`](mod@env): one table of
 //! overloads), CEL declarations from OpenAPI schemas ([`decl`], [`schema`]) and the compilation
-//! of `x-kubernetes-validations` rules ([`check::compile`](mod@check::compile)), and a parsed rule
+//! of `x-kubernetes-validations` rules ([`rule`]: check and cost, above both), and a parsed rule
 //! as `'static` data for `const fn` checkers ([`static_ast`], which crdkit's derive writes and
 //! `crdkit-shape` checks). It depends on
 //! `crdkit-apimachinery` and `serde_json` only, so the proc-macro links neither an evaluator,
@@ -74,6 +74,8 @@ pub mod check;
 pub mod cost;
 pub mod decl;
 pub mod env;
+pub mod escaping;
+pub mod rule;
 pub mod schema;
 pub mod static_ast;
 pub mod types;

@@ -10,31 +10,6 @@ use super::errors::{Issue, Source};
 use super::lexer::{Tk, Token};
 use super::unescape::unescape;
 
-/// cel-go's `reservedIds`.
-const RESERVED: [&str; 21] = [
-    "as",
-    "break",
-    "const",
-    "continue",
-    "else",
-    "false",
-    "for",
-    "function",
-    "if",
-    "import",
-    "in",
-    "let",
-    "loop",
-    "package",
-    "namespace",
-    "null",
-    "return",
-    "true",
-    "var",
-    "void",
-    "while",
-];
-
 /// The visitor gave up: `max recursion depth exceeded` (already recorded).
 pub(crate) struct Abort;
 
@@ -299,7 +274,7 @@ impl<'a> Builder<'a> {
                     return Ok(self.id(self.tok_span(start)));
                 };
                 let name = self.text(id);
-                if RESERVED.contains(&name) {
+                if crate::escaping::is_reserved(name) {
                     let span = self.tok_span(dot.unwrap_or(id));
                     return Ok(self.error(span, format!("reserved identifier: {name}")));
                 }
@@ -321,7 +296,7 @@ impl<'a> Builder<'a> {
                     return Ok(self.id(self.tok_span(start)));
                 };
                 let name = self.text(id);
-                if RESERVED.contains(&name) {
+                if crate::escaping::is_reserved(name) {
                     let span = self.tok_span(dot.unwrap_or(id));
                     return Ok(self.error(span, format!("reserved identifier: {name}")));
                 }

@@ -44,7 +44,7 @@
 //!
 //! The parts stand alone too: [`parse`], [`check::compile`](fn@check::compile) (types and references of every
 //! node), [`cost::estimate`] (with any [`cost::SizeEstimator`]), [`eval::Program`], and
-//! [`check::compile::compile_rule`], which compiles an `x-kubernetes-validations` rule with
+//! [`rule::compile_rule`], which compiles an `x-kubernetes-validations` rule with
 //! `self` and `oldSelf` as apiextensions' `compilation.go` does. The environment of each
 //! Kubernetes version is described in [`env`](mod@env).
 //!

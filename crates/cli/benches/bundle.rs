@@ -75,10 +75,17 @@ fn run(crds: &Path, objects: &Path) {
 
 /// Reads and decodes every CRD of the directory, as a run does before the first object.
 fn read_crds(crds: &Path) -> usize {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(crds)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    files.sort();
     let mut n = 0;
-    for f in crdkit_cli::load::expand(&[crds.to_owned()]).unwrap() {
-        for doc in crdkit_cli::load::load(&f).unwrap() {
-            if crdkit_cli::registry::is_crd(&doc.value) {
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for doc in crdkit_cli::parse_manifests(&text, &f).unwrap() {
+            if doc.value["kind"] == "CustomResourceDefinition" {
                 crdkit_schema::crd::CustomResourceDefinition::from_value(doc.value).unwrap();
                 n += 1;
             }

@@ -70,11 +70,16 @@ pub const MAX_FILE_BYTES: u64 = 32 * 1024 * 1024;
 /// prune, default, validate and CEL all recurse.
 pub const MAX_DEPTH: usize = 127;
 
+/// The stack `crdgen` runs on: reading, pruning, defaulting and validating recurse once per level
+/// of an object (up to [`MAX_DEPTH`]), which takes a few MiB in debug builds; a main thread
+/// may have only 1 MiB (Windows).
+pub const STACK_BYTES: usize = 64 * 1024 * 1024;
+
 /// Reads every document of a file (`-` is standard input).
 ///
 /// # Errors
 /// When the file cannot be read, is not UTF-8, or is not valid YAML/JSON.
-pub fn load(path: &Path) -> Result<Vec<Document>, LoadError> {
+pub(crate) fn load(path: &Path) -> Result<Vec<Document>, LoadError> {
     parse(&read_text(path)?, path)
 }
 
@@ -82,7 +87,7 @@ pub fn load(path: &Path) -> Result<Vec<Document>, LoadError> {
 ///
 /// # Errors
 /// When the file cannot be read, is too large, is a directory, or is not UTF-8.
-pub fn read_text(path: &Path) -> Result<String, LoadError> {
+pub(crate) fn read_text(path: &Path) -> Result<String, LoadError> {
     let err = |line, column, message: String| LoadError {
         file: path.to_owned(),
         line,
@@ -129,7 +134,7 @@ pub fn read_text(path: &Path) -> Result<String, LoadError> {
 ///
 /// # Errors
 /// When a path does not exist or a directory cannot be listed.
-pub fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, LoadError> {
+pub(crate) fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, LoadError> {
     let mut out = Vec::new();
     for p in paths {
         if p != Path::new("-") && p.is_dir() {
@@ -599,7 +604,7 @@ mod tests {
             }
         };
         std::thread::Builder::new()
-            .stack_size(super::super::STACK_BYTES)
+            .stack_size(STACK_BYTES)
             .spawn(check)
             .unwrap()
             .join()

@@ -9,9 +9,11 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use super::load;
-use super::report::{Output, kubectl_invalid};
-use super::{Failure, INVALID, OK};
+use crate::crds::read_crds;
+use crate::exit::{Failure, INVALID, OK};
+use crate::help;
+use crate::output::Output;
+use crate::report::kubectl_invalid;
 use crdkit_crd::crd_check::check_crd_full;
 use crdkit_crd::openapi;
 use crdkit_schema::crd::CustomResourceDefinition;
@@ -24,7 +26,7 @@ use crdkit_schema::crd::CustomResourceDefinition;
 /// [`Failure::Usage`] for bad arguments, [`Failure::Input`] for unreadable input, a
 /// group-version no CRD serves, or CRDs that publish one kind differently; [`Failure::Io`] when
 /// reading or writing fails.
-pub fn run(
+pub(crate) fn run(
     args: Vec<OsString>,
     builtin: &[CustomResourceDefinition],
     out: &mut dyn Write,
@@ -38,10 +40,14 @@ pub fn run(
     let mut files: Vec<PathBuf> = Vec::new();
     while let Some(arg) = parser.next()? {
         match arg {
+            Short('h') | Long("help") => {
+                help::write(out, Some("openapi"))?;
+                return Ok(OK);
+            }
             Long("v2") => v2 = true,
             Long("group-version") => only = Some(group_version(parser.value()?)?),
             Long("output") | Short('o') => {
-                output = super::parse_output(parser.value()?, &[Output::Json, Output::Yaml])?
+                output = Output::parse(parser.value()?, &[Output::Json, Output::Yaml])?
             }
             Value(f) => files.push(f.into()),
             _ => return Err(arg.unexpected().into()),
@@ -129,15 +135,7 @@ fn read(
         crds.extend(builtin.iter().map(|c| ("<built-in>".to_owned(), c.clone())));
     }
     for given in files {
-        for f in load::expand(std::slice::from_ref(given))? {
-            for doc in load::load(&f)? {
-                if given.is_dir() && !super::registry::is_crd(&doc.value) {
-                    continue;
-                }
-                crds.push((doc.position(), super::check::read_crd(&doc)?));
-                super::validate::warn_duplicates(err, &doc);
-            }
-        }
+        crds.extend(read_crds(given, err)?);
     }
     if crds.is_empty() && files.is_empty() {
         return Err(Failure::Input(

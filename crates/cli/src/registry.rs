@@ -1,5 +1,5 @@
 //! What `crdgen validate` knows of the kinds it meets: the CRDs given with `--crd` or met earlier
-//! in the input, then Kubernetes' built-in kinds ([`crate::builtin`]).
+//! in the input, then Kubernetes' built-in kinds ([`crdkit_builtin::schemas`]).
 //!
 //! Nothing is compiled up front: a CRD version's schema is compiled when the first object of it
 //! comes (its CEL rules when they first run, [`crdkit_apiextensions::validate::CompiledSchema`]),
@@ -11,11 +11,10 @@ use std::io::Write;
 
 use serde_json::Value as Json;
 
-use super::Failure;
-use super::builtin::{Catalog, KubernetesVersion};
-use super::load::Document;
-use super::report;
+use crate::load::Document;
+use crate::report;
 use crdkit_apiextensions::admission::{Admission, AdmissionError};
+use crdkit_builtin::schemas::{Catalog, KubernetesVersion};
 use crdkit_schema::crd::CustomResourceDefinition;
 
 /// A CRD and where it was read.
@@ -37,8 +36,6 @@ pub struct Target {
     pub kind: String,
     /// The compiled version.
     pub admission: Admission,
-    /// Whether the kind is one of Kubernetes' built-in kinds.
-    pub builtin: bool,
     /// The warning every request to this version gets: the version is deprecated
     /// ([`crdkit_apiextensions::versions::deprecation_warning`]).
     pub warning: Option<String>,
@@ -140,46 +137,22 @@ impl Registry {
         });
     }
 
-    /// The number of CRDs known.
-    #[must_use]
-    pub fn crd_count(&self) -> usize {
-        self.crds.len()
-    }
-
-    /// The only CRD, when there is exactly one.
-    #[must_use]
-    pub fn single_crd(&self) -> Option<&CustomResourceDefinition> {
-        match self.crds.as_slice() {
-            [one] => Some(&one.crd),
-            _ => None,
-        }
-    }
-
     /// The target at `i`.
     #[must_use]
     pub fn target(&self, i: usize) -> &Target {
         &self.targets[i]
     }
 
-    /// The Kubernetes version of the built-in kinds.
-    #[must_use]
-    pub fn kubernetes_version(&self) -> KubernetesVersion {
-        self.version
-    }
-
     /// Finds (compiling it on first use) what admits `doc`.
     ///
     /// # Errors
-    /// [`Failure::Input`] when the object has no `apiVersion` or `kind`, or the schema does not
-    /// compile.
-    pub fn find(&mut self, doc: &Document, err: &mut dyn Write) -> Result<Found, Failure> {
+    /// Why the object cannot be checked (its position is the caller's to add): it has no
+    /// `apiVersion` or `kind`, or the schema it needs does not compile.
+    pub fn find(&mut self, doc: &Document, err: &mut dyn Write) -> Result<Found, String> {
         let s = |k: &str| doc.value.get(k).and_then(Json::as_str).unwrap_or_default();
         let (api_version, kind) = (s("apiVersion"), s("kind"));
-        let wrong = |what: String| Failure::Input(format!("{}: {what}", doc.position()));
         if kind.is_empty() || api_version.is_empty() {
-            return Err(wrong(
-                "the object has no `apiVersion` and `kind`".to_owned(),
-            ));
+            return Err("the object has no `apiVersion` and `kind`".to_owned());
         }
         let key = (api_version.to_owned(), kind.to_owned());
         if let Some(&i) = self.index.get(&key) {
@@ -197,8 +170,8 @@ impl Registry {
             return Ok(Found::NotServed(message));
         }
         let target = if let Some(i) = own {
-            self.crd_target(i, version, kind, doc, err)?
-        } else if let Some(t) = self.builtin_target(api_version, kind, doc)? {
+            self.crd_target(i, version, kind, err)?
+        } else if let Some(t) = self.builtin_target(api_version, kind)? {
             t
         } else if let Some(i) = self.only_crd_of(group) {
             // An object of another kind in the group of exactly one CRD is taken as sent to
@@ -209,15 +182,15 @@ impl Registry {
             if let Some(message) = self.not_served(i, api_version, version, kind) {
                 return Ok(Found::NotServed(message));
             }
-            let t = self.crd_target(i, version, kind, doc, err)?;
+            let t = self.crd_target(i, version, kind, err)?;
             self.targets.push(t);
             return Ok(Found::Target(self.targets.len() - 1));
         } else {
             return Ok(Found::Unknown(format!(
                 "no matches for kind {} in version {}: no CRD given defines it, and it is not \
                  a built-in kind of Kubernetes {}",
-                crdkit_apimachinery::field::go_quote(kind),
-                crdkit_apimachinery::field::go_quote(api_version),
+                crdkit_apimachinery::gofmt::quote(kind),
+                crdkit_apimachinery::gofmt::quote(api_version),
                 self.version
             )));
         };
@@ -244,8 +217,8 @@ impl Registry {
         };
         Some(format!(
             "no matches for kind {} in version {}: {why} (served: {served})",
-            crdkit_apimachinery::field::go_quote(kind),
-            crdkit_apimachinery::field::go_quote(api_version),
+            crdkit_apimachinery::gofmt::quote(kind),
+            crdkit_apimachinery::gofmt::quote(api_version),
         ))
     }
 
@@ -261,22 +234,16 @@ impl Registry {
         }
     }
 
-    fn builtin_target(
-        &mut self,
-        api_version: &str,
-        kind: &str,
-        doc: &Document,
-    ) -> Result<Option<Target>, Failure> {
+    fn builtin_target(&mut self, api_version: &str, kind: &str) -> Result<Option<Target>, String> {
         let catalog = self
             .catalog
             .get_or_insert_with(|| Catalog::new(self.version));
         match catalog.schema(api_version, kind) {
             None => Ok(None),
-            Some(Err(e)) => Err(Failure::Input(format!("{}: {e}", doc.position()))),
+            Some(Err(e)) => Err(e),
             Some(Ok(schema)) => Ok(Some(Target {
                 kind: kind.to_owned(),
                 admission: Admission::for_schema(api_version, kind, &schema),
-                builtin: true,
                 warning: None,
                 crd: None,
             })),
@@ -288,26 +255,24 @@ impl Registry {
         i: usize,
         version: &str,
         kind: &str,
-        doc: &Document,
         err: &mut dyn Write,
-    ) -> Result<Target, Failure> {
-        let wrong = |what: String| Failure::Input(format!("{}: {what}", doc.position()));
+    ) -> Result<Target, String> {
         let entry = &mut self.crds[i];
         let (position, crd) = (&entry.position, &entry.crd);
         let resource = &crd.spec.names.kind;
         let Some(v) = crd.spec.versions.iter().find(|v| v.name == version) else {
-            return Err(wrong(format!(
+            return Err(format!(
                 "the CRD at {position} has no version {version} of {resource}"
-            )));
+            ));
         };
         if v.schema
             .as_ref()
             .and_then(|s| s.open_api_v3_schema.as_ref())
             .is_none()
         {
-            return Err(wrong(format!(
+            return Err(format!(
                 "version {version} of {resource} has no schema (the CRD at {position})"
-            )));
+            ));
         }
         // A CRD the API server would reject serves nothing; still validate against what it
         // says (schemas in tests often skip the CRD's other requirements), and say so, once.
@@ -327,13 +292,14 @@ impl Registry {
             }
         }
         let admission = Admission::new(crd, version).map_err(|e| match e {
-            AdmissionError::Schema(e) => Failure::Input(format!("{position}: {e}")),
-            e => wrong(e.to_string()),
+            AdmissionError::Schema(e) => {
+                format!("the CRD at {position} does not compile: {e}")
+            }
+            e => e.to_string(),
         })?;
         Ok(Target {
             kind: kind.to_owned(),
             admission,
-            builtin: false,
             warning: crdkit_apiextensions::versions::deprecation_warning(crd, version),
             crd: Some(Box::new(crd.clone())),
         })
@@ -343,14 +309,4 @@ impl Registry {
 /// The group of an `apiVersion` (`""` for the core group's `v1`).
 fn group_of(api_version: &str) -> &str {
     api_version.rsplit_once('/').map_or("", |(g, _)| g)
-}
-
-/// Whether a document is a CRD (`apiextensions.k8s.io/v1` or `v1beta1`).
-#[must_use]
-pub fn is_crd(v: &Json) -> bool {
-    v.get("kind").and_then(Json::as_str) == Some(CustomResourceDefinition::KIND)
-        && matches!(
-            v.get("apiVersion").and_then(Json::as_str),
-            Some("apiextensions.k8s.io/v1" | "apiextensions.k8s.io/v1beta1")
-        )
 }

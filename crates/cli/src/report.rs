@@ -8,14 +8,15 @@
 
 use std::collections::HashMap;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
 use crdkit_apimachinery::field::FieldError;
+use crdkit_apimachinery::gofmt;
 
-pub use super::Output;
-use super::load::Document;
+use crate::load::{Document, LoadError};
+use crate::output::Output;
 
 /// The JSON form of one error: `{"type", "field", "detail"}` (the root field is `<nil>`).
 #[must_use]
@@ -29,7 +30,7 @@ pub fn error_json(e: &FieldError) -> Value {
 pub fn kubectl_invalid(kind: &str, name: &str, errors: &[FieldError]) -> String {
     let prefix = format!(
         "The {kind} {} is invalid: ",
-        crdkit_apimachinery::field::go_quote(name)
+        crdkit_apimachinery::gofmt::quote(name)
     );
     let mut lines: Vec<String> = Vec::new();
     for e in errors {
@@ -58,7 +59,7 @@ pub fn kubectl_invalid(kind: &str, name: &str, errors: &[FieldError]) -> String 
 pub fn status_invalid(qualified_kind: &str, name: &str, errors: &[FieldError]) -> String {
     let prefix = format!(
         "{qualified_kind} {} is invalid",
-        crdkit_apimachinery::field::go_quote(name)
+        crdkit_apimachinery::gofmt::quote(name)
     );
     match crdkit_apimachinery::field::aggregate(errors) {
         e if e.is_empty() => prefix,
@@ -114,7 +115,7 @@ pub fn write(
         _ if errors.is_empty() => writeln!(
             out,
             "{position}: {kind} {} is valid",
-            crdkit_apimachinery::field::go_quote(name)
+            crdkit_apimachinery::gofmt::quote(name)
         ),
         _ => writeln!(out, "{position}: {}", kubectl_invalid(kind, name, errors)),
     }
@@ -192,11 +193,11 @@ impl<'a> Reporter<'a> {
                 writeln!(self.out, "{v}")
             }
             Output::Github => {
-                let title = format!("{kind} {} is invalid", go_quote(name));
+                let title = format!("{kind} {} is invalid", gofmt::quote(name));
                 for e in errors {
                     let line = self.line(doc, &e.field.to_string());
                     let message = format!("{}: {}", e.field, e.body());
-                    github(self.out, "error", doc, line, &title, &message)?;
+                    github(self.out, "error", &doc.file, line, &title, &message)?;
                 }
                 Ok(())
             }
@@ -236,13 +237,63 @@ impl<'a> Reporter<'a> {
             Output::Github if !fields.is_empty() => {
                 for (field, text) in fields {
                     let line = self.line(doc, field);
-                    github(self.out, "error", doc, line, title, text)?;
+                    github(self.out, "error", &doc.file, line, title, text)?;
                 }
                 Ok(())
             }
-            Output::Github => github(self.out, "error", doc, doc.line, title, message),
+            Output::Github => github(self.out, "error", &doc.file, doc.line, title, message),
             _ => writeln!(self.out, "{}: {message}", doc.position()),
         }
+    }
+
+    /// A document that cannot be checked, and why: `FILE:LINE: why` in text.
+    ///
+    /// # Errors
+    /// When writing fails.
+    pub fn error(&mut self, doc: &Document, why: &str) -> std::io::Result<()> {
+        let warnings = self.take_warnings(doc);
+        match self.output {
+            Output::Github => github(
+                self.out,
+                "error",
+                &doc.file,
+                doc.line,
+                "cannot be checked",
+                why,
+            ),
+            _ => self.unchecked(&format!("{}: {why}", doc.position()), warnings),
+        }
+    }
+
+    /// A file (or a CRD document of `--crd`) that cannot be read.
+    ///
+    /// # Errors
+    /// When writing fails.
+    pub fn unreadable(&mut self, e: &LoadError) -> std::io::Result<()> {
+        match self.output {
+            Output::Github => github(
+                self.out,
+                "error",
+                &e.file,
+                e.line,
+                "cannot be read",
+                &e.message,
+            ),
+            _ => self.unchecked(&e.to_string(), Vec::new()),
+        }
+    }
+
+    /// What could not be checked, with its position: a line in text, `{"errors": [], "error":
+    /// "FILE:LINE: why"}` in JSON.
+    fn unchecked(&mut self, text: &str, warnings: Vec<String>) -> std::io::Result<()> {
+        if self.output != Output::Json {
+            return writeln!(self.out, "{text}");
+        }
+        let mut v = json!({"errors": [], "error": text});
+        if !warnings.is_empty() {
+            v["warnings"] = json!(warnings);
+        }
+        writeln!(self.out, "{v}")
     }
 
     /// A warning about a document (also printed on the standard error by the caller):
@@ -270,7 +321,7 @@ impl<'a> Reporter<'a> {
             Some(f) => self.line(doc, f),
             None => doc.line,
         };
-        github(self.out, "warning", doc, line, title, message)
+        github(self.out, "warning", &doc.file, line, title, message)
     }
 }
 
@@ -279,7 +330,7 @@ impl<'a> Reporter<'a> {
 fn github(
     out: &mut dyn Write,
     level: &str,
-    doc: &Document,
+    file: &Path,
     line: u64,
     title: &str,
     message: &str,
@@ -292,7 +343,7 @@ fn github(
     fn property(s: &str) -> String {
         data(s).replace(':', "%3A").replace(',', "%2C")
     }
-    let file = doc.file.display().to_string();
+    let file = file.display().to_string();
     if line > 0 {
         writeln!(
             out,
@@ -310,10 +361,6 @@ fn github(
             data(message)
         )
     }
-}
-
-fn go_quote(s: &str) -> String {
-    crdkit_apimachinery::field::go_quote(s)
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::{AdditionalProperties, ListType, Structural, Type, ValidationRule};
-use crdkit_cel_check::check::compile::RuleSource;
+use crdkit_cel_check::rule::RuleSource;
 use crdkit_cel_check::schema::{Schema, small_get};
 
 impl Schema for Structural {

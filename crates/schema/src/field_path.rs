@@ -1,10 +1,12 @@
-//! Resolving a JSON path such as `.spec.replicas` or `.metadata['app.kubernetes.io/name']` against
-//! a schema.
+//! The field-path grammar of CRDs (`.spec.replicas`, `.metadata['app.kubernetes.io/name']`),
+//! and resolving such a path against a schema. The one home of the grammar: the derive reads
+//! paths at compile time with [`field_path_steps`], the run time resolves them with
+//! [`valid_field_path`].
 //!
 //! Mirrors `ValidFieldPath` and `unescapeSingleQuote` of apiextensions-apiserver
 //! `pkg/apiserver/schema/cel/validation.go`, used for selectable fields and for the `fieldPath` of
 //! `x-kubernetes-validations`. Go tokenizes with a `bufio.Scanner` (tokens `.`, `[`, `]`, single-quoted
-//! strings and the text between them); this does the same in one pass. One difference: where Go
+//! strings and the text between them); this does the same in one pass, a step at a time. One difference: where Go
 //! would dereference the missing schema of `additionalProperties: true` and panic, this reports
 //! "does not refer to a valid field".
 
@@ -86,45 +88,110 @@ pub fn valid_field_path<'s, S: PathSchema>(
 ) -> Result<(FieldPath, Option<&'s S>), FieldPathError> {
     let mut path = FieldPath::nil();
     let mut current: Option<&'s S> = Some(schema);
-    let mut toks = Tokens { rest: json_path };
-    let invalid = || FieldPathError::NoSuchField;
-    let end = || FieldPathError::UnexpectedEnd;
-
-    while let Some(tok) = toks.next() {
-        let bracket = tok == "[";
-        let name = match tok {
-            "[" => {
-                if !allow_array_notation {
-                    return Err(FieldPathError::ArrayNotation);
-                }
-                let tok = toks.next().ok_or_else(end)?;
-                if tok.len() < 2 || !tok.starts_with('\'') || !tok.ends_with('\'') {
-                    return Err(FieldPathError::ExpectedQuotedString(tok.to_owned()));
-                }
-                unescape_single_quote(&tok[1..tok.len() - 1])
-                    .map_err(|e| FieldPathError::InvalidStringLiteral(e.to_string()))?
-            }
-            "." => toks.next().ok_or_else(end)?.to_owned(),
-            other => return Err(FieldPathError::ExpectedBracketOrDot(other.to_owned())),
-        };
-        let s = current.ok_or_else(invalid)?;
+    // Go resolves each name as soon as it is read, before it checks what follows (the `]` of
+    // a bracket): the steps come one at a time, so the errors come in Go's order.
+    for name in field_path_steps(json_path, allow_array_notation) {
+        let name = name?;
+        let s = current.ok_or(FieldPathError::NoSuchField)?;
         if s.has_properties() {
             path = path.child(&name);
-            current = Some(s.property(&name).ok_or_else(invalid)?);
+            current = Some(s.property(&name).ok_or(FieldPathError::NoSuchField)?);
         } else if s.has_additional_properties() {
             path = path.key(&name);
             current = s.additional_properties();
         } else {
-            return Err(invalid());
-        }
-        if bracket {
-            let close = toks.next().ok_or_else(end)?;
-            if close != "]" {
-                return Err(FieldPathError::ExpectedClosingBracket(close.to_owned()));
-            }
+            return Err(FieldPathError::NoSuchField);
         }
     }
     Ok((path, current))
+}
+
+/// The names a field path selects, one step at a time, without a schema: the grammar of
+/// `ValidFieldPath` (`.name` and `['quoted name']` with `unescapeSingleQuote`'s escapes). The
+/// derive reads `fieldPath`s and selectable fields with it at compile time, and
+/// [`valid_field_path`] resolves each step as it comes.
+///
+/// After an error the iterator ends.
+///
+/// ```
+/// use crdkit_schema::field_path::field_path_steps;
+///
+/// let steps: Result<Vec<String>, _> = field_path_steps(r".spec['a.b\'c'].d", true).collect();
+/// assert_eq!(steps.unwrap(), ["spec", "a.b'c", "d"]);
+/// let err = field_path_steps(".spec[0]", true).collect::<Result<Vec<_>, _>>().unwrap_err();
+/// assert_eq!(err.to_string(), "expected single quoted string but got 0");
+/// ```
+#[must_use]
+pub fn field_path_steps(json_path: &str, allow_array_notation: bool) -> FieldPathSteps<'_> {
+    FieldPathSteps {
+        toks: Tokens { rest: json_path },
+        allow_array_notation,
+        close_pending: false,
+        done: false,
+    }
+}
+
+/// The iterator of [`field_path_steps`].
+#[derive(Clone, Debug)]
+pub struct FieldPathSteps<'a> {
+    toks: Tokens<'a>,
+    allow_array_notation: bool,
+    /// The last name was in brackets: its `]` is checked when the next step is asked for,
+    /// after the caller had the name (Go's order).
+    close_pending: bool,
+    done: bool,
+}
+
+impl FieldPathSteps<'_> {
+    fn step(&mut self) -> Option<Result<String, FieldPathError>> {
+        let end = || Some(Err(FieldPathError::UnexpectedEnd));
+        if std::mem::take(&mut self.close_pending) {
+            match self.toks.next() {
+                None => return end(),
+                Some("]") => {}
+                Some(other) => {
+                    return Some(Err(FieldPathError::ExpectedClosingBracket(
+                        other.to_owned(),
+                    )));
+                }
+            }
+        }
+        let tok = self.toks.next()?;
+        Some(match tok {
+            "[" => {
+                if !self.allow_array_notation {
+                    return Some(Err(FieldPathError::ArrayNotation));
+                }
+                let Some(tok) = self.toks.next() else {
+                    return end();
+                };
+                if tok.len() < 2 || !tok.starts_with('\'') || !tok.ends_with('\'') {
+                    return Some(Err(FieldPathError::ExpectedQuotedString(tok.to_owned())));
+                }
+                self.close_pending = true;
+                unescape_single_quote(&tok[1..tok.len() - 1])
+                    .map_err(FieldPathError::InvalidStringLiteral)
+            }
+            "." => match self.toks.next() {
+                Some(name) => Ok(name.to_owned()),
+                None => return end(),
+            },
+            other => Err(FieldPathError::ExpectedBracketOrDot(other.to_owned())),
+        })
+    }
+}
+
+impl Iterator for FieldPathSteps<'_> {
+    type Item = Result<String, FieldPathError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let step = self.step();
+        self.done = !matches!(step, Some(Ok(_)));
+        step
+    }
 }
 
 /// Why a JSON path is not a valid field path (apiextensions `ValidFieldPath`'s errors; `Display`
@@ -168,6 +235,7 @@ impl std::error::Error for FieldPathError {}
 
 /// The tokens Go's scanner yields: `.`, `[`, `]`, a single-quoted string (up to the first `'`
 /// not preceded by `\`, or to the end), or the text up to the next delimiter.
+#[derive(Clone, Debug)]
 struct Tokens<'a> {
     rest: &'a str,
 }
@@ -298,6 +366,50 @@ mod tests {
                 .unwrap()
                 .1
                 .is_none()
+        );
+    }
+
+    #[test]
+    fn steps_without_a_schema() {
+        let steps = |p: &str, arrays: bool| -> Result<Vec<String>, String> {
+            field_path_steps(p, arrays)
+                .collect::<Result<_, _>>()
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(steps(".a['b.c'].d", true).unwrap(), ["a", "b.c", "d"]);
+        assert_eq!(steps(r".a['x\ty\n']", true).unwrap(), ["a", "x\ty\n"]);
+        assert_eq!(steps("", true).unwrap(), Vec::<String>::new());
+        assert_eq!(
+            steps(".a[0]", true).unwrap_err(),
+            "expected single quoted string but got 0"
+        );
+        assert_eq!(
+            steps(".a['b']", false).unwrap_err(),
+            "array notation is not allowed"
+        );
+        assert_eq!(steps("a", true).unwrap_err(), "expected [ or . but got: a");
+        assert_eq!(
+            steps(".a['b'", true).unwrap_err(),
+            "unexpected end of JSON path"
+        );
+        assert_eq!(steps(".a['b'.c", true).unwrap_err(), "expected ] but got .");
+        assert_eq!(
+            steps(r".a['\q']", true).unwrap_err(),
+            r"invalid string literal: invalid escape char \q"
+        );
+    }
+
+    // Go resolves a bracketed name before it looks for the `]`.
+    #[test]
+    fn errors_in_go_order() {
+        let s = schema();
+        assert_eq!(
+            valid_field_path(".spec['y'x", &s, true).unwrap_err(),
+            FieldPathError::NoSuchField
+        );
+        assert_eq!(
+            valid_field_path(".spec['x'x", &s, true).unwrap_err(),
+            FieldPathError::ExpectedClosingBracket("x".into())
         );
     }
 

@@ -18,6 +18,7 @@ use crate::registry::custom_resource::CustomResourceStrategy;
 use crate::registry::namespace::NamespaceStrategy;
 use crate::registry::{CrdEntry, Registry, Strategy};
 use crate::store::Objects;
+use crate::store::cached::{Cache, Decoder};
 
 /// The namespaces every server starts with, as kube-apiserver's system namespaces controller
 /// creates them.
@@ -90,8 +91,8 @@ pub(crate) type OpenApiDocs = BTreeMap<String, (Arc<Value>, String)>;
 pub struct Api {
     /// Objects in storage.
     pub objects: Objects,
-    /// The watch cache over every key.
-    pub cache: WatchCache,
+    /// The watch cache over every key: the objects decoded once, lists and watches.
+    pub cache: Cache,
     /// The CRDs served.
     pub registry: Arc<RwLock<Registry>>,
     /// The CRD kind.
@@ -124,7 +125,7 @@ impl Api {
         config: ApiConfig,
         shutdown: CancellationToken,
     ) -> ApiResult<(Arc<Api>, u64)> {
-        let cache = WatchCache::start(
+        let cache = WatchCache::start_with(
             Arc::clone(&storage),
             WatchCacheConfig {
                 prefix: "/registry/".to_owned(),
@@ -132,6 +133,7 @@ impl Api {
                 history_max_age: None,
                 watcher_buffer: config.watcher_buffer,
             },
+            Decoder,
         )
         .await
         .map_err(ApiError::internal)?;

@@ -18,7 +18,8 @@
 //! ```
 //!
 //! [`ApiServer`] runs a server in-process (tests, crdkit-envtest) and [`serve`] runs one until
-//! cancelled (`crdgen serve`), both from a [`ServerConfig`]; the storage is in memory, in a
+//! cancelled (`crdgen serve`, whose flags crdkit-cli parses into it), both from a
+//! [`ServerConfig`]; the storage is in memory, in a
 //! directory ([`open_dir`]) or in etcd (`connect_etcd`, feature `etcd`), any [`Storage`].
 //!
 //! # Layers
@@ -28,7 +29,6 @@
 //!
 //! | module | what it does | uses |
 //! | --- | --- | --- |
-//! | `cli` | `crdgen serve`'s command line (to move to the `crdgen` CLI) | `server`, `storage` |
 //! | `server` | the assembly (state, controllers, kubeconfig) on the server's own runtime, and the transport: connections with their deadlines, HTTP/1.1 and h2, TLS | `filters`, `handlers`, `controllers`, `api`, `request_log`, `tls`, leaves |
 //! | `filters` | before the handlers: the hosts and origins served, authentication, the in-flight limit | `http` |
 //! | `handlers` | one module per verb, and health: decode the request, call the strategy, write through `rest`, encode | `rest`, `api`, `registry`, `store`, `http`, `request_log`, `patch`, `selector`, leaves |
@@ -36,10 +36,10 @@
 //! | `rest` | the generic store: deletion (preconditions, finalizers, propagation) and `persist`, the one door for writes (and their depth and size), with their effects on what is served | `api`, `registry`, `store`, `http::status`, leaves |
 //! | `api` | the state: storage, the watch cache, the CRDs served, settings; a path resolved to its strategy | `registry`, `store`, `http`, `request_log`, leaves |
 //! | `registry` | a strategy per kind: prepare, validate, convert, select, print | `http::status`, leaves |
-//! | `store` | objects over the storage trait: bytes to JSON, storage errors to `Status` errors, the size limit | `http::status`, `http::decode`, `object` |
+//! | `store` | objects over the storage trait: bytes to JSON, storage errors to `Status` errors, the size limit; what the watch cache keeps of each object (`store::cached`: labels, name, namespace, the encoding served) | `http::status`, `http::decode`, `object` |
 //! | `request_log`, `patch`, `selector` | the request log; JSON and merge patches; label and field selectors | `http`, `engine`, `deep` |
 //! | `http` | paths, queries, content negotiation, request bodies and their limits, responses, `Status` errors | `engine`, `deep` |
-//! | leaves | `engine` (the one door to crdkit's engine), `deep` (the depth limit, and JSON handled without recursion), `object`, `clock`, `jsonpath`, `tls`, `storage` (the backends), `private` (files 0600, directories 0700), `go_base64` | nothing of this crate (`storage` uses `private`) |
+//! | leaves | `engine` (the one door to crdkit's engine), `deep` (the depth limit, and JSON handled without recursion), `object`, `clock`, `jsonpath`, `tls`, `storage` (the backends), `private` (files 0600, directories 0700) | nothing of this crate (`storage` uses `private`) |
 //!
 //! Every object a request can produce (a body, a patch or apply result, a conversion answer)
 //! is held to one depth limit, Go's 10,000 levels, checked without recursion before anything
@@ -56,13 +56,11 @@
 #![warn(missing_docs)]
 
 mod api;
-pub mod cli;
 mod clock;
 mod controllers;
 mod deep;
 mod engine;
 mod filters;
-mod go_base64;
 mod handlers;
 mod http;
 mod jsonpath;

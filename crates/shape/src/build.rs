@@ -138,7 +138,11 @@ impl Builder {
         match shape.default {
             Some(DefaultValue::Value(v)) => g.default = Some(v.to_value()),
             Some(DefaultValue::Fn(f)) => match f() {
-                Ok(v) => g.default = Some(v),
+                Ok(Some(v)) => match super::check::check_default_value(&v, shape) {
+                    Ok(()) => g.default = Some(v),
+                    Err(e) => self.err(path, format!("invalid default {v}: {e}")),
+                },
+                Ok(None) => {}
                 Err(e) => self.err(path, format!("default: {e}")),
             },
             None => {}

@@ -31,7 +31,7 @@ pub mod cel;
 #[allow(clippy::result_large_err)]
 pub mod check;
 mod impls;
-mod json;
+pub mod json;
 #[cfg(feature = "k8s-openapi")]
 pub mod k8s;
 pub mod meta;
@@ -39,11 +39,14 @@ mod msg;
 pub mod resource;
 #[cfg(feature = "schemars")]
 pub mod schemars;
+// A failed check returns its message by value: const fns cannot box it.
+#[allow(clippy::result_large_err)]
+pub mod size;
 pub mod versions;
 
 pub use build::{BuildError, build};
 pub use impls::MapKey;
-pub use json::Json;
+pub use json::{Json, JsonOf};
 pub use msg::{MSG_CAP, Msg};
 
 use crdkit_schema::{ListType, MapType};
@@ -249,8 +252,11 @@ pub enum VariantKind {
 pub enum DefaultValue {
     /// A literal, checked against the schema at compile time.
     Value(Json),
-    /// A function's result, serialized when the CRD is built.
-    Fn(fn() -> Result<serde_json::Value, serde_json::Error>),
+    /// A function's result, serialized when the CRD is built and checked against the schema
+    /// then (`#[crd(default = path)]`, `#[crd(default)]`, and serde's `default` attributes);
+    /// `None` leaves the schema without a default (serde would not write the value: null, or
+    /// `skip_serializing_if` says so).
+    Fn(fn() -> Result<Option<serde_json::Value>, serde_json::Error>),
 }
 
 /// One `x-kubernetes-validations` rule.
@@ -419,6 +425,29 @@ impl Shape {
     pub const fn length(mut self, min: Option<u64>, max: Option<u64>) -> Shape {
         self.min_length = min;
         self.max_length = max;
+        self
+    }
+
+    /// Sets the length bounds that fit the kind (garde's and validator's `length(..)`):
+    /// `minLength`/`maxLength` of a string, `minItems`/`maxItems` of a list,
+    /// `minProperties`/`maxProperties` of a map or object. Other kinds keep them as
+    /// `minLength`/`maxLength`, which [`check::check_length`] reports.
+    #[must_use]
+    pub const fn length_of_kind(mut self, min: Option<u64>, max: Option<u64>) -> Shape {
+        match self.kind {
+            Kind::Array(_) => {
+                self.min_items = min;
+                self.max_items = max;
+            }
+            Kind::Map(_) | Kind::Struct(_) => {
+                self.min_properties = min;
+                self.max_properties = max;
+            }
+            _ => {
+                self.min_length = min;
+                self.max_length = max;
+            }
+        }
         self
     }
 

@@ -8,6 +8,7 @@ use crdkit_schema::crd::{
     CustomResourceDefinitionSpec, CustomResourceDefinitionVersion, CustomResourceSubresourceScale,
     CustomResourceSubresources, CustomResourceValidation, SelectableField,
 };
+use crdkit_schema::meta::ObjectMeta;
 use crdkit_schema::{Structural, Type};
 
 use crate::{self as shape, BuildError, Rule, Shape};
@@ -46,6 +47,9 @@ pub struct ResourceDecl {
     pub deprecation_warning: Option<&'static str>,
     /// Description of the root object.
     pub description: Option<&'static str>,
+    /// `max_desc_len`: descriptions cut to this many bytes as controller-gen's
+    /// `crd:maxDescLen` cuts them (`0` drops them); `None` keeps them whole.
+    pub max_desc_len: Option<usize>,
     /// The shape of the spec type (its [`Schema::SHAPE`](crate::Schema::SHAPE)), the `spec`
     /// property.
     pub spec: &'static Shape,
@@ -67,6 +71,10 @@ pub struct ResourceDecl {
     pub selectable_fields: &'static [&'static str],
     /// `x-kubernetes-validations` on the root object.
     pub rules: &'static [Rule],
+    /// The CRD's `metadata.annotations` (`api-approved.kubernetes.io`, ...).
+    pub annotations: &'static [(&'static str, &'static str)],
+    /// The CRD's `metadata.labels`.
+    pub labels: &'static [(&'static str, &'static str)],
 }
 
 /// `subresources.scale`.
@@ -121,6 +129,17 @@ impl fmt::Display for CrdError {
 impl std::error::Error for CrdError {}
 
 impl ResourceDecl {
+    /// Fails when this CRD is certainly over what etcd stores in one request
+    /// ([`crate::size::check_crd_size`]). Run at compile time by `#[derive(CustomResource)]`.
+    ///
+    /// # Errors
+    /// The message names the size, the limit and `max_desc_len`.
+    // A failed check returns its message by value: const fns cannot box it.
+    #[allow(clippy::result_large_err)]
+    pub const fn check_size(&self) -> Result<(), crate::Msg> {
+        crate::size::check_crd_size(self.kind, self.spec, self.status, self.max_desc_len)
+    }
+
     /// `<group>/<version>`
     #[must_use]
     pub fn api_version(&self) -> String {
@@ -170,6 +189,9 @@ impl ResourceDecl {
         };
         if let Ok(r) = shape::build::build_at(&rules, "") {
             root.extensions.validations.extend(r.extensions.validations);
+        }
+        if let Some(n) = self.max_desc_len {
+            crate::size::truncate_descriptions(&mut root, n);
         }
         if errors.is_empty() {
             Ok(root)
@@ -223,28 +245,97 @@ impl ResourceDecl {
                 })
                 .collect(),
         };
-        Ok(CustomResourceDefinition::new(
-            CustomResourceDefinitionSpec {
-                group: self.group.to_owned(),
-                names: CustomResourceDefinitionNames {
-                    plural: self.plural.to_owned(),
-                    singular: self.singular.to_owned(),
-                    short_names: self.short_names.iter().map(|s| (*s).to_owned()).collect(),
-                    kind: self.kind.to_owned(),
-                    list_kind: self.list_kind.to_owned(),
-                    categories: self.categories.iter().map(|s| (*s).to_owned()).collect(),
-                },
-                scope: if self.namespaced {
-                    "Namespaced"
-                } else {
-                    "Cluster"
-                }
-                .to_owned(),
-                versions: vec![version],
-                conversion: None,
-                preserve_unknown_fields: false,
+        let mut crd = CustomResourceDefinition::new(CustomResourceDefinitionSpec {
+            group: self.group.to_owned(),
+            names: CustomResourceDefinitionNames {
+                plural: self.plural.to_owned(),
+                singular: self.singular.to_owned(),
+                short_names: self.short_names.iter().map(|s| (*s).to_owned()).collect(),
+                kind: self.kind.to_owned(),
+                list_kind: self.list_kind.to_owned(),
+                categories: self.categories.iter().map(|s| (*s).to_owned()).collect(),
             },
-        ))
+            scope: if self.namespaced {
+                "Namespaced"
+            } else {
+                "Cluster"
+            }
+            .to_owned(),
+            versions: vec![version],
+            conversion: None,
+            preserve_unknown_fields: false,
+        });
+        let map = |pairs: &[(&str, &str)]| {
+            (!pairs.is_empty()).then(|| {
+                pairs
+                    .iter()
+                    .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                    .collect()
+            })
+        };
+        crd.metadata.annotations = map(self.annotations);
+        crd.metadata.labels = map(self.labels);
+        let bytes = crd.to_value().to_string().len();
+        if bytes > crate::size::MAX_CRD_BYTES {
+            return Err(CrdError {
+                errors: vec![BuildError {
+                    path: String::new(),
+                    message: crate::size::too_big(self.kind, bytes, false)
+                        .as_str()
+                        .to_owned(),
+                }],
+            });
+        }
+        Ok(crd)
+    }
+
+    /// Whether a part of the schema is only known at run time: a `#[crd(schemars)]` field or a
+    /// `default` function, which the compile-time checks could not see.
+    #[must_use]
+    pub fn has_run_time_parts(&self) -> bool {
+        let mut seen = std::collections::HashSet::new();
+        run_time_parts(self.spec, &mut seen)
+            || self.status.is_some_and(|s| run_time_parts(s, &mut seen))
+    }
+}
+
+/// Walks the shape graph once per node (shapes are shared, such as `Container` under a pod
+/// template's three container lists).
+fn run_time_parts(shape: &Shape, seen: &mut std::collections::HashSet<*const Shape>) -> bool {
+    if !seen.insert(std::ptr::from_ref(shape)) {
+        return false;
+    }
+    if matches!(shape.default, Some(shape::DefaultValue::Fn(_))) {
+        return true;
+    }
+    match shape.kind {
+        shape::Kind::Dynamic(_) => true,
+        shape::Kind::Array(s) | shape::Kind::Map(s) => run_time_parts(s, seen),
+        shape::Kind::Struct(fields) => fields.iter().any(|f| run_time_parts(f.shape, seen)),
+        shape::Kind::Enum(e) => e.variants.iter().any(|v| match v.kind {
+            shape::VariantKind::Unit => false,
+            shape::VariantKind::Newtype(s) => run_time_parts(s, seen),
+            shape::VariantKind::Struct(fields) => {
+                fields.iter().any(|f| run_time_parts(f.shape, seen))
+            }
+        }),
+        _ => false,
+    }
+}
+
+/// Adds `from`'s labels and annotations to `into`'s, keeping `into`'s value of a key both have:
+/// the CRD of several versions carries what each version's declaration asks.
+pub(crate) fn merge_metadata(into: &mut ObjectMeta, from: &ObjectMeta) {
+    for (mine, theirs) in [
+        (&mut into.labels, &from.labels),
+        (&mut into.annotations, &from.annotations),
+    ] {
+        if let Some(theirs) = theirs {
+            let mine = mine.get_or_insert_with(Default::default);
+            for (k, v) in theirs {
+                mine.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+        }
     }
 }
 
@@ -317,6 +408,7 @@ pub fn merge_crds(
                 found: id(&crd),
             });
         }
+        merge_metadata(&mut merged.metadata, &crd.metadata);
         for v in crd.spec.versions {
             if merged.spec.versions.iter().any(|m| m.name == v.name) {
                 return Err(MergeError::DuplicateVersion(v.name));

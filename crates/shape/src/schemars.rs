@@ -23,6 +23,20 @@ pub fn schemars_schema<T: schemars::JsonSchema + ?Sized>() -> Result<Structural,
     from_json_schema(schema.as_value())
 }
 
+/// The structural schema that a schemars `schema_with` function writes (a field's
+/// `#[schemars(schema_with = "f")]`, taken by `#[crd(schemars)]`).
+///
+/// # Errors
+/// Every part of the schema without a structural equivalent, one per line, with its path.
+pub fn schemars_schema_with(
+    f: fn(&mut schemars::generate::SchemaGenerator) -> schemars::Schema,
+) -> Result<Structural, NotStructural> {
+    let mut settings = schemars::generate::SchemaSettings::openapi3();
+    settings.inline_subschemas = true;
+    let schema = f(&mut settings.into_generator());
+    from_json_schema(schema.as_value())
+}
+
 /// Converts a JSON Schema document (as schemars writes it) to the structural model.
 ///
 /// # Errors

@@ -8,8 +8,8 @@
 //! server chooses (`/registry/<group>/<plural>/<namespace>/<name>`).
 //!
 //! Backends: [`MemoryStorage`] (default), [`RedbStorage`] (persistent, crash-safe) and, with the
-//! `etcd` feature, `EtcdStorage`. A [`WatchCache`] sits above a backend so that many watchers
-//! share one backend watch.
+//! `etcd` feature, `EtcdStorage`. A [`WatchCache`] sits above a backend: it keeps the current
+//! state decoded once ([`Decode`]) for lists, and many watchers share its one backend watch.
 //!
 //! ```
 //! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
@@ -55,7 +55,9 @@ use async_trait::async_trait;
 use bytes::Bytes;
 use futures_core::Stream;
 
-pub use cache::{Filter, WatchCache, WatchCacheConfig, Watcher};
+pub use cache::{
+    CachedList, Change, Decode, Entry, Filter, Raw, WatchCache, WatchCacheConfig, Watcher,
+};
 pub use error::{Error, Result};
 #[cfg(feature = "etcd")]
 pub use etcd::{EtcdConfig, EtcdStorage};

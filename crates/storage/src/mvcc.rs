@@ -52,48 +52,76 @@ pub(crate) fn overlay<'e>(
     prefix: &str,
     lower: Bound<&str>,
 ) -> BTreeMap<String, Option<KeyValue>> {
+    overlay_of(events_after, prefix, lower, |e| &e.key, Event::prev_kv)
+}
+
+/// [`overlay`] over any record of writes: `key` names the key written, `before` its state
+/// before the write.
+pub(crate) fn overlay_of<'e, E: 'e, T>(
+    writes_after: impl IntoIterator<Item = &'e E>,
+    prefix: &str,
+    lower: Bound<&str>,
+    key: impl Fn(&'e E) -> &'e str,
+    before: impl Fn(&'e E) -> Option<T>,
+) -> BTreeMap<String, Option<T>> {
     let mut states = BTreeMap::new();
-    for event in events_after {
-        if in_range(&event.key, prefix, lower) && !states.contains_key(&event.key) {
-            states.insert(event.key.clone(), event.prev_kv());
+    for write in writes_after {
+        let k = key(write);
+        if in_range(k, prefix, lower) && !states.contains_key(k) {
+            states.insert(k.to_owned(), before(write));
         }
     }
     states
 }
 
 /// Merges the current items in range (sorted by key) with the overlay of the keys changed since
-/// the read revision, and cuts the page at `limit`. Returns the page and whether more follow.
+/// the read revision and cuts the page at `limit`: the state at the read revision, as a page,
+/// and whether more items follow.
 pub(crate) fn page(
     current: impl Iterator<Item = Result<KeyValue>>,
     overlay: BTreeMap<String, Option<KeyValue>>,
     limit: Option<usize>,
 ) -> Result<(Vec<KeyValue>, bool)> {
     let limit = limit.filter(|&n| n > 0).unwrap_or(usize::MAX);
+    let mut items = Vec::new();
+    for kv in merge(current, overlay, |kv: &KeyValue| kv.key.as_str()) {
+        let kv = kv?;
+        if items.len() == limit {
+            return Ok((items, true));
+        }
+        items.push(kv);
+    }
+    Ok((items, false))
+}
+
+/// The state at the read revision, in key order: the current items in range (sorted by key)
+/// where no write after the revision touched them, else the overlay's state (absent: skipped).
+/// Shared by the backends' snapshot lists and the watch cache's.
+pub(crate) fn merge<'k, T: 'k>(
+    current: impl Iterator<Item = Result<T>>,
+    overlay: BTreeMap<String, Option<T>>,
+    key: impl Fn(&T) -> &str,
+) -> impl Iterator<Item = Result<T>> {
     let mut current = current.peekable();
     let mut overlay = overlay.into_iter().peekable();
-    let mut items = Vec::new();
-    loop {
-        let next = match (current.peek(), overlay.peek()) {
-            (None, None) => return Ok((items, false)),
-            (Some(Err(_)), _) => {
-                return Err(current
-                    .next()
-                    .and_then(Result::err)
-                    .unwrap_or_else(|| Error::backend("read failed")));
+    std::iter::from_fn(move || {
+        loop {
+            let next = match (current.peek(), overlay.peek()) {
+                (None, None) => return None,
+                (Some(Err(_)), _) => return current.next(),
+                (Some(Ok(item)), Some((changed, _))) if key(item) == changed.as_str() => {
+                    current.next();
+                    overlay.next().and_then(|(_, state)| state)
+                }
+                (Some(Ok(item)), Some((changed, _))) if key(item) < changed.as_str() => {
+                    current.next().and_then(Result::ok)
+                }
+                (_, Some(_)) => overlay.next().and_then(|(_, state)| state),
+                (Some(Ok(_)), None) => current.next().and_then(Result::ok),
+            };
+            if let Some(item) = next {
+                return Some(Ok(item));
             }
-            (Some(Ok(kv)), Some((key, _))) if kv.key == *key => {
-                current.next();
-                overlay.next().and_then(|(_, state)| state)
-            }
-            (Some(Ok(kv)), Some((key, _))) if kv.key < *key => current.next().and_then(Result::ok),
-            (_, Some(_)) => overlay.next().and_then(|(_, state)| state),
-            (Some(Ok(_)), None) => current.next().and_then(Result::ok),
-        };
-        if let Some(kv) = next {
-            if items.len() == limit {
-                return Ok((items, true));
-            }
-            items.push(kv);
         }
-    }
+    })
 }

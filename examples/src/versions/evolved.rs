@@ -42,6 +42,7 @@ pub struct CronTabSpec {
     /// How many pods run at once; 1 for objects written before `v1beta1`.
     #[versioned(added(since = "v1beta1", default = one))]
     #[crd(minimum = 1, maximum = 10)]
+    #[serde(default = "one")]
     pub replicas: i32,
     /// The port the job listens on: text before `v1`.
     #[versioned(changed(

@@ -1,8 +1,5 @@
-//! The examples' tests in one binary: golden CRDs and OpenAPI documents, the docs' pages, the
-//! `crdgen` CLI cases and Kubernetes' CEL integration tests through the binary.
+//! The examples' tests in one binary: golden CRDs and the docs' pages (the `crdgen` program's
+//! own tests, with its CLI cases, are in `crates/crdgen`).
 
-mod cel_integration;
-mod cli;
 mod docs;
 mod golden;
-mod openapi;

@@ -4,6 +4,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::quote;
 
 use super::keywords::{KEYS, Keywords};
+use super::paths::{ColumnAttr, ScaleAttr};
 use super::rule::RuleAttr;
 use super::{Sp, unknown};
 use crate::ctxt::Ctxt;
@@ -30,30 +31,13 @@ const RESOURCE_KEYS: &[&str] = &[
     "selectable_field",
     "root_validation",
     "root_description",
+    "max_desc_len",
     "derive",
     "flatten",
+    "annotation",
+    "label",
+    "attr",
 ];
-
-/// `scale(spec_replicas = .., status_replicas = .., label_selector = ..)`
-#[derive(Clone, Debug)]
-pub struct ScaleAttr {
-    pub spec_replicas: Option<Sp<String>>,
-    pub status_replicas: Option<Sp<String>>,
-    pub label_selector: Option<Sp<String>>,
-    pub span: Span,
-}
-
-/// `print_column(name = .., json_path = .., type = .., format = .., description = .., priority = ..)`
-#[derive(Clone, Debug)]
-pub struct ColumnAttr {
-    pub name: Sp<String>,
-    pub json_path: Sp<String>,
-    /// `None`: inferred from the schema at the path.
-    pub ty: Option<Sp<String>>,
-    pub format: Option<Sp<String>>,
-    pub description: Option<String>,
-    pub priority: i32,
-}
 
 /// The resource-level attributes of `#[derive(CustomResource)]`.
 #[derive(Default)]
@@ -78,9 +62,18 @@ pub struct ResourceAttrs {
     pub selectable_fields: Vec<Sp<String>>,
     pub root_rules: Vec<RuleAttr>,
     pub root_description: Option<Sp<String>>,
+    /// `max_desc_len = N`: descriptions cut to N bytes as controller-gen's `crd:maxDescLen`
+    /// cuts them (0 drops them).
+    pub max_desc_len: Option<Sp<u64>>,
     pub derives: Vec<syn::Path>,
     /// `flatten`: the spec's fields at the root of the object.
     pub flatten: Option<Sp<bool>>,
+    /// `annotation("key", "value")`: the CRD's `metadata.annotations`.
+    pub annotations: Vec<(Sp<String>, Sp<String>)>,
+    /// `label("key", "value")`: the CRD's `metadata.labels`.
+    pub labels: Vec<(Sp<String>, Sp<String>)>,
+    /// `attr(..)`: attributes of the generated root type.
+    pub attrs: Vec<syn::Meta>,
 }
 
 /// Everything in `#[crd(..)]` on a type.
@@ -92,6 +85,9 @@ pub struct ContainerAttrs {
     pub resource: ResourceAttrs,
     /// Whether resource keys were seen (they belong on `CustomResource` only).
     pub first_resource_key: Option<Span>,
+    /// `allow_client_only`: garde's and validator's rules on the type without a schema
+    /// keyword stay client-side checks.
+    pub allow_client_only: Option<Sp<bool>>,
 }
 
 fn once<T>(cx: &Ctxt, slot: &mut Option<Sp<T>>, name: &str, v: Sp<T>) {
@@ -118,6 +114,10 @@ impl ContainerAttrs {
                 if out.keywords.parse(cx, &key, &meta)? {
                     return Ok(());
                 }
+                if key == "allow_client_only" {
+                    once(cx, &mut out.allow_client_only, &key, super::flag(&meta)?);
+                    return Ok(());
+                }
                 if RESOURCE_KEYS.contains(&key.as_str()) {
                     if !resource {
                         cx.error_spanned_by(&meta.path, format!("`{key}` belongs on a `#[derive(CustomResource)]` type, not on `#[derive(Schema)]`"));
@@ -127,8 +127,11 @@ impl ContainerAttrs {
                     out.first_resource_key.get_or_insert(meta.path.segments[0].ident.span());
                     return parse_resource_key(cx, &mut out.resource, &key, &meta);
                 }
+                if resource && super::kube::container_key(cx, &key, &meta) {
+                    return Ok(());
+                }
                 let mut known: Vec<&str> = KEYS.to_vec();
-                known.push("crate");
+                known.extend(["crate", "allow_client_only"]);
                 if resource {
                     known.extend(RESOURCE_KEYS);
                 }
@@ -139,6 +142,10 @@ impl ContainerAttrs {
                 cx.syn_error(e);
             }
         }
+        let allow = out.allow_client_only.as_ref().is_some_and(|a| a.value);
+        let foreign = super::foreign::read(cx, attrs, "the type", true, allow);
+        out.keywords
+            .absorb(cx, foreign.keywords, "`#[schemars(..)]`");
         out
     }
 
@@ -201,71 +208,29 @@ fn parse_resource_key(
         "root" => once(cx, &mut r.root, key, super::string(meta)?),
         "served" => once(cx, &mut r.served, key, super::flag(meta)?),
         "storage" => once(cx, &mut r.storage, key, super::flag(meta)?),
-        "deprecated" => once(cx, &mut r.deprecated, key, super::flag(meta)?),
+        "deprecated" => {
+            if meta.input.peek(syn::Token![=]) && meta.input.peek2(syn::LitStr) {
+                // kube-derive's `deprecated = "warning"`
+                let w = super::lit_str(meta)?;
+                cx.error_spanned_by(&w, format!("`deprecated = \"..\"` is kube-derive's: write `deprecated, deprecation_warning = {}`", quote::ToTokens::to_token_stream(&w)));
+            } else {
+                once(cx, &mut r.deprecated, key, super::flag(meta)?);
+            }
+        }
         "deprecation_warning" => once(cx, &mut r.deprecation_warning, key, super::string(meta)?),
         "root_description" => once(cx, &mut r.root_description, key, super::string(meta)?),
+        "max_desc_len" => once(cx, &mut r.max_desc_len, key, super::count(meta)?),
         "flatten" => once(cx, &mut r.flatten, key, super::flag(meta)?),
         "scale" => {
-            let span = meta.path.segments[0].ident.span();
-            let mut s = ScaleAttr {
-                spec_replicas: None,
-                status_replicas: None,
-                label_selector: None,
-                span,
-            };
-            meta.parse_nested_meta(|m| {
-                let k = m
-                    .path
-                    .get_ident()
-                    .map(ToString::to_string)
-                    .unwrap_or_default();
-                match k.as_str() {
-                    "spec_replicas" | "spec_replicas_path" => once(
-                        cx,
-                        &mut s.spec_replicas,
-                        "spec_replicas",
-                        super::string(&m)?,
-                    ),
-                    "status_replicas" | "status_replicas_path" => once(
-                        cx,
-                        &mut s.status_replicas,
-                        "status_replicas",
-                        super::string(&m)?,
-                    ),
-                    "label_selector" | "label_selector_path" => once(
-                        cx,
-                        &mut s.label_selector,
-                        "label_selector",
-                        super::string(&m)?,
-                    ),
-                    _ => unknown(
-                        cx,
-                        &m,
-                        "`scale(..)`",
-                        &["spec_replicas", "status_replicas", "label_selector"],
-                    ),
+            if let Some(scale) = super::paths::parse_scale(cx, meta)? {
+                if r.scale.is_some() {
+                    cx.error_at(scale.span, "duplicate crd attribute `scale`");
                 }
-                Ok(())
-            })?;
-            if s.spec_replicas.is_none() {
-                cx.error_at(
-                    span,
-                    "`scale(..)` needs `spec_replicas = \".spec.<field>\"`",
-                );
+                r.scale = Some(scale);
             }
-            if s.status_replicas.is_none() {
-                cx.error_at(
-                    span,
-                    "`scale(..)` needs `status_replicas = \".status.<field>\"`",
-                );
-            }
-            if r.scale.is_some() {
-                cx.error_at(span, "duplicate crd attribute `scale`");
-            }
-            r.scale = Some(s);
         }
         "print_column" => {
-            if let Some(c) = parse_column(cx, meta)? {
+            if let Some(c) = super::paths::parse_column(cx, meta)? {
                 r.columns.push(c);
             }
         }
@@ -273,6 +238,63 @@ fn parse_resource_key(
         "root_validation" => {
             if let Some(rule) = super::rule::parse(cx, meta) {
                 r.root_rules.push(rule);
+            }
+        }
+        "annotation" | "label" => {
+            let pair = key_value(meta)?;
+            if key == "annotation" {
+                r.annotations.push(pair);
+            } else {
+                r.labels.push(pair);
+            }
+        }
+        "attr" => {
+            if meta.input.peek(syn::Token![=]) {
+                let lit = super::lit_str(meta)?;
+                cx.error_spanned_by(
+                    &lit,
+                    format!(
+                        "a string is kube-derive's spelling: write `attr({})`",
+                        lit.value()
+                    ),
+                );
+            } else {
+                meta.parse_nested_meta(|m| {
+                    let meta: syn::Meta = if m.input.peek(syn::token::Paren) {
+                        let content;
+                        syn::parenthesized!(content in m.input);
+                        let tokens: TokenStream = content.parse()?;
+                        let path = &m.path;
+                        syn::parse_quote!(#path(#tokens))
+                    } else if m.input.peek(syn::Token![=]) {
+                        let value: syn::Expr = m.value()?.parse()?;
+                        let path = &m.path;
+                        syn::parse_quote!(#path = #value)
+                    } else {
+                        syn::Meta::Path(m.path.clone())
+                    };
+                    let name = meta
+                        .path()
+                        .get_ident()
+                        .map(ToString::to_string)
+                        .unwrap_or_default();
+                    if matches!(name.as_str(), "derive" | "serde" | "crd") {
+                        cx.error_spanned_by(
+                            meta.path(),
+                            format!(
+                                "`attr({name}(..))` would change what the derive generates: {}",
+                                if name == "derive" {
+                                    "write `derive(..)`"
+                                } else {
+                                    "the root type's serde and crd attributes are the derive's"
+                                }
+                            ),
+                        );
+                    } else {
+                        r.attrs.push(meta);
+                    }
+                    Ok(())
+                })?;
             }
         }
         "derive" => {
@@ -296,111 +318,17 @@ fn parse_resource_key(
     Ok(())
 }
 
-/// Printer column types and formats the API server accepts (validation.go).
-pub const COLUMN_TYPES: &[&str] = &["boolean", "date", "integer", "number", "string"];
-pub const COLUMN_FORMATS: &[&str] = &[
-    "byte",
-    "date",
-    "date-time",
-    "double",
-    "float",
-    "int32",
-    "int64",
-    "password",
-];
-
-fn parse_column(
-    cx: &Ctxt,
-    meta: &syn::meta::ParseNestedMeta<'_>,
-) -> syn::Result<Option<ColumnAttr>> {
-    let span = meta.path.segments[0].ident.span();
-    let (mut name, mut json_path, mut ty, mut format, mut description, mut priority) =
-        (None, None, None, None, None, None);
-    meta.parse_nested_meta(|m| {
-        let k = m
-            .path
-            .get_ident()
-            .map(ToString::to_string)
-            .unwrap_or_default();
-        match k.as_str() {
-            "name" => once(cx, &mut name, "name", super::string(&m)?),
-            "json_path" | "jsonpath" => once(cx, &mut json_path, "json_path", super::string(&m)?),
-            "type" | "type_" => {
-                let t = super::string(&m)?;
-                if !COLUMN_TYPES.contains(&t.value.as_str()) {
-                    cx.error_at(
-                        t.span,
-                        format!(
-                            "unsupported printer column type \"{}\": must be one of {}",
-                            t.value,
-                            COLUMN_TYPES.join(",")
-                        ),
-                    );
-                }
-                once(cx, &mut ty, "type", t);
-            }
-            "format" => {
-                let f = super::string(&m)?;
-                if !COLUMN_FORMATS.contains(&f.value.as_str()) {
-                    cx.error_at(
-                        f.span,
-                        format!(
-                            "unsupported printer column format \"{}\": must be one of {}",
-                            f.value,
-                            COLUMN_FORMATS.join(",")
-                        ),
-                    );
-                }
-                once(cx, &mut format, "format", f);
-            }
-            "description" => once(cx, &mut description, "description", super::string(&m)?),
-            "priority" => {
-                let lit: syn::LitInt = m.value()?.parse()?;
-                once(
-                    cx,
-                    &mut priority,
-                    "priority",
-                    Sp {
-                        value: lit.base10_parse::<i32>()?,
-                        span: lit.span(),
-                    },
-                );
-            }
-            _ => unknown(
-                cx,
-                &m,
-                "`print_column(..)`",
-                &[
-                    "name",
-                    "json_path",
-                    "type",
-                    "format",
-                    "description",
-                    "priority",
-                ],
-            ),
-        }
-        Ok(())
-    })?;
-    let missing = |what: &str| cx.error_at(span, format!("`print_column(..)` needs `{what}`"));
-    let (Some(name), Some(json_path)) = (name.clone(), json_path.clone()) else {
-        if name.is_none() {
-            missing("name = \"..\"");
-        }
-        if json_path.is_none() {
-            missing("json_path = \".spec..\"");
-        }
-        return Ok(None);
+/// `key("name", "value")`
+fn key_value(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<(Sp<String>, Sp<String>)> {
+    let content;
+    syn::parenthesized!(content in meta.input);
+    let k: syn::LitStr = content.parse()?;
+    content.parse::<syn::Token![,]>()?;
+    let v: syn::LitStr = content.parse()?;
+    let _ = content.parse::<Option<syn::Token![,]>>()?;
+    let sp = |l: &syn::LitStr| Sp {
+        value: l.value(),
+        span: l.span(),
     };
-    if name.value.is_empty() {
-        cx.error_at(name.span, "printer column `name` must not be empty");
-    }
-    Ok(Some(ColumnAttr {
-        name,
-        json_path,
-        ty,
-        format,
-        description: description.map(|d: Sp<String>| d.value),
-        priority: priority.map_or(0, |p: Sp<i32>| p.value),
-    }))
+    Ok((sp(&k), sp(&v)))
 }

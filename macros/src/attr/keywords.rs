@@ -81,6 +81,9 @@ pub struct Keywords {
     pub rules: Vec<RuleAttr>,
     pub items: Option<Box<Keywords>>,
     pub values: Option<Box<Keywords>>,
+    /// A length whose keyword depends on the field's kind (`minLength`, `minItems` or
+    /// `minProperties`): garde's and validator's `length`, never `#[crd(..)]`'s own.
+    pub length: Option<Sp<(Option<u64>, Option<u64>)>>,
 }
 
 fn once<T>(cx: &Ctxt, slot: &mut Option<Sp<T>>, name: &str, v: Sp<T>) {
@@ -208,6 +211,10 @@ impl Keywords {
                 }
                 once(cx, &mut self.map_type, key, t);
             }
+            "validation" if meta.input.peek(syn::Token![=]) => {
+                let e: syn::Expr = meta.value()?.parse()?;
+                cx.error_spanned_by(&meta.path, super::kube::rule_hint(&e));
+            }
             "validation" => {
                 if let Some(r) = super::rule::parse(cx, meta) {
                     self.rules.push(r);
@@ -258,5 +265,115 @@ impl Keywords {
             _ => return Ok(false),
         }
         Ok(true)
+    }
+}
+
+impl Keywords {
+    /// Adds the keywords that another derive's attributes give, reporting each one that
+    /// `#[crd(..)]` gives too (`from` names where they come from in messages).
+    pub fn absorb(&mut self, cx: &Ctxt, other: Keywords, from: &str) {
+        fn take<T>(
+            cx: &Ctxt,
+            mine: &mut Option<Sp<T>>,
+            theirs: Option<Sp<T>>,
+            name: &str,
+            from: &str,
+        ) {
+            if let Some(t) = theirs {
+                if mine.is_some() {
+                    cx.error_at(
+                        t.span,
+                        format!("{from} and `#[crd(..)]` both set `{name}`: keep one"),
+                    );
+                } else {
+                    *mine = Some(t);
+                }
+            }
+        }
+        let Keywords {
+            description,
+            title,
+            format,
+            minimum,
+            maximum,
+            exclusive_minimum,
+            exclusive_maximum,
+            multiple_of,
+            min_length,
+            max_length,
+            min_items,
+            max_items,
+            min_properties,
+            max_properties,
+            pattern,
+            items,
+            length,
+            ..
+        } = other;
+        take(cx, &mut self.description, description, "description", from);
+        take(cx, &mut self.title, title, "title", from);
+        take(cx, &mut self.format, format, "format", from);
+        take(cx, &mut self.minimum, minimum, "minimum", from);
+        take(cx, &mut self.maximum, maximum, "maximum", from);
+        take(
+            cx,
+            &mut self.exclusive_minimum,
+            exclusive_minimum,
+            "exclusive_minimum",
+            from,
+        );
+        take(
+            cx,
+            &mut self.exclusive_maximum,
+            exclusive_maximum,
+            "exclusive_maximum",
+            from,
+        );
+        take(cx, &mut self.pattern, pattern, "pattern", from);
+        take(cx, &mut self.multiple_of, multiple_of, "multiple_of", from);
+        take(cx, &mut self.min_length, min_length, "min_length", from);
+        take(cx, &mut self.max_length, max_length, "max_length", from);
+        take(cx, &mut self.min_items, min_items, "min_items", from);
+        take(cx, &mut self.max_items, max_items, "max_items", from);
+        take(
+            cx,
+            &mut self.min_properties,
+            min_properties,
+            "min_properties",
+            from,
+        );
+        take(
+            cx,
+            &mut self.max_properties,
+            max_properties,
+            "max_properties",
+            from,
+        );
+        if let Some(l) = length {
+            let crd_lengths = [
+                &self.min_length,
+                &self.max_length,
+                &self.min_items,
+                &self.max_items,
+                &self.min_properties,
+                &self.max_properties,
+            ];
+            if crd_lengths.iter().any(|k| k.is_some()) {
+                cx.error_at(
+                    l.span,
+                    format!(
+                        "{from} and a `#[crd(..)]` length keyword both bound the length: keep one"
+                    ),
+                );
+            } else {
+                self.length = Some(l);
+            }
+        }
+        if let Some(inner) = items {
+            match &mut self.items {
+                Some(mine) => mine.absorb(cx, *inner, from),
+                None => self.items = Some(inner),
+            }
+        }
     }
 }

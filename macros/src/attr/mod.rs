@@ -6,8 +6,11 @@
 pub mod container;
 pub mod conversion;
 pub mod field;
+pub mod foreign;
 pub mod json;
 pub mod keywords;
+mod kube;
+pub mod paths;
 pub mod rule;
 
 use proc_macro2::Span;

@@ -4,7 +4,7 @@
 //! - scale subresource paths: dot notation only (validation.go `validateSimpleJSONPath`, and the
 //!   docs' "Only JSONPaths under .spec and with the dot notation are allowed");
 //! - selectable fields and CEL `fieldPath`: apiextensions `cel.ValidFieldPath` (`.a.b`,
-//!   `.a['key']`, no list indexing).
+//!   `.a['key']`, no list indexing), whose grammar lives in `crdkit_schema::field_path`.
 
 /// One step.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -166,72 +166,12 @@ pub fn dotted(path: &str) -> Result<Vec<Step>, String> {
         .collect()
 }
 
-/// apiextensions `cel.ValidFieldPath`: `.a.b` and `.a['key']`; errors in its words.
+/// apiextensions `cel.ValidFieldPath`'s grammar: `.a.b` and `.a['key']`, read by the schema
+/// crate (its one home), errors in Go's words.
 pub fn field_path(path: &str, allow_array_notation: bool) -> Result<Vec<Step>, String> {
-    let b: Vec<char> = path.chars().collect();
-    let mut steps = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            '.' => {
-                let start = i + 1;
-                let mut j = start;
-                while j < b.len() && !matches!(b[j], '.' | '[' | ']') {
-                    j += 1;
-                }
-                if start >= b.len() {
-                    return Err("unexpected end of JSON path".to_owned());
-                }
-                steps.push(Step::Field(b[start..j].iter().collect()));
-                i = j;
-            }
-            '[' => {
-                if !allow_array_notation {
-                    return Err("array notation is not allowed".to_owned());
-                }
-                let rest: String = b[i + 1..].iter().collect();
-                if rest.is_empty() {
-                    return Err("unexpected end of JSON path".to_owned());
-                }
-                if !rest.starts_with('\'') {
-                    let tok: String = rest
-                        .chars()
-                        .take_while(|c| !matches!(c, '.' | '[' | ']'))
-                        .collect();
-                    return Err(format!("expected single quoted string but got {tok}"));
-                }
-                let mut j = 1;
-                let rc: Vec<char> = rest.chars().collect();
-                while j < rc.len() && !(rc[j] == '\'' && rc[j - 1] != '\\') {
-                    j += 1;
-                }
-                if j >= rc.len() {
-                    return Err("unexpected end of JSON path".to_owned());
-                }
-                let key: String = rc[1..j].iter().collect();
-                steps.push(Step::Field(key.replace("\\'", "'").replace("\\\\", "\\")));
-                let after = i + 1 + j + 1;
-                match b.get(after) {
-                    Some(']') => i = after + 1,
-                    Some(c) => return Err(format!("expected ] but got {c}")),
-                    None => return Err("unexpected end of JSON path".to_owned()),
-                }
-            }
-            _ => {
-                let tok: String = b[i..]
-                    .iter()
-                    .take_while(|c| !matches!(c, '.' | '[' | ']'))
-                    .collect();
-                let tok = if tok.is_empty() {
-                    b[i].to_string()
-                } else {
-                    tok
-                };
-                return Err(format!("expected [ or . but got: {tok}"));
-            }
-        }
-    }
-    Ok(steps)
+    crdkit_schema::field_path::field_path_steps(path, allow_array_notation)
+        .map(|s| s.map(Step::Field).map_err(|e| e.to_string()))
+        .collect()
 }
 
 #[cfg(test)]
@@ -294,6 +234,11 @@ mod tests {
         assert_eq!(
             field_path("a", true).unwrap_err(),
             "expected [ or . but got: a"
+        );
+        // The API server's escapes: `\t` is a tab.
+        assert_eq!(
+            field_path(r".a['b\tc']", true).unwrap(),
+            vec![f("a"), f("b\tc")]
         );
     }
 }

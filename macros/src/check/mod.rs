@@ -5,6 +5,7 @@
 //! `const` checks (see `expand::shape`).
 
 pub mod jsonpath;
+pub mod paths;
 pub mod resource;
 pub mod structural;
 

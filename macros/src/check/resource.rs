@@ -4,34 +4,13 @@
 
 use proc_macro2::{Ident, Span};
 
-use super::jsonpath::{self, Step};
+use super::paths::PathCheck;
 use crate::ast::Container;
 use crate::attr::Sp;
-use crate::attr::container::ColumnAttr;
+use crate::attr::paths::ColumnAttr;
 use crate::attr::rule::RuleAttr;
 use crate::ctxt::Ctxt;
 use crdkit_apimachinery::names;
-
-/// What the value at a path must be.
-#[derive(Clone, Copy, Debug)]
-pub enum Expect {
-    Anything,
-    Integer,
-    Number,
-    Boolean,
-    String,
-    Date,
-    Selectable,
-}
-
-/// A path to resolve through the type graph at compile time.
-pub struct PathCheck {
-    pub what: String,
-    pub path: String,
-    pub steps: Vec<Step>,
-    pub expect: Expect,
-    pub span: Span,
-}
 
 /// The checked resource, ready to expand.
 pub struct Resource {
@@ -55,10 +34,14 @@ pub struct Resource {
     pub selectable_fields: Vec<String>,
     pub root_rules: Vec<RuleAttr>,
     pub root_description: Option<String>,
+    pub max_desc_len: Option<u64>,
     pub derives: Vec<syn::Path>,
     pub spec_required: bool,
     pub flatten: bool,
     pub paths: Vec<PathCheck>,
+    pub annotations: Vec<(String, String)>,
+    pub labels: Vec<(String, String)>,
+    pub attrs: Vec<syn::Meta>,
 }
 
 fn required(cx: &Ctxt, v: &Option<Sp<String>>, key: &str, example: &str) -> Option<Sp<String>> {
@@ -177,123 +160,12 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>) -> Option<Resource> {
         check_flattened_names(cx, cont, r.status.is_some());
     }
 
-    let mut paths = Vec::new();
-    let scale = r.scale.as_ref().and_then(|s| {
-        let spec = s.spec_replicas.clone()?;
-        let status = s.status_replicas.clone()?;
-        scale_path(
-            cx,
-            &mut paths,
-            "scale spec_replicas",
-            &spec,
-            &[".spec."],
-            Expect::Integer,
-            "should be a json path under .spec",
-        );
-        scale_path(
-            cx,
-            &mut paths,
-            "scale status_replicas",
-            &status,
-            &[".status."],
-            Expect::Integer,
-            "should be a json path under .status",
-        );
-        if let Some(l) = &s.label_selector {
-            scale_path(
-                cx,
-                &mut paths,
-                "scale label_selector",
-                l,
-                &[".spec.", ".status."],
-                Expect::String,
-                "should be a json path under either .spec or .status",
-            );
-        }
-        Some((
-            spec.value,
-            status.value,
-            s.label_selector.as_ref().map(|l| l.value.clone()),
-        ))
-    });
-    if r.scale.is_some() && r.status.is_none() {
-        cx.error_at(r.scale.as_ref().map_or_else(Span::call_site, |s| s.span), "the scale subresource reads `.status`: give the resource a status type, `#[crd(status = MyStatus)]`");
+    // validation.go: "must have exactly one version marked as storage version".
+    if let Some(st) = r.storage.as_ref().filter(|st| !st.value) {
+        cx.error_at(st.span, format!("`storage = false` leaves the CRD of `{}`, which has this one version, with no storage version, which the API server rejects (\"must have exactly one version marked as storage version\"); with several versions, `#[derive(crdkit::Versions)]` marks the stored one with `#[versions(storage)]`", kind.value));
     }
-    for c in &r.columns {
-        match jsonpath::printer(&c.json_path.value) {
-            Ok(parsed) => {
-                let expect = match c.ty.as_ref().map(|t| t.value.as_str()) {
-                    Some("integer") => Expect::Integer,
-                    Some("number") => Expect::Number,
-                    Some("boolean") => Expect::Boolean,
-                    Some("date") => Expect::Date,
-                    Some(_) => Expect::String,
-                    None => Expect::Anything,
-                };
-                let what = format!("printer column \"{}\"", c.name.value);
-                for f in parsed.filters {
-                    paths.push(PathCheck {
-                        what: what.clone(),
-                        path: c.json_path.value.clone(),
-                        steps: f,
-                        expect: Expect::Anything,
-                        span: c.json_path.span,
-                    });
-                }
-                paths.push(PathCheck {
-                    what,
-                    path: c.json_path.value.clone(),
-                    steps: parsed.steps,
-                    expect,
-                    span: c.json_path.span,
-                });
-            }
-            Err(e) => cx.error_at(
-                c.json_path.span,
-                format!(
-                    "invalid printer column json_path \"{}\": {e}",
-                    c.json_path.value
-                ),
-            ),
-        }
-    }
-    let mut seen = Vec::new();
-    for s in &r.selectable_fields {
-        match jsonpath::field_path(&s.value, false) {
-            Ok(steps) => {
-                if steps.first() == Some(&Step::Field("metadata".to_owned())) {
-                    cx.error_at(s.span, format!("selectable field \"{}\" must not point to fields in metadata (metadata.name and metadata.namespace are always selectable)", s.value));
-                }
-                if seen.contains(&steps) {
-                    cx.error_at(
-                        s.span,
-                        format!("duplicate selectable field \"{}\"", s.value),
-                    );
-                }
-                seen.push(steps.clone());
-                paths.push(PathCheck {
-                    what: "selectable field".to_owned(),
-                    path: s.value.clone(),
-                    steps,
-                    expect: Expect::Selectable,
-                    span: s.span,
-                });
-            }
-            Err(e) => cx.error_at(
-                s.span,
-                format!("selectable field \"{}\" is an invalid path: {e}", s.value),
-            ),
-        }
-    }
-    if seen.len() > 8 {
-        cx.error_at(
-            r.selectable_fields[8].span,
-            format!(
-                "too many selectable fields: {} (the API server allows at most 8)",
-                seen.len()
-            ),
-        );
-    }
+    check_metadata(cx, r);
+    let (scale, paths) = super::paths::check(cx, r);
     Some(Resource {
         group: group.value,
         version: version.value,
@@ -319,38 +191,15 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>) -> Option<Resource> {
             .collect(),
         root_rules: r.root_rules.clone(),
         root_description: r.root_description.as_ref().map(|d| d.value.clone()),
+        max_desc_len: r.max_desc_len.as_ref().map(|n| n.value),
         derives: r.derives.clone(),
-        spec_required: !cont.serde.default,
+        spec_required: cont.serde.default.is_none(),
         flatten,
         paths,
+        annotations: pairs(&r.annotations),
+        labels: pairs(&r.labels),
+        attrs: r.attrs.clone(),
     })
-}
-
-fn scale_path(
-    cx: &Ctxt,
-    paths: &mut Vec<PathCheck>,
-    what: &str,
-    p: &Sp<String>,
-    prefixes: &[&str],
-    expect: Expect,
-    under: &str,
-) {
-    match jsonpath::dotted(&p.value) {
-        Ok(steps) => {
-            if prefixes.iter().any(|pre| p.value.starts_with(pre)) {
-                paths.push(PathCheck {
-                    what: what.to_owned(),
-                    path: p.value.clone(),
-                    steps,
-                    expect,
-                    span: p.span,
-                });
-            } else {
-                cx.error_at(p.span, format!("invalid {what} \"{}\": {under}", p.value));
-            }
-        }
-        Err(e) => cx.error_at(p.span, format!("invalid {what} \"{}\": {e}", p.value)),
-    }
 }
 
 /// `#[crd(flatten)]` puts the spec's fields beside `apiVersion`, `kind`, `metadata` (and
@@ -373,5 +222,44 @@ fn check_flattened_names(cx: &Ctxt, cont: &Container<'_>, status: bool) {
                 ),
             );
         }
+    }
+}
+
+fn pairs(v: &[(Sp<String>, Sp<String>)]) -> Vec<(String, String)> {
+    v.iter()
+        .map(|(k, v)| (k.value.clone(), v.value.clone()))
+        .collect()
+}
+
+/// The CRD's labels and annotations, as apimachinery `ValidateObjectMeta` checks them:
+/// label keys qualified names and values label values, annotation keys qualified names once
+/// lowercased, each key once.
+///
+/// `annotation("api-approved.kubernetes.io", "https://github.com/..")`
+fn check_metadata(cx: &Ctxt, r: &crate::attr::container::ResourceAttrs) {
+    let mut seen = Vec::new();
+    for (k, v) in &r.labels {
+        for e in names::label_key(&k.value) {
+            cx.error_at(k.span, format!("invalid label key \"{}\": {e}", k.value));
+        }
+        for e in names::label_value(&v.value) {
+            cx.error_at(v.span, format!("invalid label value \"{}\": {e}", v.value));
+        }
+        if seen.contains(&("label", &k.value)) {
+            cx.error_at(k.span, format!("duplicate label \"{}\"", k.value));
+        }
+        seen.push(("label", &k.value));
+    }
+    for (k, _) in &r.annotations {
+        for e in names::label_key(&k.value.to_lowercase()) {
+            cx.error_at(
+                k.span,
+                format!("invalid annotation key \"{}\": {e}", k.value),
+            );
+        }
+        if seen.contains(&("annotation", &k.value)) {
+            cx.error_at(k.span, format!("duplicate annotation \"{}\"", k.value));
+        }
+        seen.push(("annotation", &k.value));
     }
 }

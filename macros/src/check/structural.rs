@@ -53,12 +53,12 @@ pub fn check_shape(cx: &Ctxt, cont: &Container<'_>) {
     if cont.serde.proxy.is_none() {
         match &cont.data {
             Data::Struct(Style::Struct, fields) if !cont.serde.transparent => {
-                check_fields(cx, fields);
+                check_fields(cx, fields, cont.serde.default.is_some());
             }
             Data::Struct(Style::Newtype | Style::Struct, fields) => {
                 let live: Vec<&Field<'_>> = fields.iter().filter(|f| !skipped(f)).collect();
                 if let [only] = live[..] {
-                    check_field(cx, only);
+                    check_field(cx, only, false);
                 } else {
                     cx.error_spanned_by(
                         cont.ident,
@@ -83,14 +83,28 @@ pub fn skipped(f: &Field<'_>) -> bool {
     f.serde.skip_serializing && f.serde.skip_deserializing
 }
 
-fn check_fields(cx: &Ctxt, fields: &[Field<'_>]) {
+fn check_fields(cx: &Ctxt, fields: &[Field<'_>], container_default: bool) {
     for f in fields.iter().filter(|f| !skipped(f)) {
-        check_field(cx, f);
+        check_field(cx, f, container_default);
     }
 }
 
 // #[serde(with = "my")] at: String
-fn check_field(cx: &Ctxt, f: &Field<'_>) {
+// #[crd(no_default)] without a serde default, or beside `#[crd(default)]`
+fn check_field(cx: &Ctxt, f: &Field<'_>, container_default: bool) {
+    if let Some(n) = f.attrs.no_default.as_ref().filter(|n| n.value) {
+        if f.attrs.keywords.default.is_some() {
+            cx.error_at(
+                n.span,
+                format!(
+                    "`no_default` and `default` on field `{}` contradict each other: keep one",
+                    f.ident
+                ),
+            );
+        } else if f.serde.default.is_none() && !container_default {
+            cx.error_at(n.span, format!("`no_default` has nothing to leave out: field `{}` has no serde default (`#[serde(default)]` on it or on its struct)", f.ident));
+        }
+    }
     if let Some(span) = f.serde.with
         && f.attrs.with.is_none()
         && f.attrs.schemars.is_none()
@@ -119,8 +133,8 @@ fn check_enum(cx: &Ctxt, cont: &Container<'_>, variants: &[Variant<'_>]) {
         }
         match v.style {
             Style::Unit => {}
-            Style::Newtype => check_field(cx, &v.fields[0]),
-            Style::Struct => check_fields(cx, &v.fields),
+            Style::Newtype => check_field(cx, &v.fields[0], false),
+            Style::Struct => check_fields(cx, &v.fields, false),
             Style::Tuple => {
                 cx.error_spanned_by(v.ident, format!("tuple variant `{}` is written as a JSON array of mixed types, which no structural schema allows; use a struct variant", v.ident));
             }

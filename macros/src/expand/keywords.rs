@@ -78,6 +78,18 @@ impl Gen {
                 sets.push(quote!(s.#slot = Some(#n);));
             }
         }
+        if let Some(l) = &kw.length {
+            let (min, max) = l.value;
+            let opt = |n: Option<u64>| match n {
+                Some(n) => quote!(::core::option::Option::Some(#n)),
+                None => quote!(::core::option::Option::None),
+            };
+            let (min, max) = (opt(min), opt(max));
+            sets.push(quote!(s = s.length_of_kind(#min, #max);));
+            let what = what.to_owned();
+            let b = base.clone();
+            self.check_at(l.span, quote!(#p::check::check_length(&#b, #what)));
+        }
         if let Some(pat) = &kw.pattern {
             let pat = &pat.value;
             sets.push(quote!(s.pattern = Some(#pat);));
@@ -118,7 +130,7 @@ impl Gen {
                 }
                 DefaultAttr::Fn(path) => {
                     let c = self.push_const(
-                        quote!(fn() -> ::core::result::Result<#p::serde_json::Value, ::std::string::String>),
+                        quote!(fn() -> ::core::result::Result<::core::option::Option<#p::serde_json::Value>, #p::serde_json::Error>),
                         quote_spanned!(path.span()=> || #p::default_value(#path())),
                     );
                     quote!(#p::DefaultValue::Fn(#c))
@@ -126,7 +138,7 @@ impl Gen {
                 DefaultAttr::TypeDefault(span) => {
                     let ty = base_type_of(&base);
                     let c = self.push_const(
-                        quote!(fn() -> ::core::result::Result<#p::serde_json::Value, ::std::string::String>),
+                        quote!(fn() -> ::core::result::Result<::core::option::Option<#p::serde_json::Value>, #p::serde_json::Error>),
                         quote_spanned!(*span=> || #p::default_value(<#ty as ::core::default::Default>::default())),
                     );
                     quote!(#p::DefaultValue::Fn(#c))

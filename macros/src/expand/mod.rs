@@ -2,6 +2,7 @@
 //! needs other types' shapes becomes `const` checks that rustc evaluates.
 
 pub mod cel;
+mod defaults;
 mod keywords;
 pub mod resource;
 pub mod shape;

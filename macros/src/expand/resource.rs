@@ -6,7 +6,8 @@ use quote::{quote, quote_spanned};
 
 use crate::ast::Container;
 use crate::check::jsonpath::Step;
-use crate::check::resource::{Expect, Resource};
+use crate::check::paths::{Expect, PathCheck};
+use crate::check::resource::Resource;
 use crate::expand::shape::Gen;
 
 pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
@@ -41,6 +42,13 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
     };
     let deprecation_warning = opt_str(&r.deprecation_warning);
     let root_description = opt_str(&r.root_description);
+    let max_desc_len = match &r.max_desc_len {
+        Some(n) => {
+            let n = usize::try_from(*n).unwrap_or(usize::MAX);
+            quote!(::core::option::Option::Some(#n))
+        }
+        None => quote!(::core::option::Option::None),
+    };
     let doc = format!("The `{kind}` custom resource ({api_version}), whose spec is [`{spec}`].");
 
     let (status_field, status_shape, status_ser, status_de, status_new) = match &r.status {
@@ -132,9 +140,20 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
             ::core::result::Result::Ok(()) => (),
             ::core::result::Result::Err(e) => ::core::panic!("{}", #p::Msg::as_str(&e)),
         };
+        const _: () = match <#root as #p::CustomResource>::RESOURCE.check_size() {
+            ::core::result::Result::Ok(()) => (),
+            ::core::result::Result::Err(e) => ::core::panic!("{}", #p::Msg::as_str(&e)),
+        };
     };
     let derives = &r.derives;
+    let attrs = &r.attrs;
+    let pair = |(k, v): &(String, String)| quote!((#k, #v));
+    let annotations = r.annotations.iter().map(pair);
+    let labels = r.labels.iter().map(pair);
     let path_checks = r.paths.iter().map(|pc| {
+        if let Some(at) = pc.unchecked {
+            return unchecked_warning(pc, at);
+        }
         let steps = pc.steps.iter().map(|s| match s {
             Step::Field(f) => quote!(#p::check::Seg::Field(#f)),
             Step::Elem => quote!(#p::check::Seg::Elem),
@@ -207,6 +226,7 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
     quote! {
         #[doc = #doc]
         #[derive(::core::clone::Clone, ::core::fmt::Debug #(, #derives)*)]
+        #(#[#attrs])*
         #vis struct #root {
             /// Standard object metadata.
             pub metadata: #p::ObjectMeta,
@@ -232,10 +252,11 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
             ///
             /// # Errors
             /// Only when a part of the schema is computed at run time and fails: a
-            /// `#[crd(schemars)]` field without a structural schema, or a `default` function
-            /// whose value does not serialize.
+            /// `#[crd(schemars)]` field without a structural schema, or that the API server
+            /// would reject (with the `crd` feature), a `default` function whose value does not
+            /// serialize, or descriptions over etcd's size limit.
             pub fn crd() -> ::core::result::Result<#p::CustomResourceDefinition, #p::CrdError> {
-                <Self as #p::CustomResource>::RESOURCE.crd()
+                <Self as #p::CustomResource>::crd()
             }
         }
 
@@ -244,6 +265,9 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
             type Status = #status_type;
             const API_VERSION: &'static str = #api_version;
             const KIND: &'static str = #kind;
+            fn crd() -> ::core::result::Result<#p::CustomResourceDefinition, #p::CrdError> {
+                #p::checked_crd(&<Self as #p::CustomResource>::RESOURCE)
+            }
             const RESOURCE: #p::ResourceDecl = #p::ResourceDecl {
                 group: #group,
                 version: #version,
@@ -259,6 +283,7 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
                 deprecated: #deprecated,
                 deprecation_warning: #deprecation_warning,
                 description: #root_description,
+                max_desc_len: #max_desc_len,
                 spec: &<#spec as #p::Schema>::SHAPE,
                 spec_required: #spec_required,
                 flatten: #flatten,
@@ -268,6 +293,8 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
                 printer_columns: &[#(#columns),*],
                 selectable_fields: &[#(#selectable),*],
                 rules: &[#(#rules),*],
+                annotations: &[#(#annotations),*],
+                labels: &[#(#labels),*],
             };
         }
 
@@ -314,5 +341,22 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
         #(#path_checks)*
         #root_checks
         #crd_check
+    }
+}
+
+/// A path left unchecked (`allow_unresolved`) warns where it is written: a deprecated item used
+/// at the attribute's span is the one warning a derive can raise on stable Rust.
+fn unchecked_warning(pc: &PathCheck, at: proc_macro2::Span) -> TokenStream {
+    let note = format!(
+        "{} \"{}\" is not checked against the schema (`allow_unresolved`): where it does not resolve, the API server finds no value",
+        pc.what, pc.path
+    );
+    quote_spanned! {at=>
+        const _: () = {
+            #[deprecated(note = #note)]
+            #[allow(non_upper_case_globals)]
+            const allow_unresolved: () = ();
+            allow_unresolved
+        };
     }
 }

@@ -9,7 +9,9 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
 use crate::ast::{Container, Data, Field, Style, Variant};
+use crate::attr::foreign::SchemarsSchema;
 use crate::check::structural::skipped;
+use crate::serde_attr::SerdeDefault;
 
 /// A const-time check to emit, spanned at the tokens that asked for it.
 pub struct Check {
@@ -78,7 +80,7 @@ impl Gen {
         } else {
             match &cont.data {
                 Data::Struct(Style::Struct, fields) if !cont.serde.transparent => {
-                    let fields = self.fields(fields);
+                    let fields = self.fields(fields, cont.serde.default.as_ref());
                     quote!(#p::Shape::new(#p::Kind::Struct(#fields)))
                 }
                 // Checked: exactly one live field (`check::structural`).
@@ -110,8 +112,8 @@ impl Gen {
         quote!(*#shape)
     }
 
-    /// `&'static [Field]` for named fields.
-    fn fields(&mut self, fields: &[Field<'_>]) -> TokenStream {
+    /// `&'static [Field]` for named fields; `container` is the struct's `#[serde(default)]`.
+    fn fields(&mut self, fields: &[Field<'_>], container: Option<&SerdeDefault>) -> TokenStream {
         let k = self.krate.clone();
         let p = quote!(#k::__private);
         let mut out = Vec::new();
@@ -119,7 +121,14 @@ impl Gen {
             if skipped(f) {
                 continue;
             }
-            let shape = self.field_shape(f);
+            let mut shape = self.field_shape(f);
+            if let Some(default) = self.serde_default(f, container) {
+                let k = &self.krate;
+                shape = self.push_const(
+                    quote!(&'static #k::__private::Shape),
+                    quote!(&{ let mut s: #k::__private::Shape = *#shape; s.default = ::core::option::Option::Some(#default); s }),
+                );
+            }
             let name = &f.name;
             let ident = &f.ident;
             let flatten = f.serde.flatten;
@@ -128,8 +137,9 @@ impl Gen {
                     let v = r.value;
                     quote!(#v)
                 }
-                None if f.serde.default
-                    || f.serde.skip_serializing_if
+                None if f.serde.default.is_some()
+                    || container.is_some()
+                    || f.serde.skip_serializing_if.is_some()
                     || f.serde.skip_serializing
                     || f.serde.skip_deserializing =>
                 {
@@ -148,15 +158,42 @@ impl Gen {
         let p = quote!(#k::__private);
         let ty = f.attrs.with.as_ref().unwrap_or(f.ty);
         let base = if f.attrs.schemars.as_ref().is_some_and(|s| s.value) {
-            quote_spanned!(ty.span()=> #p::Shape::new(#p::Kind::Dynamic(#p::schemars_schema::<#ty>)))
+            // An `Option` is optional and nullable as `Option<T: Schema>` is; the schema of
+            // what it holds comes from schemars.
+            // schemars' own `schema_with`/`with` on the field win, as they do in schemars.
+            let (inner, optional) = match option_inner(ty) {
+                Some(inner) => (inner, true),
+                None => (ty, false),
+            };
+            let dynamic = match f.attrs.schemars_schema.as_ref().map(|s| &s.value) {
+                Some(SchemarsSchema::With(path)) => {
+                    let c = self.push_const(
+                        quote!(fn() -> ::core::result::Result<#p::Structural, #p::NotStructural>),
+                        quote_spanned!(path.span()=> || #p::schemars_schema_with(#path)),
+                    );
+                    quote!(#p::Kind::Dynamic(#c))
+                }
+                Some(SchemarsSchema::Type(t)) => {
+                    quote_spanned!(t.span()=> #p::Kind::Dynamic(#p::schemars_schema::<#t>))
+                }
+                None => {
+                    quote_spanned!(ty.span()=> #p::Kind::Dynamic(#p::schemars_schema::<#inner>))
+                }
+            };
+            if optional {
+                quote_spanned!(ty.span()=> #p::Shape { nullable: true, optional: true, ..#p::Shape::new(#dynamic) })
+            } else {
+                quote_spanned!(ty.span()=> #p::Shape::new(#dynamic))
+            }
         } else {
             quote_spanned!(ty.span()=> <#ty as #p::Schema>::SHAPE)
         };
-        let nullable = if f.attrs.keywords.nullable.is_none() && f.serde.skip_serializing_if {
-            Some(false)
-        } else {
-            None
-        };
+        let nullable =
+            if f.attrs.keywords.nullable.is_none() && f.serde.skip_serializing_if.is_some() {
+                Some(false)
+            } else {
+                None
+            };
         let span = attr_span(&f.original.attrs).unwrap_or_else(|| f.ty.span());
         let site = format!("{}.{}", self.type_name, f.ident);
         let shape = self.keywords(
@@ -198,7 +235,7 @@ impl Gen {
                     quote!(#p::VariantKind::Newtype(#s))
                 }
                 Style::Struct => {
-                    let f = self.fields(&v.fields);
+                    let f = self.fields(&v.fields, None);
                     quote!(#p::VariantKind::Struct(#f))
                 }
                 Style::Tuple => {
@@ -230,4 +267,31 @@ pub fn attr_span(attrs: &[syn::Attribute]) -> Option<Span> {
         .iter()
         .find(|a| a.path().is_ident("crd"))
         .map(|a| a.meta.span())
+}
+
+/// `T` of `Option<T>` (also written `std::option::Option<T>` or `core::option::Option<T>`).
+fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {
+    let syn::Type::Path(p) = ty else { return None };
+    if p.qself.is_some() {
+        return None;
+    }
+    let segs: Vec<String> = p
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    let segs: Vec<&str> = segs.iter().map(String::as_str).collect();
+    let is_option = matches!(
+        segs.as_slice(),
+        ["Option"] | ["std" | "core", "option", "Option"]
+    );
+    let last = p.path.segments.last()?;
+    match (&last.arguments, is_option) {
+        (syn::PathArguments::AngleBracketed(a), true) if a.args.len() == 1 => match &a.args[0] {
+            syn::GenericArgument::Type(t) => Some(t),
+            _ => None,
+        },
+        _ => None,
+    }
 }

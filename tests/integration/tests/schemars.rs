@@ -63,3 +63,24 @@ fn non_structural_parts_are_reported_with_their_path() {
     let err = Bad::crd().unwrap_err().to_string();
     assert!(err.starts_with("spec.tree: children[*]: `$ref`"), "{err}");
 }
+
+/// A rule reaching into a `#[crd(schemars)]` field cannot be checked at compile time (the
+/// schema is only known at run time): `crd()` runs the API server's checks and reports it.
+#[derive(crdkit::CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[crd(group = "example.com", version = "v1", kind = "Retry")]
+#[crd(validation(rule = "self.foreign.maxRetriez < 10"))]
+pub struct RetrySpec {
+    #[crd(schemars)]
+    pub foreign: Foreign,
+}
+
+#[test]
+fn rules_into_run_time_schemas_are_checked_by_crd() {
+    let err = Retry::crd().unwrap_err().to_string();
+    assert!(
+        err.contains(
+            "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule"
+        ) && err.contains("undefined field 'maxRetriez'"),
+        "{err}"
+    );
+}

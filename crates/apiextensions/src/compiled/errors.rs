@@ -4,7 +4,8 @@
 //! `pkg/validation/validate/schema_messages.go`, and apiextensions-apiserver
 //! `pkg/apiserver/validation/validation.go` (`kubeOpenAPIResultToFieldErrors`).
 
-use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath, go_json};
+use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath};
+use crdkit_apimachinery::gofmt;
 
 /// The error codes of kube-openapi that the conversion distinguishes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,7 +60,7 @@ impl OpenApiError {
     pub(crate) fn invalid_type(name: &str, ty: &str, value: &str) -> Self {
         let message = format!(
             "{name} in body must be of type {ty}: {}",
-            crdkit_apimachinery::field::go_quote(value)
+            crdkit_apimachinery::gofmt::quote(value)
         );
         Self::validation(
             Code::InvalidType,
@@ -164,14 +165,14 @@ impl OpenApiError {
             .iter()
             .map(|v| match v {
                 serde_json::Value::String(s) => s.clone(),
-                v => go_json(v),
+                v => gofmt::json(v),
             })
             .collect();
         // The message (`should be one of [..]`, Go's %v of a slice) is only used to tell errors
         // apart; the field error lists the values itself.
         let message = format!(
             "{name} in body should be one of {}",
-            go_json(&serde_json::Value::Array(enum_values.to_vec()))
+            gofmt::json(&serde_json::Value::Array(enum_values.to_vec()))
         );
         OpenApiError::Validation {
             code: Code::Enum,
@@ -236,7 +237,7 @@ impl OpenApiError {
 
 /// `%q` of a path.
 fn quote(s: &str) -> String {
-    crdkit_apimachinery::field::go_quote(s)
+    crdkit_apimachinery::gofmt::quote(s)
 }
 
 /// Appends `e` unless an error with the same message is there (Go's `Result.AddErrors`).

@@ -8,7 +8,8 @@
 use serde_json::Number;
 
 use super::errors::{OpenApiError, add};
-use crdkit_apimachinery::field::{BadValue, go_format_float};
+use crdkit_apimachinery::field::BadValue;
+use crdkit_apimachinery::gofmt;
 
 /// A JSON number as apimachinery decodes it: `int64` when it fits, `float64` otherwise.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -323,7 +324,7 @@ fn compare(n: Num, m: Limit, exclusive: bool, path: &str, max: bool) -> Option<O
         _ => OpenApiError::number(
             path,
             what,
-            &go_format_float(m.value),
+            &gofmt::format_float(m.value),
             BadValue::Float(n.as_f64()),
         ),
     })
@@ -349,7 +350,7 @@ fn multiple_of(n: Num, m: Limit, path: &str) -> Option<OpenApiError> {
                 OpenApiError::number(
                     path,
                     "a multiple of",
-                    &go_format_float(m.value),
+                    &gofmt::format_float(m.value),
                     BadValue::Float(f),
                 )
             }

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crdkit_apimachinery::field::go_json;
+use crdkit_apimachinery::gofmt;
 use crdkit_apimachinery::goparse::{format_rfc3339, parse_rfc3339};
 
 #[derive(Clone, Copy)]
@@ -105,7 +105,7 @@ pub(super) fn decode(
             Some(i) => Ok(Some(Value::from(i))),
             None if v.is_number() => Err(Saved(format!(
                 "json: cannot unmarshal number {} into Go struct field {strukt}.{field} of type int64",
-                go_json(v)
+                gofmt::json(v)
             ))),
             None => Err(type_error(v, strukt, field, "int64")),
         },

@@ -22,7 +22,7 @@ use serde_json::{Map, Value};
 
 use self::decode::{DecodeError, decode, json_kind, sorted};
 use crdkit_apimachinery::field::FieldPath;
-use crdkit_apimachinery::field::go_type;
+use crdkit_apimachinery::gofmt;
 
 pub use self::coerce::coerce;
 pub(crate) use self::coerce::coerce_with;
@@ -79,7 +79,7 @@ pub fn get_object_meta(
         if drop_invalid {
             return Err(ObjectMetaError::from(format!(
                 "invalid metadata: expected object, got {}",
-                go_type(metadata)
+                gofmt::type_name(metadata)
             )));
         }
         return Err(err.into());

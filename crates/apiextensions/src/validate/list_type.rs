@@ -13,7 +13,8 @@ use crate::compiled::number::Num;
 use crate::walk::MAX_DEPTH;
 use crate::walk::node::SchemaNode;
 use crate::walk::trail::{LazyPath, Trail};
-use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath, go_json};
+use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath};
+use crdkit_apimachinery::gofmt;
 use crdkit_schema::{ListType, Structural};
 
 /// Validates the list-type invariants below the object `obj` (whose schema is `s`).
@@ -189,7 +190,7 @@ enum Key<'a> {
 fn key_of(v: Option<&Value>) -> Key<'_> {
     match v {
         None => Key::Unspecified,
-        Some(v @ (Value::Object(_) | Value::Array(_))) => Key::Compound(go_json(v)),
+        Some(v @ (Value::Object(_) | Value::Array(_))) => Key::Compound(gofmt::json(v)),
         Some(Value::Null) => Key::Null,
         Some(Value::Bool(b)) => Key::Bool(*b),
         Some(Value::String(s)) => Key::Str(s),

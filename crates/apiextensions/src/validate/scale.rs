@@ -4,7 +4,8 @@
 
 use serde_json::Value;
 
-use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath, go_sprint, go_type};
+use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath};
+use crdkit_apimachinery::gofmt;
 use crdkit_schema::crd::CustomResourceSubresourceScale;
 
 /// `specReplicasPath` and `statusReplicasPath` must lead to a non-negative `int32` (or to
@@ -84,8 +85,8 @@ fn nested<'v>(obj: &'v Value, path: &str) -> Result<Option<&'v Value>, String> {
                 return Err(format!(
                     ".{} accessor error: {} is of the type {}, expected map[string]interface{{}}",
                     fields[..=i].join("."),
-                    go_sprint(v),
-                    go_type(v)
+                    gofmt::sprint(v),
+                    gofmt::type_name(v)
                 ));
             }
         }
@@ -97,7 +98,7 @@ fn type_error(path: &str, v: &Value, want: &str) -> String {
     format!(
         ".{} accessor error: {} is of the type {}, expected {want}",
         path.strip_prefix('.').unwrap_or(path),
-        go_sprint(v),
-        go_type(v)
+        gofmt::sprint(v),
+        gofmt::type_name(v)
     )
 }

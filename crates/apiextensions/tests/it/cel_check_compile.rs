@@ -4,8 +4,8 @@
 //! messageExpression error containing a text, transition rule or not), plus exact error texts
 //! of the compile errors Kubernetes users meet most.
 
-use crdkit_cel::check::compile::{CompilationResult, RuleErrorType, RuleOptions, compile_rules};
 use crdkit_cel::decl::schema_decl_type;
+use crdkit_cel::rule::{CompilationResult, RuleErrorType, RuleOptions, compile_rules};
 use crdkit_schema::{JsonSchemaProps, Structural, ValidationRule};
 use serde_json::{Value, json};
 

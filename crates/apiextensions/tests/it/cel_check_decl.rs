@@ -4,7 +4,8 @@
 //! `TestWithTypeAndObjectMetaNameLength`, `TestSchemaDeclTypes`), plus the OpenAPI → CEL
 //! type table of the CRD documentation.
 
-use crdkit_cel::decl::{DeclKind, DeclType, escape, schema_decl_type, unescape};
+use crdkit_cel::decl::{DeclKind, DeclType, schema_decl_type};
+use crdkit_cel::escaping::{escape, unescape};
 use crdkit_cel::types::Type;
 use crdkit_schema::{JsonSchemaProps, Structural};
 use serde_json::{Value, json};

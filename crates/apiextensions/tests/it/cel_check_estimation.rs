@@ -176,7 +176,7 @@ mod schemas {
 /// generated schema, without and with max limits (`schemaChecker`).
 #[test]
 fn apiextensions_cost_estimation() {
-    use crdkit_cel::check::compile::{RuleOptions, compile_rules};
+    use crdkit_cel::rule::{RuleOptions, compile_rules};
     let path = format!(
         "{}/tests/data/cel/check/compilation_cost_estimation.json",
         env!("CARGO_MANIFEST_DIR")
@@ -234,7 +234,7 @@ fn apiextensions_cost_estimation() {
 /// checked by its `MaxCost`, as `schemaChecker` does.
 #[test]
 fn apiextensions_estimated_cost_stability() {
-    use crdkit_cel::check::compile::{RuleOptions, compile_rules};
+    use crdkit_cel::rule::{RuleOptions, compile_rules};
     let path = format!(
         "{}/tests/data/cel/check/cost_stability_estimated.json",
         env!("CARGO_MANIFEST_DIR")
@@ -276,8 +276,8 @@ fn apiextensions_estimated_cost_stability() {
 /// expressions: the newest environment).
 #[test]
 fn metadata_name_cost_is_bounded() {
-    use crdkit_cel::check::compile::{RuleOptions, compile_rules};
     use crdkit_cel::env::NEWEST_VERSION;
+    use crdkit_cel::rule::{RuleOptions, compile_rules};
     for rule in [
         "self.metadata.name.contains('x')",
         "self.metadata.generateName.contains('x')",

@@ -112,39 +112,6 @@ fn bodies_print_like_go() {
 }
 
 #[test]
-fn go_quote_matches_strconv() {
-    assert_eq!(go_quote("héllo 💝"), "\"héllo 💝\"");
-    assert_eq!(go_quote("\u{0}\u{7f}"), r#""\x00\x7f""#);
-    assert_eq!(go_quote("\u{a0}\u{ad}"), r#""\u00a0\u00ad""#);
-    assert_eq!(go_quote("\u{e0000}"), r#""\U000e0000""#);
-    assert!(!go_is_print('\u{2028}'));
-    assert!(go_is_print('ñ'));
-}
-
-#[test]
-fn go_floats() {
-    let v = [
-        (1.0, "1"),
-        (123_456.0, "123456"),
-        (1_234_567.0, "1.234567e+06"),
-        (0.0001, "0.0001"),
-        (0.00001, "1e-05"),
-        (-2.5, "-2.5"),
-        (1e21, "1e+21"),
-        (1e100, "1e+100"),
-    ];
-    for (f, want) in v {
-        assert_eq!(go_format_float(f), want, "{f}");
-    }
-    assert_eq!(go_json(&json!(1e21)), "1e+21");
-    assert_eq!(go_json(&json!(1e20)), "100000000000000000000");
-    assert_eq!(go_json(&json!(1e-7)), "1e-7");
-    assert_eq!(go_json(&json!(3.0)), "3");
-    assert_eq!(go_json(&json!(0.5)), "0.5");
-    assert_eq!(go_json(&json!("\u{1}\u{2028}")), r#""\u0001\u2028""#);
-}
-
-#[test]
 fn aggregates() {
     let p = FieldPath::new("a");
     let e = FieldError::required(&p, "");
@@ -159,20 +126,4 @@ fn aggregates() {
         ErrorType::parse("FieldValueTooMany"),
         Some(ErrorType::TooMany)
     );
-}
-
-#[test]
-fn go_type_and_sprint_of_decoded_json() {
-    // apimachinery decodes integers that fit into int64, everything else into float64.
-    assert_eq!(go_type(&json!(3)), "int64");
-    assert_eq!(go_type(&json!(u64::MAX)), "float64");
-    assert_eq!(go_type(&json!(1.0)), "float64");
-    assert_eq!(go_type(&json!(null)), "<nil>");
-    assert_eq!(go_type(&json!([1])), "[]interface {}");
-    assert_eq!(go_type(&json!({})), "map[string]interface {}");
-    assert_eq!(
-        go_sprint(&json!({"b": [1, 2.5, "x"], "a": null, "c": true})),
-        "map[a:<nil> b:[1 2.5 x] c:true]"
-    );
-    assert_eq!(go_sprint(&json!(1e21)), "1e+21");
 }

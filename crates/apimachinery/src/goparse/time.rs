@@ -1,6 +1,8 @@
 //! `time.Parse` of dates and RFC 3339 times, `Time.Format` back, and `time.ParseDuration` with
 //! strfmt's fallback.
 
+use crate::calendar::{civil_from_days, days_from_civil, days_in_month};
+
 /// `time.Parse("2006-01-02", s)` succeeds.
 pub fn parse_date(s: &str) -> bool {
     parse_ymd(s.as_bytes()).is_some_and(|(_, rest)| rest.is_empty())
@@ -22,42 +24,10 @@ pub fn parse_ymd(b: &[u8]) -> Option<Ymd<'_>> {
     let y = i64::from(num(&b[0..4])?);
     let m = num(&b[5..7])?;
     let d = num(&b[8..10])?;
-    if !(1..=12).contains(&m) || d < 1 || d > days_in(m, y) {
+    if !(1..=12).contains(&m) || d < 1 || i64::from(d) > days_in_month(y, i64::from(m)) {
         return None;
     }
     Some(((y, m, d), &b[10..]))
-}
-
-fn days_in(m: u32, y: i64) -> u32 {
-    match m {
-        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
-/// Days since 1970-01-01 of a civil date.
-fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let m = i64::from(m);
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(d) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = u32::try_from(doy - (153 * mp + 2) / 5 + 1).unwrap_or(1);
-    let m = u32::try_from(if mp < 10 { mp + 3 } else { mp - 9 }).unwrap_or(1);
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
 /// Go's `*time.ParseError` of `time.Parse(time.RFC3339, value)`; `Display` is Go's text
@@ -77,9 +47,9 @@ impl std::fmt::Display for TimeParseError {
         write!(
             f,
             "parsing time {} as \"2006-01-02T15:04:05Z07:00\": cannot parse {} as {}",
-            crate::field::go_quote(&self.value),
-            crate::field::go_quote(&self.value_elem),
-            crate::field::go_quote(self.layout_elem)
+            crate::gofmt::quote(&self.value),
+            crate::gofmt::quote(&self.value_elem),
+            crate::gofmt::quote(self.layout_elem)
         )
     }
 }
@@ -140,7 +110,10 @@ pub fn parse_rfc3339(s: &str) -> Result<i64, TimeParseError> {
         }
         _ => return Err(err("Z07:00", &tail(rest))),
     };
-    Ok(days_from_civil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + sec - offset)
+    Ok(
+        days_from_civil(y, i64::from(mo), i64::from(d)) * 86_400 + h * 3600 + mi * 60 + sec
+            - offset,
+    )
 }
 
 /// `t.UTC().Format(time.RFC3339)` of Unix seconds.

@@ -4,7 +4,7 @@
 //! `unescape`), which the API server's webhook checks run on `clientConfig.url`. Newer Go
 //! versions also check the address inside `[..]` hosts; that check is not made here.
 
-use crate::field::go_quote;
+use crate::gofmt;
 
 /// A URL as Go's `url.Parse` splits it (the fields the webhook checks read).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -36,7 +36,7 @@ pub struct UrlError {
 
 impl std::fmt::Display for UrlError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "parse {}: {}", go_quote(&self.url), self.reason)
+        write!(f, "parse {}: {}", gofmt::quote(&self.url), self.reason)
     }
 }
 
@@ -161,7 +161,10 @@ fn parse_host(host: &str) -> Result<String, String> {
         };
         let colon_port = &host[i + 1..];
         if !valid_optional_port(colon_port) {
-            return Err(format!("invalid port {} after host", go_quote(colon_port)));
+            return Err(format!(
+                "invalid port {} after host",
+                gofmt::quote(colon_port)
+            ));
         }
         if let Some(zone) = host[..i].find("%25") {
             return Ok(format!(
@@ -174,7 +177,10 @@ fn parse_host(host: &str) -> Result<String, String> {
     } else if let Some(i) = host.rfind(':') {
         let colon_port = &host[i..];
         if !valid_optional_port(colon_port) {
-            return Err(format!("invalid port {} after host", go_quote(colon_port)));
+            return Err(format!(
+                "invalid port {} after host",
+                gofmt::quote(colon_port)
+            ));
         }
     }
     unescape(host, Mode::Host)
@@ -224,15 +230,15 @@ fn unescape(s: &str, mode: Mode) -> Result<String, String> {
                 ) else {
                     let end = (i + 3).min(b.len());
                     let bad = String::from_utf8_lossy(&b[i..end]);
-                    return Err(format!("invalid URL escape {}", go_quote(&bad)));
+                    return Err(format!("invalid URL escape {}", gofmt::quote(&bad)));
                 };
                 let esc = &s[i..i + 3];
                 if mode == Mode::Host && hi < 8 && esc != "%25" {
-                    return Err(format!("invalid URL escape {}", go_quote(esc)));
+                    return Err(format!("invalid URL escape {}", gofmt::quote(esc)));
                 }
                 let v = hi << 4 | lo;
                 if mode == Mode::Zone && esc != "%25" && v != b' ' && v < 0x80 && !host_byte_ok(v) {
-                    return Err(format!("invalid URL escape {}", go_quote(esc)));
+                    return Err(format!("invalid URL escape {}", gofmt::quote(esc)));
                 }
                 out.push(v);
                 i += 3;
@@ -240,7 +246,10 @@ fn unescape(s: &str, mode: Mode) -> Result<String, String> {
             c => {
                 if matches!(mode, Mode::Host | Mode::Zone) && c < 0x80 && !host_byte_ok(c) {
                     let bad = String::from_utf8_lossy(&b[i..=i]);
-                    return Err(format!("invalid character {} in host name", go_quote(&bad)));
+                    return Err(format!(
+                        "invalid character {} in host name",
+                        gofmt::quote(&bad)
+                    ));
                 }
                 out.push(c);
                 i += 1;

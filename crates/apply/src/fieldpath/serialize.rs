@@ -54,7 +54,7 @@ fn write_json_value(out: &mut String, v: &Value) {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         // Numbers print as Go's encoding/json prints int64 and float64.
-        Value::Number(_) => out.push_str(&crdkit_apimachinery::field::go_json(v)),
+        Value::Number(_) => out.push_str(&crdkit_apimachinery::gofmt::json(v)),
         Value::String(s) => write_json_string(out, s, true),
         Value::Array(items) => {
             out.push('[');

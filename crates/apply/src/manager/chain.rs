@@ -9,13 +9,15 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::entries::{self, APPLY, Managed, UPDATE, identifier, object_managed_fields};
 use super::{
     ANCIENT_CHANGES, BEFORE_FIRST_APPLY, CURRENT_OPERATION, FieldManager, GroupVersionKind,
     last_applied,
 };
 use crate::error::ApplyError;
 use crate::fieldpath::{Path, PathElement, Set};
+use crate::managed_fields::{
+    self as entries, APPLY, Managed, UPDATE, identifier, object_managed_fields,
+};
 use crate::merge::{UpdateError, VersionedSet};
 use crate::typed::{TypedValue, ValidationOptions};
 
@@ -210,7 +212,8 @@ impl Run<'_> {
         let Err(ApplyError::Conflicts(conflicts)) = first else {
             return first;
         };
-        let Ok(allowed) = last_applied::allowed_conflicts(self, live) else {
+        let typed = |obj: &Value| self.typed(obj, false);
+        let Ok(allowed) = last_applied::allowed_conflicts(live, &self.gv(), &typed) else {
             return Err(ApplyError::Conflicts(conflicts));
         };
         if !conflicts.to_set().difference(&allowed).is_empty() {
@@ -312,7 +315,7 @@ impl Run<'_> {
                     return Err(ApplyError::Internal(format!(
                         "failed to convert new typed object ({}) to object: failed to convert value to unstructured for type {}",
                         object_gvknn(config),
-                        crate::value::go_type(&v)
+                        crdkit_apimachinery::gofmt::type_name(&v)
                     )));
                 }
                 managed

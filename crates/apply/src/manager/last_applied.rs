@@ -8,8 +8,8 @@
 
 use serde_json::{Map, Value};
 
-use super::chain::Run;
 use crate::fieldpath::Set;
+use crate::typed::TypedValue;
 
 /// `kubectl.kubernetes.io/last-applied-configuration`.
 pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
@@ -39,7 +39,7 @@ pub(crate) fn build_last_applied(config: &Value) -> String {
     {
         a.remove(LAST_APPLIED);
     }
-    let mut s = crdkit_apimachinery::field::go_json(&obj);
+    let mut s = crdkit_apimachinery::gofmt::json(&obj);
     s.push('\n');
     s
 }
@@ -69,19 +69,21 @@ pub(crate) fn set_last_applied(obj: &mut Value, value: &str) {
 }
 
 /// `allowedConflictsFromLastApplied`: the fields of the annotation whose values the live object
-/// still has.
-pub(crate) fn allowed_conflicts(run: &Run<'_>, live: &Value) -> Result<Set, String> {
+/// still has. `gv` is the manager's group version and `typed` its `ObjectToTyped`.
+pub(crate) fn allowed_conflicts(
+    live: &Value,
+    gv: &str,
+    typed: &dyn Fn(&Value) -> Result<TypedValue, String>,
+) -> Result<Set, String> {
     let last = annotations(live)
         .and_then(|a| a.get(LAST_APPLIED))
         .and_then(Value::as_str)
         .filter(|s| !s.is_empty())
         .ok_or("no last applied annotation")?;
-    let live_typed = run
-        .typed(live, false)
-        .map_err(|e| format!("failed to convert live obj to typed: {e}"))?;
+    let live_typed =
+        typed(live).map_err(|e| format!("failed to convert live obj to typed: {e}"))?;
     let last_obj: Value = serde_json::from_str(last)
         .map_err(|e| format!("failed to decode last applied obj: {e} in '{last}'"))?;
-    let gv = run.gv();
     let last_version = last_obj
         .get("apiVersion")
         .and_then(Value::as_str)
@@ -91,9 +93,8 @@ pub(crate) fn allowed_conflicts(run: &Run<'_>, live: &Value) -> Result<Set, Stri
             "expected version of last applied to match live object '{gv}', but got '{last_version}'"
         ));
     }
-    let last_typed = run
-        .typed(&last_obj, false)
-        .map_err(|e| format!("failed to convert last applied to typed: {e}"))?;
+    let last_typed =
+        typed(&last_obj).map_err(|e| format!("failed to convert last applied to typed: {e}"))?;
     let set = last_typed
         .to_field_set()
         .map_err(|e| format!("failed to create fieldset for last applied object: {e}"))?;

@@ -18,9 +18,7 @@
 //! 9. `structuredmerge.go`: typing by the schema, then [`crate::merge::Updater`].
 
 mod chain;
-pub mod conflict;
 mod convert;
-pub mod entries;
 mod last_applied;
 pub mod scale;
 
@@ -37,10 +35,10 @@ use crate::fieldpath::{Path, PathElement, Set};
 use crate::merge::Updater;
 use crate::schema::Schema;
 
+use crate::managed_fields::{self as entries, decode, encode, is_reset, object_managed_fields};
+pub use crate::managed_fields::{Managed, ManagedFieldsEntry};
 use chain::Run;
 pub use convert::{GroupVersion, GroupVersionKind, VersionConverter};
-pub use entries::{Managed, ManagedFieldsEntry};
-use entries::{decode, encode, is_reset, object_managed_fields};
 
 /// The manager of what an object held before its first apply.
 pub const BEFORE_FIRST_APPLY: &str = "before-first-apply";

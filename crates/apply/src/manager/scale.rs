@@ -11,9 +11,9 @@ use std::collections::BTreeMap;
 use crdkit_schema::crd::CustomResourceDefinition;
 use crdkit_schema::{JsonSchemaProps, Structural};
 
-use super::entries::{Managed, ManagedFieldsEntry, decode, encode};
 use super::{FieldManager, GroupVersion};
 use crate::fieldpath::{Path, PathElement, Set};
+use crate::managed_fields::{Managed, ManagedFieldsEntry, decode, encode};
 use crate::merge::VersionedSet;
 
 /// `autoscaling/v1`.

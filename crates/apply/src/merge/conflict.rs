@@ -25,7 +25,7 @@ impl fmt::Display for Conflict {
         write!(
             f,
             "conflict with {}: {}",
-            crdkit_apimachinery::field::go_quote(&self.manager),
+            crdkit_apimachinery::gofmt::quote(&self.manager),
             self.path
         )
     }
@@ -88,7 +88,7 @@ impl fmt::Display for Conflicts {
         for (manager, paths) in self.by_manager() {
             lines.push(format!(
                 "conflicts with {}:",
-                crdkit_apimachinery::field::go_quote(manager)
+                crdkit_apimachinery::gofmt::quote(manager)
             ));
             for p in paths {
                 lines.push(format!("- {p}"));

@@ -2,7 +2,7 @@
 //!
 //! Mirrors structured-merge-diff `merge/update.go` (the `Updater`) and `fieldpath/managers.go`
 //! (`ManagedFields`). Managers here are plain names; the API server's identifiers (manager,
-//! operation, API version, subresource) and `managedFields` entries are in [`crate::manager`].
+//! operation, API version, subresource) and `managedFields` entries are in [`crate::managed_fields`].
 //!
 //! - An update (a write that is not an apply) gives its manager every field it adds or
 //!   changes, taking them from whoever owned them, and takes removed fields from everyone.

@@ -22,7 +22,7 @@ pub(crate) fn validate_scalar(t: Scalar, v: Option<&Value>, prefix: &str) -> Val
         (Scalar::Numeric, _) => {
             return ValidationErrors::one(format!(
                 "{prefix}expected numeric (int or float), got {}",
-                value::go_type(v)
+                crdkit_apimachinery::gofmt::type_name(v)
             ));
         }
         (Scalar::String, v) => v.is_string(),
@@ -91,7 +91,7 @@ pub(crate) fn list_item_element(
         let keys: Vec<String> = list
             .keys
             .iter()
-            .map(|k| crdkit_apimachinery::field::go_quote(k))
+            .map(|k| crdkit_apimachinery::gofmt::quote(k))
             .collect();
         return Err(format!(
             "associative list with keys has an element that omits all key fields [{}] (and doesn't have default values for any key fields)",

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crdkit_apply::manager::entries::object_managed_fields;
+use crdkit_apply::managed_fields::object_managed_fields;
 use crdkit_apply::{ApplyError, FieldManager};
 use crdkit_schema::crd::CustomResourceDefinition;
 

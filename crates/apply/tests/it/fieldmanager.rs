@@ -108,7 +108,7 @@ impl TestFieldManager {
     }
 
     pub fn managed_fields(&self) -> Vec<ManagedFieldsEntry> {
-        crdkit_apply::manager::entries::object_managed_fields(&self.live).unwrap_or_default()
+        crdkit_apply::managed_fields::object_managed_fields(&self.live).unwrap_or_default()
     }
 
     pub fn managed_json(&self) -> Value {

@@ -5,7 +5,9 @@
 use serde_json::{Value, json};
 
 use crdkit_apply::fieldpath::{Path, PathElement, Set};
-use crdkit_apply::manager::entries::{self, ManagedFieldsEntry, decode, encode, sort_entries};
+use crdkit_apply::managed_fields::{
+    self as entries, ManagedFieldsEntry, decode, encode, sort_entries,
+};
 use crdkit_apply::merge::{Conflict, Conflicts};
 use crdkit_apply::{ApplyError, FieldManager};
 

@@ -7,7 +7,6 @@ use std::sync::Arc;
 
 use super::Reference;
 use super::unify::{self, Mapping};
-use crate::decl::CEL_RESERVED_SYMBOLS;
 use crate::env::CheckEnv;
 use crate::types::{ObjectType, Type};
 use crate::{Ast, ExprId, ExprKind, Issue, Literal, Source};
@@ -282,8 +281,8 @@ impl<'a> Checker<'a> {
             return Some(t.clone());
         }
         if self.env.keyword_field_names
-            && CEL_RESERVED_SYMBOLS.contains(&field)
-            && let Some(t) = o.fields.get(&format!("__{field}__"))
+            && let Some(escaped) = crate::escaping::reserved_escaped(field)
+            && let Some(t) = o.fields.get(escaped)
         {
             return Some(t.clone());
         }

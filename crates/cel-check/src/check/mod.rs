@@ -1,7 +1,7 @@
 //! The CEL type checker: cel-go `checker/` (`checker.go`, `types.go`, `errors.go`) on our
-//! [`Ast`], the AST validators Kubernetes enables from 1.29 (cel-go `cel/validator.go`), and
-//! the compilation of `x-kubernetes-validations` rules (apiextensions
-//! `pkg/apiserver/schema/cel/compilation.go`) in [`compile`](mod@compile).
+//! [`Ast`] and the AST validators Kubernetes enables from 1.29 (cel-go `cel/validator.go`); the
+//! compilation of `x-kubernetes-validations` rules, which also costs them, is in
+//! [`crate::rule`].
 //!
 //! The checker's output is a [`CheckedAst`]: the expression with side tables indexed by
 //! [`ExprId`] (the type of every node and the resolved reference of identifiers and calls), so
@@ -23,7 +23,6 @@
 mod aggregate;
 mod call;
 mod checker;
-pub mod compile;
 mod debug;
 mod format;
 mod time;

@@ -1,6 +1,8 @@
 //! Go's time parsing as cel-go's literal validators evaluate it: `time.ParseDuration` and
 //! `time.Parse(time.RFC3339, _)`.
 
+use crdkit_apimachinery::calendar::{days_from_civil, days_in_month};
+
 /// Go `time.ParseDuration`, in nanoseconds.
 pub(crate) fn parse_go_duration(s: &str) -> Option<i64> {
     let (neg, mut s) = match s.as_bytes().first() {
@@ -141,26 +143,6 @@ pub(crate) fn parse_rfc3339_seconds(s: &str) -> Option<i64> {
         _ => return None,
     };
     Some(days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset)
-}
-
-fn days_in_month(y: i64, m: i64) -> i64 {
-    match m {
-        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date.
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
 }
 
 #[cfg(test)]

@@ -200,27 +200,3 @@ impl CheckEnv {
         !self.cross_type_numeric_comparisons && CROSS_TYPE_NUMERIC_COMPARISONS.contains(&id)
     }
 }
-
-impl CheckEnv {
-    /// The environment of an `x-kubernetes-validations` rule on a schema node declared as
-    /// `decl`: the Kubernetes environment of `opts.version` with `self` and `oldSelf`
-    /// (`optional_type(T)` with `optionalOldSelf: true`), as compilation.go prepares it.
-    ///
-    /// ```
-    /// use crdkit_cel_check::{check, decl::schema_decl_type, env::CheckEnv};
-    /// use crdkit_cel_check::check::compile::RuleOptions;
-    /// use crdkit_cel_check::schema::OpenApiSchema;
-    ///
-    /// let decl = schema_decl_type(&OpenApiSchema::integer(), false).unwrap();
-    /// let env = CheckEnv::for_rule(&decl, true, &RuleOptions::default());
-    /// assert!(check::compile("self >= oldSelf.orValue(0)", &env).is_ok());
-    /// ```
-    #[must_use]
-    pub fn for_rule(
-        decl: &crate::decl::DeclType,
-        optional_old_self: bool,
-        opts: &crate::check::compile::RuleOptions,
-    ) -> CheckEnv {
-        crate::check::compile::rule_env(decl, optional_old_self, opts)
-    }
-}

@@ -3,10 +3,10 @@
 
 use std::borrow::Cow;
 
-use super::error::EvalResult;
-use super::json;
 use crate::schema::Schema;
+use crate::value::EvalResult;
 use crate::value::Value;
+use crate::value::json;
 
 /// The variables of one evaluation (two are stored inline: `self` and `oldSelf` cost no
 /// allocation).

@@ -4,9 +4,9 @@
 //! `evalWatchAttr`/`evalWatchConstQual`, which decide the cost: 1 per evaluated qualifier and 1
 //! per attribute (a presence test's attribute costs nothing in Kubernetes).
 
-use super::error::{EvalError, EvalErrorKind, EvalResult};
-use super::interp::{Cx, cancelled};
+use super::cx::{Cx, cancelled};
 use super::node::{Attr, Base, QualKind};
+use crate::value::{EvalError, EvalErrorKind, EvalResult};
 use crate::value::{List, Map, Value};
 
 /// A resolved qualifier key.
@@ -18,7 +18,7 @@ enum Key<'k, 'a> {
 impl Key<'_, '_> {
     fn value(&self) -> Value<'_> {
         match self {
-            Key::Field(n, _) => super::map::str_key(n),
+            Key::Field(n, _) => crate::value::map::str_key(n),
             Key::Val(v) => v.clone(),
         }
     }
@@ -69,7 +69,7 @@ impl Attr {
                 return None;
             }
             let (raw, schema) = obj.find_raw(name, unescaped.as_deref())?;
-            match super::json::from_json(raw, schema, false) {
+            match crate::value::json::from_json(raw, schema, false) {
                 Ok(Value::Map(Map::Json(j))) => obj = j,
                 _ => return None,
             }
@@ -216,13 +216,13 @@ fn missing_attr(name: &str) -> EvalError {
 fn find_in_map<'a>(m: &Map<'a>, key: &Key<'_, '_>) -> Option<EvalResult<'a>> {
     match (m, key) {
         (Map::Json(j), Key::Field(n, u)) => j.find(n, *u),
-        (_, k) => super::map::find(m, &k.value()),
+        (_, k) => crate::value::map::find(m, &k.value()),
     }
 }
 
 fn list_index(l: &List<'_>, key: &Key<'_, '_>) -> Result<Option<usize>, EvalError> {
-    let i = super::list::index_of(&key.value())?;
-    Ok((i >= 0 && (i as u64) < super::list::len(l) as u64).then_some(i as usize))
+    let i = crate::value::list::index_of(&key.value())?;
+    Ok((i >= 0 && (i as u64) < crate::value::list::len(l) as u64).then_some(i as usize))
 }
 
 /// `Qualify`: the selected value or cel-go's error.
@@ -232,7 +232,7 @@ fn qualify<'a>(obj: &Value<'a>, key: &Key<'_, '_>) -> EvalResult<'a> {
             find_in_map(m, key).unwrap_or_else(|| Err(EvalError::no_such_key(key.value())))
         }
         Value::List(l) => match list_index(l, key)? {
-            Some(i) => super::list::at(l, i),
+            Some(i) => crate::value::list::at(l, i),
             None => Err(EvalError::new(
                 EvalErrorKind::IndexOutOfBounds,
                 format!("index out of bounds: {}", key.value()),
@@ -251,7 +251,7 @@ fn qualify_if_present<'a>(
     match obj {
         Value::Map(m) => find_in_map(m, key).transpose(),
         Value::List(l) => match list_index(l, key)? {
-            Some(i) => super::list::at(l, i).map(Some),
+            Some(i) => crate::value::list::at(l, i).map(Some),
             None => Ok(None),
         },
         _ if strict => Err(EvalError::no_such_key(key.value())),

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use super::error::CompileError;
+use super::CompileError;
 use super::node::{Base, Call, Fold, IntOp, Node, RegexCall, RegexKind, Step};
 use super::plan::{add_qual, attr, const_set, field_qual, index_qual, literal, uncharged};
 use crate::check::CheckedAst;
@@ -109,7 +109,7 @@ impl<'p> Planner<'p> {
                         .iter()
                         .all(|(k, v, o)| !o && k.as_const().is_some() && v.as_const().is_some())
                 {
-                    let mut m = super::map::OwnedMap::new();
+                    let mut m = crate::value::map::OwnedMap::new();
                     let mut ok = true;
                     for (k, v, _) in &out {
                         let (Some(k), Some(v)) = (k.as_const(), v.as_const()) else {
@@ -387,7 +387,7 @@ impl<'p> Planner<'p> {
             return Ok(Node::InSet(Box::new(lhs), set));
         }
         if self.fold_constants
-            && super::stdlib::is_conversion(name)
+            && crate::library::stdlib::is_conversion(name)
             && let Some(v) = nodes[0].as_const()
             && let Ok(r) = (def.imp)(self.env, &[v])
         {

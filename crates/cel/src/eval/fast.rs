@@ -4,11 +4,11 @@
 //! comprehension variable compared with a string literal. Each fast path charges exactly what
 //! the general path charges for the same steps.
 
-use super::error::{EvalError, EvalResult};
-use super::interp::{Cx, cancelled_err};
+use super::cx::{Cx, cancelled_err};
 use super::node::{Call, IntOp, Node};
 use crate::library::{TRAVERSAL, ceil_factor};
 use crate::value::Value;
+use crate::value::{EvalError, EvalResult};
 
 impl Node {
     /// Evaluates a node whose value decides a branch: `Ok(b)` for a bool, `Err` with the whole

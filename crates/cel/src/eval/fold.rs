@@ -5,11 +5,11 @@
 
 use std::sync::Arc;
 
-use super::error::{EvalError, EvalResult};
+use super::cx::{Cx, LIST_CREATE, cancelled, cancelled_err};
 use super::fast::str_eq_cost;
-use super::interp::{Cx, LIST_CREATE, cancelled, cancelled_err};
-use super::json::ObjectKind;
 use super::node::{Fold, Node, Quant, Step};
+use crate::value::json::ObjectKind;
+use crate::value::{EvalError, EvalResult};
 use crate::value::{List, ListKind, Map, Str, Value};
 
 /// A comprehension (cel-go `evalFold` and `folder`).
@@ -20,9 +20,9 @@ pub(crate) fn fold<'a>(f: &'a Fold, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
     cx.locals[f.accu_slot] = init;
     match &range {
         Value::List(l) => {
-            let n = super::list::len(l);
+            let n = crate::value::list::len(l);
             for i in 0..n {
-                let item = super::list::at(l, i)?;
+                let item = crate::value::list::at(l, i)?;
                 if let Some(s2) = f.iter2_slot {
                     set_local(&mut cx.locals[f.iter_slot], Value::Int(i as i64));
                     set_local(&mut cx.locals[s2], item);
@@ -62,7 +62,7 @@ pub(crate) fn fold<'a>(f: &'a Fold, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
             }
         }
         Value::Map(m) => {
-            for (k, v) in super::map::entries(m) {
+            for (k, v) in crate::value::map::entries(m) {
                 set_local(&mut cx.locals[f.iter_slot], k);
                 if let Some(s2) = f.iter2_slot {
                     set_local(&mut cx.locals[s2], v?);
@@ -159,8 +159,8 @@ pub(crate) fn quant<'a>(q: &'a Quant, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
     }
     match &range {
         Value::List(l) => {
-            for i in 0..super::list::len(l) {
-                let item = super::list::at(l, i)?;
+            for i in 0..crate::value::list::len(l) {
+                let item = crate::value::list::at(l, i)?;
                 if let Some(s2) = q.iter2_slot {
                     set_local(&mut cx.locals[q.iter_slot], Value::Int(i as i64));
                     set_local(&mut cx.locals[s2], item);
@@ -190,7 +190,7 @@ pub(crate) fn quant<'a>(q: &'a Quant, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
             }
         }
         Value::Map(m) => {
-            for (k, v) in super::map::entries(m) {
+            for (k, v) in crate::value::map::entries(m) {
                 set_local(&mut cx.locals[q.iter_slot], k);
                 if let Some(s2) = q.iter2_slot {
                     set_local(&mut cx.locals[s2], v?);
@@ -221,7 +221,7 @@ pub(crate) fn quant<'a>(q: &'a Quant, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
 /// charges of the expanded comprehension added to `cost` (the caller made sure they stay under
 /// the limit).
 fn keys_eq(
-    j: &super::json::JsonObject<'_>,
+    j: &crate::value::json::JsonObject<'_>,
     lit: &str,
     negate: bool,
     all: bool,
@@ -292,7 +292,7 @@ fn append<'a>(f: &'a Fold, e: &'a Node, cx: &mut Cx<'a, '_>) -> Result<(), EvalE
             Ok(Value::List(List::Owned(items, ListKind::Plain)))
         }
         (Ok(Value::List(l)), Ok(v)) => {
-            super::list::add(&l, &List::Owned(Arc::new(vec![v]), ListKind::Plain))
+            crate::value::list::add(&l, &List::Owned(Arc::new(vec![v]), ListKind::Plain))
         }
         (Ok(_), Ok(_)) => Err(EvalError::no_such_overload()),
     };

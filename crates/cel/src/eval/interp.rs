@@ -4,44 +4,13 @@
 
 use std::sync::Arc;
 
-use super::error::{EvalError, EvalResult};
+use super::cx::{Cx, LIST_CREATE, cancelled, cancelled_err};
 use super::fast::{eq_local_str, int_operands, logic, operand_cost};
 use super::node::{Call, IntOp, Node, RegexCall, RegexKind};
-use crate::library::{Env, TRAVERSAL, actual_size, ceil_factor};
-use crate::value::{Bytes, List, ListKind, Map, Str, Value};
+use crate::library::{TRAVERSAL, actual_size, ceil_factor};
+use crate::value::{Bytes, EvalError, EvalResult, List, ListKind, Map, Str, Value};
 
-pub(crate) use crate::cost::LIST_CREATE_BASE_COST as LIST_CREATE;
 use crate::cost::MAP_CREATE_BASE_COST as MAP_CREATE;
-
-/// Evaluation state: variables, comprehension locals and the running cost.
-pub(crate) struct Cx<'a, 'x> {
-    pub vars: &'x [Option<&'x EvalResult<'a>>],
-    pub names: &'x [String],
-    pub locals: &'x mut [EvalResult<'a>],
-    pub env: &'a Env,
-    pub cost: u64,
-    pub limit: u64,
-    pub presence_test_cost: bool,
-    pub error_on_bad_presence_test: bool,
-    /// The address of the schema the program was compiled for (`resolve.rs`), or 0.
-    pub anchor: usize,
-    /// The JSON found at the end of resolved chains selected more than once.
-    pub memos: &'x super::resolve::Memos<'a>,
-}
-
-impl<'a> Cx<'a, '_> {
-    /// Adds to the cost and cancels once it exceeds the limit (cel-go checks after every
-    /// observed step).
-    #[inline]
-    pub(crate) fn charge(&mut self, n: u64) -> Result<(), EvalError> {
-        self.cost = self.cost.saturating_add(n);
-        if self.cost > self.limit {
-            Err(EvalError::cost_limit())
-        } else {
-            Ok(())
-        }
-    }
-}
 
 impl Node {
     pub(crate) fn eval<'a>(&'a self, cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
@@ -103,7 +72,7 @@ impl Node {
                     _ => 1,
                 };
                 cx.charge(cost)?;
-                let eq = super::equal::equals(&l?, &r?)?;
+                let eq = crate::value::equal::equals(&l?, &r?)?;
                 Ok(Value::Bool(eq != *negate))
             }
             Node::Logic(terms, and) => logic(terms, *and, cx).map(Value::Bool),
@@ -162,13 +131,13 @@ impl Node {
                 let v = n.eval(cx)?;
                 let key = match &v {
                     Value::Double(d) if *d == 0.0 => {
-                        Some(super::list::SetKey::Double(0f64.to_bits()))
+                        Some(crate::value::list::SetKey::Double(0f64.to_bits()))
                     }
                     Value::Bool(_)
                     | Value::String(_)
                     | Value::Int(_)
                     | Value::Uint(_)
-                    | Value::Double(_) => super::list::set_key(&v).ok(),
+                    | Value::Double(_) => crate::value::list::set_key(&v).ok(),
                     _ => None,
                 };
                 Ok(Value::Bool(key.is_some_and(|k| set.contains(&k))))
@@ -202,26 +171,8 @@ fn int_op<'a>(op: IntOp, x: i64, y: i64) -> EvalResult<'a> {
     }
 }
 
-/// Propagates a cancellation found in a result that would otherwise be absorbed or deferred.
-#[inline]
-pub(crate) fn cancelled(r: &EvalResult<'_>) -> Result<(), EvalError> {
-    match r {
-        Err(e) if e.is_cancelled() => Err(e.clone()),
-        _ => Ok(()),
-    }
-}
-
-#[inline]
-pub(crate) fn cancelled_err(e: &EvalError) -> Result<(), EvalError> {
-    if e.is_cancelled() {
-        Err(e.clone())
-    } else {
-        Ok(())
-    }
-}
-
 fn build_map<'a>(entries: &'a [(Node, Node, bool)], cx: &mut Cx<'a, '_>) -> EvalResult<'a> {
-    let mut m = super::map::OwnedMap::new();
+    let mut m = crate::value::map::OwnedMap::new();
     for (k, v, opt) in entries {
         let k = k.eval(cx)?;
         let v = v.eval(cx)?;

@@ -62,31 +62,20 @@
 mod activation;
 mod attr;
 mod compile;
-pub(crate) mod convert;
-pub(crate) mod equal;
-mod error;
+mod cx;
 mod fast;
 mod fold;
-pub(crate) mod format;
 mod interp;
-pub mod json;
-pub(crate) mod list;
-pub(crate) mod map;
 mod node;
-pub(crate) mod ops;
 mod overload;
 mod plan;
 mod resolve;
-pub(crate) mod stdlib;
-pub mod time;
 mod tracker;
 
 pub use activation::Activation;
-pub use error::{COST_LIMIT_MESSAGE, CompileError, EvalError, EvalErrorKind, EvalResult};
-pub use json::{escape, unescape};
 pub use tracker::CostTracker;
 
-pub use crate::value::Value;
+pub use crate::value::{COST_LIMIT_MESSAGE, EvalError, EvalErrorKind, EvalResult, Value};
 use std::cell::Cell;
 use std::sync::Arc;
 
@@ -96,6 +85,22 @@ use crate::library::Env;
 use crate::schema::{Schema, address};
 
 pub use crate::cost::{PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET};
+/// An error found while compiling a parsed expression into a [`Program`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct CompileError {
+    /// cel-go's planner or checker wording, e.g. `undeclared reference to 'foo' (in container '')`.
+    pub message: String,
+}
+
+impl CompileError {
+    pub(crate) fn new(message: impl Into<String>) -> CompileError {
+        CompileError {
+            message: message.into(),
+        }
+    }
+}
+
 /// The newest Kubernetes version whose CEL environment is known (`base.go`).
 pub const CURRENT_K8S_VERSION: (u32, u32) = crate::env::NEWEST_VERSION;
 
@@ -148,7 +153,7 @@ impl Default for CompileOptions {
 /// Evaluates the root of a program without comprehensions: a boolean result (most rules) is
 /// returned without building a [`Value`] in between.
 #[inline]
-fn eval_root<'a>(root: &'a node::Node, cx: &mut interp::Cx<'a, '_>) -> EvalResult<'a> {
+fn eval_root<'a>(root: &'a node::Node, cx: &mut cx::Cx<'a, '_>) -> EvalResult<'a> {
     match root.eval_bool(cx) {
         Ok(b) => Ok(Value::Bool(b)),
         Err(r) => r,
@@ -388,7 +393,7 @@ impl Program {
             large_memos = vec![Cell::new(None); self.memos];
             &large_memos
         };
-        let mut cx = interp::Cx {
+        let mut cx = cx::Cx {
             vars,
             names: &self.variables,
             locals: &mut [],
@@ -406,7 +411,7 @@ impl Program {
             n if n <= SMALL_LOCALS => {
                 let mut small: [EvalResult<'a>; SMALL_LOCALS] =
                     [const { Ok(Value::Null) }; SMALL_LOCALS];
-                let mut cx = interp::Cx {
+                let mut cx = cx::Cx {
                     locals: &mut small[..n],
                     ..cx
                 };
@@ -415,7 +420,7 @@ impl Program {
             }
             n => {
                 let mut large = vec![Ok(Value::Null); n];
-                let mut cx = interp::Cx {
+                let mut cx = cx::Cx {
                     locals: &mut large,
                     ..cx
                 };

@@ -4,10 +4,10 @@
 
 use std::collections::HashSet;
 
-use super::error::EvalError;
-use super::list::SetKey;
 use crate::library::{CostFn, Impl};
+use crate::value::EvalError;
 use crate::value::Value;
+use crate::value::list::SetKey;
 
 /// A node of the executable tree.
 pub(crate) enum Node {

@@ -35,7 +35,7 @@ pub(crate) fn field_qual(name: &str, optional: bool) -> Qual {
     Qual {
         kind: QualKind::Field {
             name: name.into(),
-            unescaped: super::json::unescape(name).map(String::into_boxed_str),
+            unescaped: crdkit_cel_check::escaping::unescape(name).map(String::into_boxed_str),
         },
         optional,
     }
@@ -130,13 +130,13 @@ pub(crate) fn uncharged(n: Node) -> Node {
 
 /// cel-go `maybeOptimizeSetMembership`: primitive, non-bytes constants (numbers are added in
 /// every lossless numeric form).
-pub(crate) fn const_set(items: &[Value<'static>]) -> Option<HashSet<super::list::SetKey>> {
-    use super::list::SetKey;
+pub(crate) fn const_set(items: &[Value<'static>]) -> Option<HashSet<crate::value::list::SetKey>> {
+    use crate::value::list::SetKey;
     let mut set = HashSet::new();
     for v in items {
         match v {
             Value::Bool(_) | Value::String(_) => {
-                set.insert(super::list::set_key(v).ok()?);
+                set.insert(crate::value::list::set_key(v).ok()?);
             }
             Value::Int(i) => {
                 set.insert(SetKey::Int(*i));
@@ -153,11 +153,11 @@ pub(crate) fn const_set(items: &[Value<'static>]) -> Option<HashSet<super::list:
                 }
             }
             Value::Double(d) => {
-                set.insert(super::list::set_key(v).ok()?);
-                if let Some(i) = super::convert::double_to_int_lossless(*d) {
+                set.insert(crate::value::list::set_key(v).ok()?);
+                if let Some(i) = crate::value::convert::double_to_int_lossless(*d) {
                     set.insert(SetKey::Int(i));
                 }
-                if let Some(u) = super::convert::double_to_uint_lossless(*d) {
+                if let Some(u) = crate::value::convert::double_to_uint_lossless(*d) {
                     set.insert(SetKey::Uint(u));
                 }
             }

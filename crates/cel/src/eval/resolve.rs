@@ -16,9 +16,9 @@ use std::cell::Cell;
 
 use serde_json::{Map as JsonMap, Value as Json};
 
-use super::json::JsonObject;
 use super::node::{Base, Leaf, Node, QualKind, Resolved};
 use crate::schema::{SMALL_MAP, Schema, Type, same};
+use crate::value::json::JsonObject;
 use crate::value::{Str, Value};
 
 /// A resolved chain: the variable's slot and the property names.
@@ -172,7 +172,7 @@ impl Resolved {
                 for n in &self.names {
                     schema = schema.property(n)?;
                 }
-                super::json::from_json(raw, schema, false).ok()
+                crate::value::json::from_json(raw, schema, false).ok()
             }
         }
     }

@@ -1,124 +1,13 @@
 //! Named formats (Kubernetes 1.31): mirrors apiserver `pkg/cel/library/format.go`
-//! (`format.named`, `format.<name>()`, `<Format>.validate`) with apimachinery's name
-//! validations (shared with `crdkit_apimachinery::names`); and the parsing of `format: duration`, `date` and
-//! `date-time` strings as kube-openapi `strfmt` does for CEL values.
+//! (`format.named`, `format.<name>()`, `<Format>.validate`); the formats are
+//! [`crate::value::ext::format`].
 
 use std::sync::Arc;
 
-use super::ext::ExtValue;
 use super::{Env, FnDef, REGEX_FACTOR, TRAVERSAL, actual_size, ceil_factor};
-use crate::eval::time::{Duration, Timestamp};
-use crate::eval::{EvalError, EvalResult};
-use crate::value::{List, ListKind, Value};
-
-/// A named format.
-#[derive(Debug)]
-pub struct NamedFormat {
-    /// The name used in CEL (`dns1123Label`).
-    pub name: &'static str,
-    /// `MaxRegexSize`, which prices `validate`.
-    pub max_regex_size: u64,
-    validate: fn(&str) -> Vec<String>,
-}
-
-impl PartialEq for NamedFormat {
-    fn eq(&self, other: &Self) -> bool {
-        self.name == other.name
-    }
-}
-
-fn mask_trailing_dash(s: &str) -> String {
-    match s.strip_suffix('-') {
-        Some(r) if s.len() > 1 => format!("{r}a"),
-        _ => s.to_string(),
-    }
-}
-
-fn one(ok: bool, msg: &str) -> Vec<String> {
-    if ok {
-        Vec::new()
-    } else {
-        vec![msg.to_string()]
-    }
-}
-
-fn is_uuid(s: &str) -> bool {
-    let hex: String = s.chars().filter(|c| *c != '-').collect();
-    let dashes = s.len() - hex.len();
-    hex.len() == 32 && hex.chars().all(|c| c.is_ascii_hexdigit()) && (dashes == 0 || dashes == 4)
-}
-
-const UUID_PATTERN: &str = "(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$";
-const DATE_TIME_PATTERN: &str =
-    "^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$";
-
-static FORMATS: &[NamedFormat] = &[
-    NamedFormat {
-        name: "dns1123Label",
-        max_regex_size: 30,
-        validate: crdkit_apimachinery::names::dns1123_label,
-    },
-    NamedFormat {
-        name: "dns1123Subdomain",
-        max_regex_size: 60,
-        validate: crdkit_apimachinery::names::dns1123_subdomain,
-    },
-    NamedFormat {
-        name: "dns1035Label",
-        max_regex_size: 30,
-        validate: crdkit_apimachinery::names::dns1035_label,
-    },
-    NamedFormat {
-        name: "qualifiedName",
-        max_regex_size: 60,
-        validate: crdkit_apimachinery::names::label_key,
-    },
-    NamedFormat {
-        name: "dns1123LabelPrefix",
-        max_regex_size: 30,
-        validate: |s| crdkit_apimachinery::names::dns1123_label(&mask_trailing_dash(s)),
-    },
-    NamedFormat {
-        name: "dns1123SubdomainPrefix",
-        max_regex_size: 60,
-        validate: |s| crdkit_apimachinery::names::dns1123_subdomain(&mask_trailing_dash(s)),
-    },
-    NamedFormat {
-        name: "dns1035LabelPrefix",
-        max_regex_size: 30,
-        validate: |s| crdkit_apimachinery::names::dns1035_label(&mask_trailing_dash(s)),
-    },
-    NamedFormat {
-        name: "labelValue",
-        max_regex_size: 40,
-        validate: crdkit_apimachinery::names::label_value,
-    },
-    NamedFormat {
-        name: "uri",
-        max_regex_size: 1103,
-        validate: |s| super::url::parse(s, true).err().into_iter().collect(),
-    },
-    NamedFormat {
-        name: "uuid",
-        max_regex_size: UUID_PATTERN.len() as u64,
-        validate: |s| one(is_uuid(s), "does not match the UUID format"),
-    },
-    NamedFormat {
-        name: "byte",
-        max_regex_size: 84,
-        validate: |s| one(super::strings::base64_decode(s).is_some(), "invalid base64"),
-    },
-    NamedFormat {
-        name: "date",
-        max_regex_size: DATE_TIME_PATTERN.len() as u64,
-        validate: |s| one(parse_full_date(s).is_some(), "invalid date"),
-    },
-    NamedFormat {
-        name: "datetime",
-        max_regex_size: DATE_TIME_PATTERN.len() as u64,
-        validate: |s| one(parse_strfmt_datetime(s).is_some(), "invalid datetime"),
-    },
-];
+use crate::value::ext::ExtValue;
+use crate::value::ext::format::{FORMATS, NamedFormat};
+use crate::value::{EvalError, EvalResult, List, ListKind, Value};
 
 fn ext<'a>(f: &'static NamedFormat) -> Value<'a> {
     Value::Ext(Arc::new(ExtValue::Format(f)))
@@ -203,49 +92,3 @@ pub(crate) static FUNCTIONS: &[FnDef] = &[
     FnDef::new("format.date", false, 0, f11).since(1, 31),
     FnDef::new("format.datetime", false, 0, f12).since(1, 31),
 ];
-
-/// kube-openapi `strfmt.ParseDuration`: Go durations plus `d` (days) and `w` (weeks) units,
-/// spaces allowed between number and unit.
-pub(crate) fn parse_strfmt_duration(s: &str) -> Option<Duration> {
-    if let Some(d) = crate::eval::time::parse_go_duration(s) {
-        return Some(d);
-    }
-    let t = s.trim();
-    let num_end = t.find(|c: char| !c.is_ascii_digit())?;
-    let n: i64 = t[..num_end].parse().ok()?;
-    let unit = t[num_end..].trim();
-    let scale: i64 = match unit {
-        "ns" | "nano" | "nanos" | "nanosecond" | "nanoseconds" => 1,
-        "us" | "µs" | "micro" | "micros" | "microsecond" | "microseconds" => 1_000,
-        "ms" | "milli" | "millis" | "millisecond" | "milliseconds" => 1_000_000,
-        "s" | "sec" | "secs" | "second" | "seconds" => 1_000_000_000,
-        "m" | "min" | "mins" | "minute" | "minutes" => 60_000_000_000,
-        "h" | "hr" | "hour" | "hours" => 3_600_000_000_000,
-        "d" | "day" | "days" => 86_400_000_000_000,
-        "w" | "wk" | "week" | "weeks" => 604_800_000_000_000,
-        _ => return None,
-    };
-    n.checked_mul(scale).map(Duration)
-}
-
-/// `time.Parse("2006-01-02", s)`.
-pub(crate) fn parse_full_date(s: &str) -> Option<Timestamp> {
-    if s.len() != 10 {
-        return None;
-    }
-    crate::eval::time::parse_rfc3339(&format!("{s}T00:00:00Z"))?.ok()
-}
-
-/// kube-openapi `strfmt.ParseDateTime`: RFC 3339 with `T`, `t` or a space, with or without
-/// fractional seconds.
-pub(crate) fn parse_strfmt_datetime(s: &str) -> Option<Timestamp> {
-    let mut fixed = s.to_string();
-    if fixed.len() > 10 && matches!(fixed.as_bytes()[10], b't' | b' ') {
-        fixed.replace_range(10..11, "T");
-    }
-    if fixed.ends_with('z') {
-        fixed.pop();
-        fixed.push('Z');
-    }
-    crate::eval::time::parse_rfc3339(&fixed)?.ok()
-}

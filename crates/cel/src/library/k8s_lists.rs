@@ -8,8 +8,8 @@
 //! sums to `0`), as cel-go's dispatch picks the first overload that accepts the list.
 
 use super::{Env, FnDef, TRAVERSAL};
-use crate::eval::{EvalError, EvalResult, equal, list};
 use crate::value::Value;
+use crate::value::{EvalError, EvalResult, equal, list};
 
 /// apiserver `traversalCost`: string and bytes length·0.1 (truncated), lists and maps summed
 /// over their elements (and keys), anything else 1.
@@ -25,7 +25,7 @@ pub(crate) fn traversal_cost(v: &Value<'_>) -> u64 {
         Value::List(l) => list::iter(l)
             .map(|x| x.map_or(1, |x| traversal_cost(&x)))
             .fold(0u64, u64::saturating_add),
-        Value::Map(m) => crate::eval::map::entries(m)
+        Value::Map(m) => crate::value::map::entries(m)
             .into_iter()
             .map(|(k, x)| traversal_cost(&k) + x.map_or(1, |x| traversal_cost(&x)))
             .fold(0u64, u64::saturating_add),
@@ -81,7 +81,7 @@ fn sum<'a>(e: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
     let zero = match xs.first() {
         Some(Value::Uint(_)) => Value::Uint(0),
         Some(Value::Double(_)) => Value::Double(0.0),
-        Some(Value::Duration(_)) => Value::Duration(crate::eval::time::Duration(0)),
+        Some(Value::Duration(_)) => Value::Duration(crate::value::time::Duration(0)),
         _ => Value::Int(0),
     };
     sum_from(e, xs, zero)
@@ -100,7 +100,7 @@ fn sum_double<'a>(e: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
 }
 
 fn sum_duration<'a>(e: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
-    let zero = Value::Duration(crate::eval::time::Duration(0));
+    let zero = Value::Duration(crate::value::time::Duration(0));
     sum_from(e, items(&a[0])?, zero)
 }
 
@@ -124,7 +124,7 @@ fn sum_from<'a>(e: &Env, xs: Vec<Value<'a>>, zero: Value<'a>) -> EvalResult<'a> 
         ) {
             return Err(EvalError::no_such_overload());
         }
-        acc = crate::eval::ops::add(e, &[acc, x])?;
+        acc = super::ops::add(e, &[acc, x])?;
     }
     Ok(acc)
 }

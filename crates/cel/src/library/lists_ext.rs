@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use super::{Env, FnDef, TRAVERSAL, actual_size};
-use crate::eval::{EvalError, EvalResult, equal, list};
+use crate::value::{EvalError, EvalResult, equal, list};
 use crate::value::{List, ListKind, Value};
 
 fn items<'a>(v: &Value<'a>) -> Result<Vec<Value<'a>>, EvalError> {

@@ -1,5 +1,5 @@
 //! The function libraries of the Kubernetes CEL environment and their registry: the standard
-//! library (`eval/stdlib.rs`), cel-go extensions (strings v2, sets, lists v3, optionals,
+//! library (`stdlib.rs`, operators in `ops.rs`), cel-go extensions (strings v2, sets, lists v3, optionals,
 //! two-variable comprehensions are macros) and the Kubernetes libraries of apiserver
 //! `pkg/cel/library` (lists, regex, urls, ip, cidr, quantity, semver, format), each with the
 //! Kubernetes version that introduced it (`pkg/cel/environment/base.go`).
@@ -10,20 +10,20 @@
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-use crate::eval::{EvalResult, Value};
+use crate::value::{EvalResult, Value};
 
-pub mod ext;
 pub(crate) mod ip;
 pub(crate) mod k8s_formats;
 pub(crate) mod k8s_lists;
 pub(crate) mod lists_ext;
-mod netip;
+pub(crate) mod ops;
 pub(crate) mod optional;
 pub(crate) mod quantity;
 pub(crate) mod regex_lib;
 pub(crate) mod semver;
 pub(crate) mod sets;
-pub mod strings;
+pub(crate) mod stdlib;
+pub(crate) mod strings;
 pub(crate) mod strings_format;
 pub(crate) mod url;
 
@@ -106,8 +106,8 @@ pub(crate) fn actual_size(v: &Value<'_>) -> u64 {
     match v {
         Value::String(s) => s.chars().count() as u64,
         Value::Bytes(b) => b.len() as u64,
-        Value::List(l) => crate::eval::list::len(l) as u64,
-        Value::Map(m) => crate::eval::map::len(m) as u64,
+        Value::List(l) => crate::value::list::len(l) as u64,
+        Value::Map(m) => crate::value::map::len(m) as u64,
         Value::Optional(Some(x)) => actual_size(x),
         Value::Ext(e) => e.actual_size(),
         _ => 1,
@@ -129,8 +129,8 @@ pub(crate) fn cost_traverse0<'a>(args: &[Value<'a>], _: &Value<'a>) -> u64 {
 
 static ALL: LazyLock<Vec<&'static FnDef>> = LazyLock::new(|| {
     let tables: [&'static [FnDef]; 14] = [
-        crate::eval::stdlib::FUNCTIONS,
-        crate::eval::stdlib::TIME_FUNCTIONS,
+        stdlib::FUNCTIONS,
+        stdlib::TIME_FUNCTIONS,
         optional::FUNCTIONS,
         strings::FUNCTIONS,
         sets::FUNCTIONS,
@@ -191,8 +191,8 @@ pub fn inventory() -> Vec<(&'static str, bool, (u32, u32))> {
 /// A `no such overload: f(t1, t2)` error for arguments no overload accepts.
 pub(crate) fn no_overload<'a>(name: &str, args: &[Value<'a>]) -> EvalResult<'a> {
     let types: Vec<&str> = args.iter().map(Value::type_name).collect();
-    Err(crate::eval::EvalError::new(
-        crate::eval::EvalErrorKind::NoSuchOverload,
+    Err(crate::value::EvalError::new(
+        crate::value::EvalErrorKind::NoSuchOverload,
         format!("no such overload: {name}({})", types.join(", ")),
     ))
 }

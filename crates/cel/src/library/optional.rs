@@ -6,8 +6,8 @@
 use std::sync::Arc;
 
 use super::{Env, FnDef};
-use crate::eval::{EvalError, EvalResult};
-use crate::value::{List, ListKind, Value};
+use crate::value::{EvalError, EvalResult};
+use crate::value::{List, ListKind, Value, list, map};
 
 fn of<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
     Ok(Value::optional_of(a[0].clone()))
@@ -25,9 +25,9 @@ pub(crate) fn is_zero(v: &Value<'_>) -> bool {
         Value::Bytes(b) => b.is_empty(),
         Value::Duration(d) => d.0 == 0,
         // Go's zero time.Time: 0001-01-01T00:00:00Z.
-        Value::Timestamp(t) => t.secs == crate::eval::time::MIN_UNIX && t.nanos == 0,
-        Value::List(l) => crate::eval::format::list_is_empty(l),
-        Value::Map(m) => crate::eval::format::map_is_empty(m),
+        Value::Timestamp(t) => t.secs == crate::value::time::MIN_UNIX && t.nanos == 0,
+        Value::List(l) => list::len(l) == 0,
+        Value::Map(m) => map::len(m) == 0,
         Value::Optional(o) => o.is_none(),
         _ => false,
     }
@@ -63,11 +63,11 @@ fn value<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
 fn first<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
     match &a[0] {
         Value::List(l) => {
-            let n = crate::eval::list::len(l);
+            let n = crate::value::list::len(l);
             if n == 0 {
                 Ok(Value::Optional(None))
             } else {
-                crate::eval::list::at(l, 0).map(Value::optional_of)
+                crate::value::list::at(l, 0).map(Value::optional_of)
             }
         }
         _ => super::no_overload("first", a),
@@ -77,11 +77,11 @@ fn first<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
 fn last<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
     match &a[0] {
         Value::List(l) => {
-            let n = crate::eval::list::len(l);
+            let n = crate::value::list::len(l);
             if n == 0 {
                 Ok(Value::Optional(None))
             } else {
-                crate::eval::list::at(l, n - 1).map(Value::optional_of)
+                crate::value::list::at(l, n - 1).map(Value::optional_of)
             }
         }
         _ => super::no_overload("last", a),
@@ -93,7 +93,7 @@ fn unwrap<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
         return super::no_overload("optional.unwrap", a);
     };
     let mut out = Vec::new();
-    for x in crate::eval::list::iter(l) {
+    for x in crate::value::list::iter(l) {
         match x? {
             Value::Optional(Some(v)) => out.push((*v).clone()),
             Value::Optional(None) => {}

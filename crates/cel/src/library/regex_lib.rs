@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use crdkit_regexp::Regexp as Regex;
 
 use super::{Env, FnDef, REGEX_FACTOR, TRAVERSAL, actual_size, ceil_factor};
-use crate::eval::{EvalError, EvalResult};
+use crate::value::{EvalError, EvalResult};
 use crate::value::{List, ListKind, Value};
 
 /// Patterns kept in the run-time cache.

@@ -3,7 +3,7 @@
 //! (1 + |a|·|b|, doubled for `equivalent`).
 
 use super::{Env, FnDef, actual_size};
-use crate::eval::{EvalError, EvalResult, list};
+use crate::value::{EvalError, EvalResult, equal, list};
 use crate::value::{List, Value};
 
 fn lists<'v, 'a>(a: &'v [Value<'a>]) -> Result<(&'v List<'a>, &'v List<'a>), EvalError> {
@@ -15,7 +15,7 @@ fn lists<'v, 'a>(a: &'v [Value<'a>]) -> Result<(&'v List<'a>, &'v List<'a>), Eva
 
 fn contains_all(l: &List<'_>, sub: &List<'_>) -> Result<bool, EvalError> {
     for x in list::iter(sub) {
-        if !list::contains(l, &x?)? {
+        if !equal::contains(l, &x?)? {
             return Ok(false);
         }
     }
@@ -35,7 +35,7 @@ fn equivalent<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
 fn intersects<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
     let (x, y) = lists(a)?;
     for v in list::iter(x) {
-        if list::contains(y, &v?)? {
+        if equal::contains(y, &v?)? {
             return Ok(Value::Bool(true));
         }
     }

@@ -4,8 +4,8 @@
 //! digit grouping, `×10⁰³` exponents).
 
 use super::{Env, FnDef, TRAVERSAL, actual_size, ceil_factor};
-use crate::eval::{EvalError, EvalResult};
 use crate::value::Value;
+use crate::value::{EvalError, EvalResult};
 
 const DEFAULT_PRECISION: usize = 6;
 
@@ -31,7 +31,7 @@ fn format_string(v: &Value<'_>) -> Result<String, EvalError> {
         | Value::String(_)
         | Value::Timestamp(_)
         | Value::Bytes(_)
-        | Value::Duration(_) => match crate::eval::convert::to_string(v)? {
+        | Value::Duration(_) => match crate::value::convert::to_string(v)? {
             Value::String(s) => s.to_string(),
             _ => String::new(),
         },
@@ -89,7 +89,7 @@ fn format_list(v: &Value<'_>) -> Result<String, EvalError> {
         return Ok(String::new());
     };
     let mut parts = Vec::new();
-    for x in crate::eval::list::iter(l) {
+    for x in crate::value::list::iter(l) {
         parts.push(member(&x?)?);
     }
     Ok(format!("[{}]", parts.join(", ")))
@@ -100,7 +100,7 @@ fn format_map(v: &Value<'_>) -> Result<String, EvalError> {
         return Ok(String::new());
     };
     let mut pairs = Vec::new();
-    for (k, x) in crate::eval::map::entries(m) {
+    for (k, x) in crate::value::map::entries(m) {
         let key = match &k {
             Value::String(_) | Value::Bool(_) => quote(&k, format_string(&k)?),
             Value::Int(_) | Value::Uint(_) => k.to_string(),
@@ -298,7 +298,7 @@ fn format_with(f: &str, args: &[Value<'_>]) -> Result<String, EvalError> {
 fn format<'a>(_: &Env, a: &[Value<'a>]) -> EvalResult<'a> {
     match (&a[0], &a[1]) {
         (Value::String(f), Value::List(l)) => {
-            let args: Vec<Value<'a>> = crate::eval::list::iter(l).collect::<Result<_, _>>()?;
+            let args: Vec<Value<'a>> = crate::value::list::iter(l).collect::<Result<_, _>>()?;
             format_with(f, &args).map(Value::string)
         }
         _ => Err(EvalError::no_such_overload()),

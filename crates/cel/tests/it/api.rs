@@ -2,11 +2,11 @@
 //! checked against the parts it strings together (the CRD rule compilation of
 //! `check::compile`, the estimator, the evaluator).
 
-use crdkit_cel::check::compile::{RuleOptions, RuleSource, compile_rule};
 use crdkit_cel::cost::PER_CALL_LIMIT;
 use crdkit_cel::decl::schema_decl_type;
 use crdkit_cel::env::DEFAULT_COMPATIBILITY_VERSION;
 use crdkit_cel::eval::EvalErrorKind;
+use crdkit_cel::rule::{RuleOptions, RuleSource, compile_rule};
 use crdkit_cel::schema::OpenApiSchema;
 use crdkit_cel::{Activation, CompileError, CostTracker, Env, Type, Value, VariableType};
 use serde_json::json;

@@ -123,8 +123,9 @@ const EXPECTED_FAILURES: &[(&str, &str)] = &[
     ),
 ];
 
+/// proto3 JSON's `bytes`: standard base64.
 fn b64(s: &str) -> Vec<u8> {
-    crdkit_cel::library::strings::base64_decode(s).expect("base64")
+    crdkit_apimachinery::gobase64::decode(s).expect("base64")
 }
 
 /// Decodes a proto3-JSON `cel.expr.Value`.

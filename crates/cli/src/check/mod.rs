@@ -5,84 +5,17 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::load::{self, Document};
-use super::report::{self, Output};
-use super::{Failure, INVALID, OK};
-use crdkit_crd::compat::Severity;
+use crate::crds::read_crds;
+use crate::exit::{Failure, INVALID, OK};
+use crate::help;
+use crate::report;
 use crdkit_crd::crd_check::check_crd_full;
 use crdkit_schema::crd::CustomResourceDefinition;
 
+mod args;
 mod update;
 
-/// `--fail-on`: the least severe finding of the compatibility report that fails the run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FailOn {
-    /// Any finding at or above this severity.
-    Severity(Severity),
-    /// No finding: only the API server's rejection fails the run.
-    Never,
-}
-
-/// The options of a run.
-struct Options {
-    output: Output,
-    old_files: Vec<PathBuf>,
-    stored_versions: Option<Vec<String>>,
-    fail_on: FailOn,
-    files: Vec<PathBuf>,
-}
-
-fn parse_args(args: Vec<OsString>) -> Result<Options, Failure> {
-    use lexopt::prelude::*;
-    let mut parser = lexopt::Parser::from_args(args);
-    let mut o = Options {
-        output: Output::Text,
-        old_files: Vec::new(),
-        stored_versions: None,
-        fail_on: FailOn::Severity(Severity::BreaksClients),
-        files: Vec::new(),
-    };
-    while let Some(arg) = parser.next()? {
-        match arg {
-            Long("output") | Short('o') => {
-                o.output = super::parse_output(parser.value()?, &[Output::Text, Output::Json])?;
-            }
-            Long("old") => o.old_files.push(parser.value()?.into()),
-            Long("stored-versions") => {
-                let v = parser.value()?.string()?;
-                o.stored_versions = Some(
-                    v.split(',')
-                        .map(str::trim)
-                        .filter(|s| !s.is_empty())
-                        .map(str::to_owned)
-                        .collect(),
-                );
-            }
-            Long("fail-on") => {
-                let v = parser.value()?.string()?;
-                o.fail_on = match v.as_str() {
-                    "none" => FailOn::Never,
-                    s => FailOn::Severity(Severity::parse(s).ok_or_else(|| {
-                        Failure::Usage(format!(
-                            "unknown `--fail-on {v}` (breaks-stored-objects, breaks-clients, info or none)"
-                        ))
-                    })?),
-                };
-            }
-            Value(f) => o.files.push(f.into()),
-            _ => return Err(arg.unexpected().into()),
-        }
-    }
-    if o.old_files.is_empty()
-        && (o.stored_versions.is_some() || o.fail_on != FailOn::Severity(Severity::BreaksClients))
-    {
-        return Err(Failure::Usage(
-            "`--stored-versions` and `--fail-on` compare with the stored CRDs: give them with `--old OLD.yaml`"
-                .to_owned(),
-        ));
-    }
-    Ok(o)
-}
+use args::parse_args;
 
 /// Runs `crdgen check [--output text|json] [--old OLD.yaml|DIR]... [--stored-versions V,..]
 /// [--fail-on SEVERITY|none] CRD.yaml|DIR...`; without files, checks `builtin`. Returns [`OK`]
@@ -92,13 +25,16 @@ fn parse_args(args: Vec<OsString>) -> Result<Options, Failure> {
 /// # Errors
 /// [`Failure::Usage`] for bad arguments, [`Failure::Input`] for a file that is not YAML or JSON
 /// CRDs, [`Failure::Io`] when reading or writing fails.
-pub fn run(
+pub(crate) fn run(
     args: Vec<OsString>,
     builtin: &[CustomResourceDefinition],
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<u8, Failure> {
-    let o = parse_args(args)?;
+    let Some(o) = parse_args(args)? else {
+        help::write(out, Some("check"))?;
+        return Ok(OK);
+    };
     let mut crds: Vec<(String, CustomResourceDefinition)> = Vec::new();
     if o.files.is_empty() {
         crds.extend(
@@ -107,7 +43,9 @@ pub fn run(
                 .map(|c| (String::from("<built-in>"), c.clone())),
         );
     }
-    crds.extend(read_crds(&o.files, err)?);
+    for f in &o.files {
+        crds.extend(read_crds(f, err)?);
+    }
     if crds.is_empty() {
         return Err(Failure::Input(format!(
             "{}: no CustomResourceDefinition to check",
@@ -115,7 +53,10 @@ pub fn run(
         )));
     }
     if !o.old_files.is_empty() {
-        let olds = read_crds(&o.old_files, err)?;
+        let mut olds = Vec::new();
+        for f in &o.old_files {
+            olds.extend(read_crds(f, err)?);
+        }
         if olds.is_empty() {
             return Err(Failure::Input(format!(
                 "{}: no CustomResourceDefinition to compare with",
@@ -152,37 +93,6 @@ fn names(files: &[PathBuf]) -> String {
         .join(", ")
 }
 
-/// The CRDs of `files` (directories: their CRD documents, other documents skipped), each with
-/// its position.
-fn read_crds(
-    files: &[PathBuf],
-    err: &mut dyn Write,
-) -> Result<Vec<(String, CustomResourceDefinition)>, Failure> {
-    let mut crds = Vec::new();
-    for given in files {
-        for f in load::expand(std::slice::from_ref(given))? {
-            for doc in load::load(&f)? {
-                // Directories hold other things beside CRDs (a kustomization, a policy).
-                if given.is_dir() && !super::registry::is_crd(&doc.value) {
-                    continue;
-                }
-                crds.push((doc.position(), read_crd(&doc)?));
-                super::validate::warn_duplicates(err, &doc);
-            }
-        }
-    }
-    Ok(crds)
-}
-
-/// A document as a CRD, or an input error naming the file and line.
-///
-/// # Errors
-/// [`Failure::Input`] when the document is not a CRD or does not decode.
-pub fn read_crd(doc: &Document) -> Result<CustomResourceDefinition, Failure> {
-    CustomResourceDefinition::from_value(doc.value.clone())
-        .map_err(|e| Failure::Input(format!("{}: {e}", doc.position())))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -217,14 +127,20 @@ mod tests {
             run_with(&[crd(10)]),
             (
                 OK,
-                "<built-in>: CustomResourceDefinition \"crontabs.stable.example.com\" is valid\n"
+                "<built-in>: CustomResourceDefinition \"crontabs.stable.example.com\" is valid\n  \
+                 stored versions: v1 (assumed: the old CRD's storage version, as a cluster \
+                 records it on create; the file lists none, --stored-versions gives them)\n"
                     .to_owned()
             )
         );
         let (code, out) = run_with(&[crd(5)]);
         assert_eq!(code, INVALID);
         assert!(
-            out.ends_with("  breaks-stored-objects: version v1: .replicas: maximum lowered from 10 to 5 (bound-tightened)\n"),
+            out.ends_with(
+                "  breaks-clients: version v1: .replicas: maximum lowered from 10 to 5; ratcheted \
+                 (Kubernetes 1.30+): stored objects that fail it keep updating while that value \
+                 is unchanged (bound-tightened)\n"
+            ),
             "{out}"
         );
         let _ = std::fs::remove_dir_all(&dir);

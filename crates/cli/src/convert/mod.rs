@@ -15,15 +15,17 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use super::load::{self, Document};
-use super::registry::is_crd;
-use super::{Failure, INVALID, OK, Output};
+use crate::crds::{is_crd, read_crd, read_crds};
+use crate::exit::{Failure, INVALID, OK};
+use crate::help;
+use crate::load::{self, Document};
+use crate::output::Output;
 use crdkit_apiextensions::codec::{Codec, ConvertError};
 use crdkit_schema::crd::CustomResourceDefinition;
 
 #[cfg(feature = "webhook")]
 mod http;
-pub mod review;
+mod review;
 
 /// The options of a run.
 struct Options {
@@ -36,7 +38,8 @@ struct Options {
     files: Vec<PathBuf>,
 }
 
-fn parse_args(args: Vec<OsString>) -> Result<Options, Failure> {
+/// The options, or `None` for `--help`.
+fn parse_args(args: Vec<OsString>) -> Result<Option<Options>, Failure> {
     use lexopt::prelude::*;
     let mut parser = lexopt::Parser::from_args(args);
     let mut to = None;
@@ -50,9 +53,10 @@ fn parse_args(args: Vec<OsString>) -> Result<Options, Failure> {
     };
     while let Some(arg) = parser.next()? {
         match arg {
+            Short('h') | Long("help") => return Ok(None),
             Long("to") => to = Some(parser.value()?.string()?),
             Long("output") | Short('o') => {
-                o.output = super::parse_output(parser.value()?, &[Output::Yaml, Output::Json])?;
+                o.output = Output::parse(parser.value()?, &[Output::Yaml, Output::Json])?;
             }
             Long("crd") => o.crd_files.push(parser.value()?.into()),
             Long("webhook-url") => o.webhook_url = Some(parser.value()?.string()?),
@@ -69,7 +73,7 @@ fn parse_args(args: Vec<OsString>) -> Result<Options, Failure> {
             "`crdgen convert` needs at least one object file".to_owned(),
         ));
     }
-    Ok(o)
+    Ok(Some(o))
 }
 
 /// One document of the input: written out as it is, or converted by the CRD at an index.
@@ -87,27 +91,23 @@ enum Item {
 /// # Errors
 /// [`Failure::Usage`] for bad arguments (a target version a CRD does not serve), [`Failure::Input`]
 /// for unreadable files, [`Failure::Io`] when reading or writing fails.
-pub fn run(
+pub(crate) fn run(
     args: Vec<OsString>,
     builtin: &[CustomResourceDefinition],
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<u8, Failure> {
-    let o = parse_args(args)?;
+    let Some(o) = parse_args(args)? else {
+        help::write(out, Some("convert"))?;
+        return Ok(OK);
+    };
     let mut crds: Vec<(String, CustomResourceDefinition)> = Vec::new();
     if o.crd_files.is_empty() {
         crds.extend(builtin.iter().map(|c| ("<built-in>".to_owned(), c.clone())));
     }
     for given in &o.crd_files {
         let before = crds.len();
-        for f in load::expand(std::slice::from_ref(given))? {
-            for doc in load::load(&f)? {
-                if !is_crd(&doc.value) && given.is_dir() {
-                    continue;
-                }
-                crds.push((doc.position(), super::check::read_crd(&doc)?));
-            }
-        }
+        crds.extend(read_crds(given, err)?);
         if crds.len() == before {
             return Err(Failure::Input(format!(
                 "{}: no CustomResourceDefinition",
@@ -122,7 +122,7 @@ pub fn run(
     let mut items = Vec::with_capacity(docs.len());
     for doc in &docs {
         if is_crd(&doc.value) {
-            crds.push((doc.position(), super::check::read_crd(doc)?));
+            crds.push((doc.position(), read_crd(doc)?));
             items.push(Item::Keep(doc.value.clone()));
         } else if let Some(c) = crd_of(&crds, &doc.value) {
             items.push(Item::Convert(c));
@@ -343,7 +343,7 @@ fn call_webhook(
         None => match config.and_then(|c| c.ca_bundle.as_deref()) {
             // A whitespace-only bundle counts as none (`webhookClientConfigForCRD`).
             Some(b) if !b.trim().is_empty() => Some(
-                crdkit_apimachinery::cert::base64_decode(b)
+                crdkit_crd::cert::ca_bundle_bytes(b)
                     .map_err(|e| Failure::Input(format!("{position}: caBundle: {e}")))?,
             ),
             _ => None,

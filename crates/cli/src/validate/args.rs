@@ -3,14 +3,14 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use crate::Failure;
-use crate::builtin::KubernetesVersion;
-use crate::report::Output;
+use crate::exit::Failure;
+use crate::output::Output;
+use crdkit_builtin::schemas::KubernetesVersion;
 
 /// `--field-validation`: what unknown and duplicate fields do, as the API server's
 /// `fieldValidation` parameter (`kubectl --validate=strict|warn|ignore`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FieldValidation {
+pub(crate) enum FieldValidation {
     /// The request fails with a strict decoding error (kubectl's default).
     Strict,
     /// Warnings; the object is validated.
@@ -21,7 +21,7 @@ pub enum FieldValidation {
 
 /// `--unknown-kinds`: what an object of a kind that no CRD and no built-in kind has does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UnknownKinds {
+pub(crate) enum UnknownKinds {
     /// Reported as invalid (exit 1), as kubectl-validate and kubeconform do by default: a kind
     /// that is not checked must not pass silently.
     Fail,
@@ -31,19 +31,34 @@ pub enum UnknownKinds {
     Ignore,
 }
 
+/// `--non-kubernetes`: what a document that is no Kubernetes object does (neither `apiVersion`
+/// nor `kind`: a Prometheus config, a dashboard; or kustomize's `Kustomization`/`Component`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NonKubernetes {
+    /// Counted as skipped in the summary, nothing else.
+    Skip,
+    /// Skipped with a warning naming the file and line (the default): repositories hold such
+    /// files beside manifests.
+    Warn,
+    /// Reported as an error (exit 1).
+    Fail,
+}
+
 /// The options of a run.
 pub(super) struct Options {
     pub(super) output: Output,
     pub(super) status_subresource: bool,
     pub(super) field_validation: FieldValidation,
     pub(super) unknown_kinds: UnknownKinds,
+    pub(super) non_kubernetes: NonKubernetes,
     pub(super) version: KubernetesVersion,
     pub(super) crd_files: Vec<PathBuf>,
     pub(super) old_files: Vec<PathBuf>,
     pub(super) files: Vec<PathBuf>,
 }
 
-pub(super) fn parse_args(args: Vec<OsString>) -> Result<Options, Failure> {
+/// The options, or `None` for `--help`.
+pub(super) fn parse_args(args: Vec<OsString>) -> Result<Option<Options>, Failure> {
     use lexopt::prelude::*;
     let mut parser = lexopt::Parser::from_args(args);
     let mut o = Options {
@@ -51,6 +66,7 @@ pub(super) fn parse_args(args: Vec<OsString>) -> Result<Options, Failure> {
         status_subresource: false,
         field_validation: FieldValidation::Strict,
         unknown_kinds: UnknownKinds::Fail,
+        non_kubernetes: NonKubernetes::Warn,
         version: KubernetesVersion::newest(),
         crd_files: Vec::new(),
         old_files: Vec::new(),
@@ -58,8 +74,9 @@ pub(super) fn parse_args(args: Vec<OsString>) -> Result<Options, Failure> {
     };
     while let Some(arg) = parser.next()? {
         match arg {
+            Short('h') | Long("help") => return Ok(None),
             Long("output") | Short('o') => {
-                o.output = crate::parse_output(
+                o.output = Output::parse(
                     parser.value()?,
                     &[Output::Text, Output::Json, Output::Github],
                 )?;
@@ -101,6 +118,19 @@ pub(super) fn parse_args(args: Vec<OsString>) -> Result<Options, Failure> {
                     }
                 };
             }
+            Long("non-kubernetes") => {
+                let v = parser.value()?.string()?;
+                o.non_kubernetes = match v.as_str() {
+                    "skip" => NonKubernetes::Skip,
+                    "warn" => NonKubernetes::Warn,
+                    "fail" => NonKubernetes::Fail,
+                    _ => {
+                        return Err(Failure::Usage(format!(
+                            "unknown `--non-kubernetes {v}` (skip, warn or fail)"
+                        )));
+                    }
+                };
+            }
             Long("kubernetes-version") => {
                 o.version =
                     KubernetesVersion::parse(&parser.value()?.string()?).map_err(Failure::Usage)?;
@@ -120,5 +150,5 @@ pub(super) fn parse_args(args: Vec<OsString>) -> Result<Options, Failure> {
                 .to_owned(),
         ));
     }
-    Ok(o)
+    Ok(Some(o))
 }

@@ -320,7 +320,7 @@ fn a_bad_answer_is_rejected() {
 fn https_with_the_crds_ca_bundle() {
     let webhook = start(true, 1, Arc::new(crontab_webhook));
     let ca = std::fs::read(data("ca.pem")).unwrap();
-    let bundle = base64(&ca);
+    let bundle = crdkit_apimachinery::gobase64::encode(&ca);
     let crd = crd(Some(&webhook.url), Some(&bundle));
     let (code, out, err) = crdgen(
         "https",
@@ -375,26 +375,4 @@ fn https_with_a_ca_bundle_file_and_without() {
             && err.contains("UnknownIssuer"),
         "{err}"
     );
-}
-
-/// Standard base64, as a CRD's `caBundle` holds its PEM.
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
 }

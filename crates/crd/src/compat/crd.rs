@@ -1,9 +1,8 @@
 //! The CRD as a whole: names, scope, versions, conversion, and per version the parts around
 //! the schema (subresources, printer columns, selectable fields).
 
-use serde_json::Value;
-
 use super::{Code, Finding, Severity};
+use crate::crd_check::StoredVersions;
 use crdkit_schema::crd::{CustomResourceDefinition, CustomResourceDefinitionVersion};
 
 fn push(
@@ -23,26 +22,10 @@ fn push(
     });
 }
 
-/// The versions objects may be stored at: `status.storedVersions` when the old CRD has it (read
-/// back from a cluster), else its storage version.
+/// The versions objects may be stored at: `status.storedVersions` when the old CRD lists
+/// them (read back from a cluster), else its storage version ([`StoredVersions`]).
 fn stored_versions(crd: &CustomResourceDefinition) -> Vec<String> {
-    let from_status = crd
-        .status
-        .as_ref()
-        .and_then(|s| s.get("storedVersions"))
-        .and_then(Value::as_array)
-        .map(|l| {
-            l.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect::<Vec<_>>()
-        });
-    from_status.unwrap_or_else(|| {
-        crdkit_apiextensions::versions::storage_version(crd)
-            .map(str::to_owned)
-            .into_iter()
-            .collect()
-    })
+    StoredVersions::of(crd).versions().to_vec()
 }
 
 #[allow(clippy::too_many_lines)]

@@ -9,12 +9,19 @@
 //! the data of removed fields, that CEL rules apply to every object, that rule costs are the
 //! CRD check's estimates ([`crate::crd_check::cel::rule_costs`]).
 //!
-//! Each [`Finding`] has a [`Severity`]:
-//! - [`Severity::BreaksStoredObjects`]: an object valid under the old CRD may be invalid under
-//!   the new one (an update of it, a status write by its controller, fails), or loses data
-//!   (fields pruned when it is read or written), or becomes unreachable;
+//! Each [`Finding`] has a [`Severity`], for clusters with validation ratcheting (on by default
+//! since Kubernetes 1.30: an update may keep a value that fails a validation as long as that
+//! value is unchanged):
+//! - [`Severity::BreaksStoredObjects`]: an object stored under the old CRD fails updates (a
+//!   status write by its controller too) whatever they change: a new required field, a list
+//!   type or map keys, `allOf`/`anyOf`/`oneOf`/`not`, a transition rule (`oldSelf`), none of
+//!   which is ratcheted; or it loses data (fields pruned when it is read or written); or it
+//!   becomes unreachable;
 //! - [`Severity::BreaksClients`]: a request an old client makes may fail or change meaning (a
-//!   version, name or subresource gone, a default changed, merge semantics changed);
+//!   version, name or subresource gone, a default changed, merge semantics changed), and new or
+//!   tighter value validations and rules that do not use `oldSelf` (bounds, patterns, formats,
+//!   enums): ratcheting spares the stored objects, not the requests that write a value they
+//!   refuse (the message says so);
 //! - [`Severity::Info`]: worth knowing, breaks nothing by itself (a new version, a widened
 //!   enum, a rule whose estimated cost grew, a new storage version).
 //!
@@ -34,9 +41,10 @@
 //!                      "properties": {"replicas": {"type": "integer", "maximum": max}}}}}}}]}
 //! })).unwrap() };
 //! let findings = compare(&crd(10), &crd(5));
-//! assert_eq!(findings[0].severity, Severity::BreaksStoredObjects);
+//! assert_eq!(findings[0].severity, Severity::BreaksClients);
 //! assert_eq!(findings[0].path, ".spec.replicas");
-//! assert_eq!(findings[0].message, "maximum lowered from 10 to 5");
+//! assert_eq!(findings[0].message, "maximum lowered from 10 to 5; ratcheted (Kubernetes 1.30+): \
+//!     stored objects that fail it keep updating while that value is unchanged");
 //! ```
 
 mod crd;
@@ -53,9 +61,10 @@ use crdkit_schema::crd::CustomResourceDefinition;
 pub enum Severity {
     /// Worth knowing; breaks nothing by itself.
     Info,
-    /// Requests of existing clients may fail or change meaning.
+    /// Requests of existing clients may fail or change meaning (including writes of values a
+    /// new or tighter validation refuses, which ratcheting spares stored objects from).
     BreaksClients,
-    /// Objects already stored may become invalid, lose data or become unreachable.
+    /// Objects already stored may fail every update, lose data or become unreachable.
     BreaksStoredObjects,
 }
 

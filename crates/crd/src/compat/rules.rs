@@ -5,8 +5,8 @@
 use super::schema::{child, items, items_schema, values, values_schema};
 use super::{Code, Finding, Severity};
 use crate::crd_check::cel::{child_cardinality, rule_costs};
-use crdkit_cel::check::compile::RuleOptions;
 use crdkit_cel::cost::{STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT};
+use crdkit_cel::rule::RuleOptions;
 use crdkit_schema::JsonSchemaProps;
 
 pub(super) fn compare_costs(

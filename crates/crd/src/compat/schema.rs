@@ -68,6 +68,25 @@ fn keeps_unknown(s: &JsonSchemaProps) -> bool {
     s.x_preserve_unknown_fields == Some(true) || s.additional_properties.is_some()
 }
 
+/// What validation ratcheting does to a value validation that is new or tighter: the API
+/// server (on by default since Kubernetes 1.30, `CRDValidationRatcheting`) lets an update keep a
+/// value that fails it as long as that value is unchanged, so stored objects keep working and
+/// only requests that write such a value fail. Not ratcheted, and so still a break of stored
+/// objects: `required`, list types and map keys, `allOf`/`anyOf`/`oneOf`/`not`, and rules that
+/// use `oldSelf` (the docs' "Validation ratcheting" section).
+pub(super) const RATCHETED: &str = "; ratcheted (Kubernetes 1.30+): stored objects that fail it keep updating while that value is unchanged";
+
+/// Whether a rule refers to `oldSelf`, making it a transition rule, which ratcheting never
+/// spares (cel-go's check records the reference; here, an identifier of that name). A rule
+/// that does not parse refers to nothing.
+fn uses_old_self(rule: &str) -> bool {
+    crdkit_cel::parse(rule).is_ok_and(|ast| {
+        ast.exprs
+            .iter()
+            .any(|e| matches!(&e.kind, crdkit_cel::ExprKind::Ident(n) if n == "oldSelf"))
+    })
+}
+
 /// A JSON value as the messages show it.
 pub(super) fn show(v: &Value) -> String {
     serde_json::to_string(v).unwrap_or_default()
@@ -116,7 +135,9 @@ impl Walk<'_> {
                 Severity::BreaksStoredObjects,
                 Code::RequiredAdded,
                 &child(path, r),
-                "required now: objects without it are invalid".to_owned(),
+                "required now: objects without it are invalid, and updates of stored ones fail \
+                 (required fields are not ratcheted)"
+                    .to_owned(),
             );
         }
         if o.pattern != n.pattern && !n.pattern.is_empty() {
@@ -126,10 +147,10 @@ impl Walk<'_> {
                 format!("pattern changed from {:?} to {:?}", o.pattern, n.pattern)
             };
             self.push(
-                Severity::BreaksStoredObjects,
+                Severity::BreaksClients,
                 Code::PatternChanged,
                 path,
-                message,
+                message + RATCHETED,
             );
         }
         if o.format != n.format && !n.format.is_empty() {
@@ -139,10 +160,10 @@ impl Walk<'_> {
                 format!("format changed from {:?} to {:?}", o.format, n.format)
             };
             self.push(
-                Severity::BreaksStoredObjects,
+                Severity::BreaksClients,
                 Code::FormatChanged,
                 path,
-                message,
+                message + RATCHETED,
             );
         }
         if o.all_of != n.all_of || o.any_of != n.any_of || o.one_of != n.one_of || o.not != n.not {
@@ -150,7 +171,8 @@ impl Walk<'_> {
                 Severity::BreaksStoredObjects,
                 Code::JunctorChanged,
                 path,
-                "allOf, anyOf, oneOf or not changed: existing objects may fail them".to_owned(),
+                "allOf, anyOf, oneOf or not changed: existing objects may fail them (not ratcheted)"
+                    .to_owned(),
             );
         }
         self.rules(path, o, n);
@@ -201,20 +223,26 @@ impl Walk<'_> {
         let old_rules: BTreeSet<&str> = o.x_validations.iter().map(|r| r.rule.as_str()).collect();
         let new_rules: BTreeSet<&str> = n.x_validations.iter().map(|r| r.rule.as_str()).collect();
         for (i, r) in n.x_validations.iter().enumerate() {
-            if !old_rules.contains(r.rule.as_str()) {
-                let transition = if r.rule.contains("oldSelf") {
-                    " (a transition rule: it applies to updates)"
-                } else {
-                    ""
-                };
+            if old_rules.contains(r.rule.as_str()) {
+                continue;
+            }
+            if uses_old_self(&r.rule) {
                 self.push(
                     Severity::BreaksStoredObjects,
                     Code::RuleAdded,
                     path,
                     format!(
-                        "rule {i} is new: {:?}{transition}; existing objects may fail it",
+                        "rule {i} is new: {:?} (a transition rule: it applies to updates, and \
+                         is not ratcheted); updates of existing objects may fail it",
                         r.rule
                     ),
+                );
+            } else {
+                self.push(
+                    Severity::BreaksClients,
+                    Code::RuleAdded,
+                    path,
+                    format!("rule {i} is new: {:?}{RATCHETED}", r.rule),
                 );
             }
         }
@@ -241,11 +269,16 @@ impl Walk<'_> {
             } else {
                 Severity::BreaksClients
             };
+            let ratcheting = if severity == Severity::BreaksStoredObjects {
+                " (not ratcheted)"
+            } else {
+                ""
+            };
             self.push(
                 severity,
                 Code::ListTypeChanged,
                 path,
-                format!("x-kubernetes-list-type changed from {olt} to {nlt}"),
+                format!("x-kubernetes-list-type changed from {olt} to {nlt}{ratcheting}"),
             );
         } else if nlt == "map" && o.x_list_map_keys != n.x_list_map_keys {
             self.push(
@@ -253,7 +286,7 @@ impl Walk<'_> {
                 Code::ListTypeChanged,
                 path,
                 format!(
-                    "x-kubernetes-list-map-keys changed from {:?} to {:?}",
+                    "x-kubernetes-list-map-keys changed from {:?} to {:?} (not ratcheted)",
                     o.x_list_map_keys, n.x_list_map_keys
                 ),
             );

@@ -1,8 +1,9 @@
 //! The value validations of one node, old and new: `enum` and the bounds (`maximum`,
-//! `minimum`, lengths, items, properties, `multipleOf`). Tighter is a break of stored objects;
-//! looser is not reported, but new enum values are (clients that match every value see them).
+//! `minimum`, lengths, items, properties, `multipleOf`). Tighter breaks clients that write values
+//! it now refuses; stored objects are spared by validation ratcheting ([`RATCHETED`]). Looser
+//! is not reported, but new enum values are (clients that match every value see them).
 
-use super::schema::{Walk, num, show};
+use super::schema::{RATCHETED, Walk, num, show};
 use super::{Code, Finding, Severity};
 use crdkit_schema::JsonSchemaProps;
 
@@ -14,10 +15,10 @@ impl Walk<'_> {
         if o.enum_values.is_empty() {
             let allowed: Vec<String> = n.enum_values.iter().map(show).collect();
             self.push(
-                Severity::BreaksStoredObjects,
+                Severity::BreaksClients,
                 Code::EnumNarrowed,
                 path,
-                format!("enum added: only {} allowed", allowed.join(", ")),
+                format!("enum added: only {} allowed{RATCHETED}", allowed.join(", ")),
             );
             return;
         }
@@ -29,10 +30,10 @@ impl Walk<'_> {
             .collect();
         if !removed.is_empty() {
             self.push(
-                Severity::BreaksStoredObjects,
+                Severity::BreaksClients,
                 Code::EnumNarrowed,
                 path,
-                format!("enum values removed: {}", removed.join(", ")),
+                format!("enum values removed: {}{RATCHETED}", removed.join(", ")),
             );
         }
         let added: Vec<String> = n
@@ -57,11 +58,11 @@ impl Walk<'_> {
     pub(super) fn bounds(&mut self, path: &str, o: &JsonSchemaProps, n: &JsonSchemaProps) {
         let mut tight = |message: String| {
             self.out.push(Finding {
-                severity: Severity::BreaksStoredObjects,
+                severity: Severity::BreaksClients,
                 code: Code::BoundTightened,
                 version: Some(self.version.to_owned()),
                 path: path.to_owned(),
-                message,
+                message: message + RATCHETED,
             });
         };
         // maximum / minimum, with their exclusive flags.

@@ -9,7 +9,8 @@
 
 use serde_json::{Map, Value};
 
-use crdkit_apimachinery::field::{FieldError, FieldPath, aggregate, go_type};
+use crdkit_apimachinery::field::{FieldError, FieldPath, aggregate};
+use crdkit_apimachinery::gofmt;
 use crdkit_apimachinery::names;
 
 /// The bytes all annotations may take together (apimachinery `TotalAnnotationSizeLimitB`).
@@ -68,7 +69,7 @@ pub fn restore_object_meta(
         Some(other) => {
             return Err(format!(
                 "invalid metadata of type {} in converted object",
-                go_type(other)
+                gofmt::type_name(other)
             ));
         }
     };
@@ -78,7 +79,7 @@ pub fn restore_object_meta(
         Some(other) => {
             return Err(format!(
                 "invalid metadata of type {} in input object",
-                go_type(other)
+                gofmt::type_name(other)
             ));
         }
     };
@@ -92,7 +93,7 @@ pub fn restore_object_meta(
             Some(other) => {
                 return Err(format!(
                     "invalid metadata.{field} of type {} in converted object",
-                    go_type(other)
+                    gofmt::type_name(other)
                 ));
             }
         };
@@ -102,7 +103,7 @@ pub fn restore_object_meta(
             Some(other) => {
                 return Err(format!(
                     "invalid metadata.{field} of type {} in original object",
-                    go_type(other)
+                    gofmt::type_name(other)
                 ));
             }
         };
@@ -111,7 +112,7 @@ pub fn restore_object_meta(
             if !v.is_string() {
                 return Err(format!(
                     "metadata.{field}[{k}] must be a string, but is {} in converted object",
-                    go_type(v)
+                    gofmt::type_name(v)
                 ));
             }
             if original_field.and_then(|m| m.get(k)) != Some(v) {

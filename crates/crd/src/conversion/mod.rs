@@ -199,7 +199,7 @@ fn object(v: Value) -> Result<Map<String, Value>, ConversionError> {
         Value::Object(m) => Ok(m),
         other => Err(ConversionError::InvalidObject(format!(
             "expected a JSON object, got {}",
-            crdkit_apimachinery::field::go_type(&other)
+            crdkit_apimachinery::gofmt::type_name(&other)
         ))),
     }
 }

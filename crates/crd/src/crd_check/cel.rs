@@ -9,15 +9,16 @@ use std::cell::RefCell;
 use serde_json::Value;
 
 use super::{CelNode, CelRuleChecker, PreexistingExpressions};
-use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath, go_json};
-use crdkit_cel::check::compile::{
-    CompilationResult, RuleErrorType, RuleOptions, RuleSource, compile_rule, compile_rules,
-};
+use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath};
+use crdkit_apimachinery::gofmt;
 use crdkit_cel::cost::{
     STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT, TotalCost, cost_error_message,
     multiply_with_overflow_guard,
 };
 use crdkit_cel::decl::schema_decl_type;
+use crdkit_cel::rule::{
+    CompilationResult, RuleErrorType, RuleOptions, RuleSource, compile_rule, compile_rules,
+};
 use crdkit_schema::{JsonSchemaProps, SchemaOrArray, SchemaOrBool, Structural, ValidationRule};
 
 /// Compiles and costs every rule of a CRD schema as the API server does at admission.
@@ -118,7 +119,7 @@ fn cardinality(root: &JsonSchemaProps, target: &JsonSchemaProps) -> Result<Optio
 
 /// Go's `json.Marshal` of the internal `ValidationRule` (no JSON tags: field names as declared).
 fn rule_json(r: &ValidationRule) -> String {
-    let s = |v: &str| go_json(&Value::String(v.to_string()));
+    let s = |v: &str| gofmt::json(&Value::String(v.to_string()));
     let reason = r.reason.as_deref().map_or("null".to_string(), s);
     let old = r
         .optional_old_self

@@ -6,8 +6,8 @@ use std::cell::Cell;
 
 use super::{CheckOptions, DefaultNode, DefaultValidator, check_crd_with};
 use crate::crd_check::cel::CrdRuleChecker;
-use crdkit_cel::check::compile::RuleOptions;
 use crdkit_cel::eval::RUNTIME_CEL_COST_BUDGET;
+use crdkit_cel::rule::RuleOptions;
 use crdkit_schema::crd::CustomResourceDefinition;
 use serde_json::Value;
 

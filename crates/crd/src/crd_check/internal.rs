@@ -9,7 +9,8 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use crdkit_apimachinery::field::{BadValue, go_json};
+use crdkit_apimachinery::field::BadValue;
+use crdkit_apimachinery::gofmt;
 use crdkit_schema::check::MAX_SCHEMA_DEPTH;
 use crdkit_schema::crd::{
     CustomResourceColumnDefinition, CustomResourceConversion, CustomResourceDefinition,
@@ -233,7 +234,7 @@ impl<'a> View<'a> {
 }
 
 fn str_json(s: &str) -> String {
-    go_json(&Value::String(s.to_owned()))
+    gofmt::json(&Value::String(s.to_owned()))
 }
 
 fn opt<T>(v: Option<T>, f: impl FnOnce(T) -> String) -> String {
@@ -241,7 +242,7 @@ fn opt<T>(v: Option<T>, f: impl FnOnce(T) -> String) -> String {
 }
 
 fn num(f: f64) -> String {
-    go_json(&crdkit_schema::props::go_number(f))
+    gofmt::json(&crdkit_schema::props::go_number(f))
 }
 
 fn list<T>(items: &[T], f: impl Fn(&T) -> String) -> String {
@@ -382,7 +383,7 @@ pub(super) fn props_json(p: &JsonSchemaProps) -> String {
         ("Nullable", p.nullable.to_string()),
         ("Format", str_json(&p.format)),
         ("Title", str_json(&p.title)),
-        ("Default", opt(p.default.as_ref(), go_json)),
+        ("Default", opt(p.default.as_ref(), gofmt::json)),
         ("Maximum", opt(p.maximum, num)),
         ("ExclusiveMaximum", p.exclusive_maximum.to_string()),
         ("Minimum", opt(p.minimum, num)),
@@ -394,7 +395,7 @@ pub(super) fn props_json(p: &JsonSchemaProps) -> String {
         ("MinItems", opt(p.min_items.as_ref(), int)),
         ("UniqueItems", p.unique_items.to_string()),
         ("MultipleOf", opt(p.multiple_of, num)),
-        ("Enum", list(&p.enum_values, go_json)),
+        ("Enum", list(&p.enum_values, gofmt::json)),
         ("MaxProperties", opt(p.max_properties.as_ref(), int)),
         ("MinProperties", opt(p.min_properties.as_ref(), int)),
         ("Required", strings(&p.required)),
@@ -421,7 +422,7 @@ pub(super) fn props_json(p: &JsonSchemaProps) -> String {
                 ])
             }),
         ),
-        ("Example", opt(p.example.as_ref(), go_json)),
+        ("Example", opt(p.example.as_ref(), gofmt::json)),
         (
             "XPreserveUnknownFields",
             opt(p.x_preserve_unknown_fields, |b| b.to_string()),

@@ -173,7 +173,7 @@ fn go_string_list(new: &[String], old: &[String]) -> String {
     let added: std::collections::BTreeSet<String> = new
         .iter()
         .filter(|f| !old.contains(f))
-        .map(|f| crdkit_apimachinery::field::go_quote(f))
+        .map(|f| crdkit_apimachinery::gofmt::quote(f))
         .collect();
     format!(
         "[]string{{{}}}",
@@ -310,7 +310,7 @@ pub(super) fn api_approval(
         Approval::Missing => {
             let reason = format!(
                 "protected groups must have approval annotation {}, see https://github.com/kubernetes/enhancements/pull/1111",
-                crdkit_apimachinery::field::go_quote(APPROVAL)
+                crdkit_apimachinery::gofmt::quote(APPROVAL)
             );
             vec![FieldError::required(&at, reason)]
         }
@@ -318,7 +318,7 @@ pub(super) fn api_approval(
         Approval::Invalid => {
             let reason = format!(
                 "protected groups must have approval annotation {} with either a URL or a reason starting with \"unapproved\", see https://github.com/kubernetes/enhancements/pull/1111",
-                crdkit_apimachinery::field::go_quote(APPROVAL)
+                crdkit_apimachinery::gofmt::quote(APPROVAL)
             );
             vec![FieldError::invalid(&at, approval_value(crd), reason)]
         }

@@ -43,11 +43,13 @@ mod openapi;
 mod parts;
 mod spec;
 mod status;
+mod stored;
 #[cfg(test)]
 mod tests;
 mod update;
 pub use hooks::{ValueDefaultValidator, check_crd_full};
-use spec::{Opts, enum_string, spec};
+use spec::{Opts, spec};
+pub use stored::{StoredVersions, as_stored};
 pub use update::{check_crd_update, check_crd_update_with};
 
 use serde_json::Value;
@@ -276,4 +278,16 @@ fn preserve_unknown_fields(
         )];
     }
     Vec::new()
+}
+
+/// `validateEnumStrings` (required), shared by the checks of the scope and the conversion
+/// strategy.
+fn enum_string(path: &FieldPath, value: &str, accepted: &[&str]) -> Vec<FieldError> {
+    if value.is_empty() {
+        vec![FieldError::required(path, "")]
+    } else if accepted.contains(&value) {
+        Vec::new()
+    } else {
+        vec![FieldError::not_supported(path, value, accepted)]
+    }
 }

@@ -13,11 +13,10 @@ use std::collections::BTreeSet;
 
 use super::internal::VersionView;
 use super::{CheckOptions, MAX_SELECTABLE_FIELDS, openapi};
+use crate::cert::validate_ca_bundle;
 use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath};
 use crdkit_apimachinery::names;
-use crdkit_apimachinery::webhook::{
-    validate_ca_bundle, validate_webhook_service, validate_webhook_url,
-};
+use crdkit_apimachinery::webhook::{validate_webhook_service, validate_webhook_url};
 use crdkit_schema::check::new_structural_error;
 use crdkit_schema::crd::{
     CustomResourceColumnDefinition, CustomResourceDefinitionNames, CustomResourceDefinitionSpec,

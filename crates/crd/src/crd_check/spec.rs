@@ -5,7 +5,7 @@
 //! uses [`Opts::create`]; an update relaxes the options for what the old CRD already broke
 //! ([`super::update`]).
 
-use super::{CheckOptions, internal, openapi, parts};
+use super::{CheckOptions, enum_string, internal, openapi, parts};
 use crdkit_apimachinery::field::{FieldError, FieldPath};
 use crdkit_schema::JsonSchemaProps;
 use crdkit_schema::crd::CustomResourceDefinition;
@@ -244,15 +244,4 @@ pub(super) fn has_kubernetes_extensions(s: &JsonSchemaProps) -> bool {
         || !s.x_list_map_keys.is_empty()
         || s.x_list_type.is_some()
         || !s.x_validations.is_empty()
-}
-
-// validateEnumStrings (required)
-pub(super) fn enum_string(path: &FieldPath, value: &str, accepted: &[&str]) -> Vec<FieldError> {
-    if value.is_empty() {
-        vec![FieldError::required(path, "")]
-    } else if accepted.contains(&value) {
-        Vec::new()
-    } else {
-        vec![FieldError::not_supported(path, value, accepted)]
-    }
 }

@@ -48,6 +48,7 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use super::internal::{self, View};
+use super::stored::as_stored;
 use super::{
     CheckOptions, Opts, PreexistingExpressions, hooks::with_full_engines, meta, openapi, parts,
     preserve_unknown_fields, spec, stored_versions,
@@ -62,8 +63,9 @@ use crdkit_schema::{JsonSchemaProps, Structural};
 ///
 /// `new` is taken as an apply would send it: the stored object's `status`, `resourceVersion`,
 /// `uid`, `creationTimestamp` and `generation` are kept where `new` does not give them. When
-/// `old` has no `status` (a file rather than the object read back from a cluster), it is taken
-/// as established, with its storage version as the only stored version; without a
+/// `old`'s status lists no stored versions (a file rather than the object read back from a
+/// cluster: no status, or controller-gen's empty one), it gets the status a cluster would
+/// have ([`as_stored`]: established, its storage version the only stored version); without a
 /// `resourceVersion`, it gets one.
 #[must_use]
 pub fn check_crd_update(
@@ -80,27 +82,13 @@ pub fn check_crd_update_with(
     old: &CustomResourceDefinition,
     opts: &CheckOptions<'_>,
 ) -> Vec<FieldError> {
-    let mut old = old.clone();
-    if old.status.is_none() {
-        old.status = Some(assumed_status(&old));
-    }
+    let mut old = as_stored(old);
     // A stored object always has a resource version; the apply sends the one it read.
     if old.metadata.resource_version.is_none() {
         old.metadata.resource_version = Some("1".to_owned());
     }
     let new = prepare_for_update(new, &old);
     validate_update(&new, &old, opts)
-}
-
-/// The status of a CRD read from a file: established, its storage version stored.
-fn assumed_status(crd: &CustomResourceDefinition) -> Value {
-    let stored: Vec<&str> = crdkit_apiextensions::versions::storage_version(crd)
-        .into_iter()
-        .collect();
-    serde_json::json!({
-        "conditions": [{"type": "Established", "status": "True"}],
-        "storedVersions": stored,
-    })
 }
 
 /// `PrepareForUpdate`, and the fields an apply keeps from the stored object.
@@ -350,8 +338,7 @@ fn allow_invalid_ca_bundle(old: &CustomResourceDefinition) -> bool {
         .and_then(|w| w.client_config.as_ref())
         .and_then(|c| c.ca_bundle.as_deref())
         .unwrap_or("");
-    !bundle.is_empty()
-        && !crdkit_apimachinery::webhook::validate_ca_bundle(&FieldPath::nil(), bundle).is_empty()
+    !bundle.is_empty() && !crate::cert::validate_ca_bundle(&FieldPath::nil(), bundle).is_empty()
 }
 
 // findTooManySelectableFieldsAllowed: more than the maximum stays allowed where the update

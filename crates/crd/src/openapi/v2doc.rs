@@ -198,7 +198,8 @@ fn share((text, value): (String, Value), shared: &mut Map<String, Value>) -> Val
     json!({ "$ref": format!("#/parameters/{key}") })
 }
 
-/// `base64Hash`: the first 6 bytes of the 64-bit FNV-1 hash, URL-safe base64.
+/// `base64Hash`: the first 6 bytes of the 64-bit FNV-1 hash, URL-safe base64
+/// (`base64.URLEncoding`: six bytes make eight digits, never padding).
 pub(crate) fn hash_name(s: &str) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in s.bytes() {
@@ -206,27 +207,7 @@ pub(crate) fn hash_name(s: &str) -> String {
         h ^= u64::from(b);
     }
     let bytes = h.to_be_bytes();
-    base64_url(&bytes[..6])
-}
-
-fn base64_url(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |acc, (i, b)| acc | (u32::from(*b) << (16 - 8 * i)));
-        let chars = chunk.len() + 1;
-        for i in 0..4 {
-            if i < chars {
-                out.push(char::from(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
+    crdkit_apimachinery::gobase64::encode_url(&bytes[..6])
 }
 
 /// A string as Go's `encoding/json` writes it: HTML-sensitive characters and the line and

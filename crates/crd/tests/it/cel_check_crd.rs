@@ -7,7 +7,7 @@
 //! those of rules (paths with `x-kubernetes-validations`) and of the schema's total cost.
 
 use crdkit_apimachinery::field::{ErrorType, FieldError};
-use crdkit_cel::check::compile::RuleOptions;
+use crdkit_cel::rule::RuleOptions;
 use crdkit_crd::crd_check::cel::CrdRuleChecker;
 use crdkit_crd::crd_check::{CheckOptions, check_crd_with};
 use crdkit_schema::crd::CustomResourceDefinition;

@@ -154,16 +154,21 @@ fn fields() {
     );
 }
 
+/// What validation ratcheting leaves of a new or tighter value validation: a break of the
+/// clients that write values it refuses, not of the objects stored.
+const RATCHETED: &str = "; ratcheted (Kubernetes 1.30+): stored objects that fail it keep updating while that value is unchanged";
+
 #[test]
 fn value_validations() {
     let at = |p: &str| format!("{SPEC}/properties/{p}");
+    let r = |m: &str| format!("{m}{RATCHETED}");
     assert_eq!(
         messages(|c| *v1(c, &at("replicas/maximum")) = json!(5)),
-        ["maximum lowered from 10 to 5"]
+        [r("maximum lowered from 10 to 5")]
     );
     assert_eq!(
         messages(|c| *v1(c, &at("replicas/minimum")) = json!(2)),
-        ["minimum raised from 1 to 2"]
+        [r("minimum raised from 1 to 2")]
     );
     assert_eq!(
         messages(|c| *v1(c, &at("replicas/maximum")) = json!(20)),
@@ -172,50 +177,52 @@ fn value_validations() {
     );
     assert_eq!(
         messages(|c| v1(c, &at("replicas"))["exclusiveMaximum"] = json!(true)),
-        ["maximum 10 made exclusive"]
+        [r("maximum 10 made exclusive")]
     );
     assert_eq!(
         messages(|c| v1(c, &at("cronSpec"))["maxLength"] = json!(64)),
-        ["maxLength 64 added"]
+        [r("maxLength 64 added")]
     );
     assert_eq!(
         messages(|c| *v1(c, &at("ports/maxItems")) = json!(8)),
-        ["maxItems lowered from 16 to 8"]
+        [r("maxItems lowered from 16 to 8")]
     );
     assert_eq!(
         messages(|c| v1(c, &at("labels"))["maxProperties"] = json!(4)),
-        ["maxProperties 4 added"]
+        [r("maxProperties 4 added")]
     );
     assert_eq!(
         messages(|c| v1(c, &at("ports/items/properties/port"))["multipleOf"] = json!(2)),
-        ["multipleOf 2 added"]
+        [r("multipleOf 2 added")]
     );
     assert_eq!(
         after(|c| *v1(c, &at("labels/additionalProperties/maxLength")) = json!(32)),
-        ["breaks-stored-objects bound-tightened v1 .spec.labels.*"]
+        ["breaks-clients bound-tightened v1 .spec.labels.*"]
     );
     assert_eq!(
         after(|c| *v1(c, &at("ports/items/properties/name/maxLength")) = json!(8)),
-        ["breaks-stored-objects bound-tightened v1 .spec.ports[*].name"]
+        ["breaks-clients bound-tightened v1 .spec.ports[*].name"]
     );
     assert_eq!(
         after(|c| *v1(c, &at("mode/enum")) = json!(["Fast", "Medium"])),
         [
-            "breaks-stored-objects enum-narrowed v1 .spec.mode",
+            "breaks-clients enum-narrowed v1 .spec.mode",
             "info enum-widened v1 .spec.mode"
         ]
     );
     assert_eq!(
         messages(|c| v1(c, &at("image"))["enum"] = json!(["nginx"])),
-        ["enum added: only \"nginx\" allowed"]
+        [r("enum added: only \"nginx\" allowed")]
     );
     assert_eq!(
         messages(|c| *v1(c, &at("cronSpec/pattern")) = json!("^\\d+$")),
-        [r#"pattern changed from "^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$" to "^\\d+$""#]
+        [r(
+            r#"pattern changed from "^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$" to "^\\d+$""#
+        )]
     );
     assert_eq!(
         after(|c| v1(c, &at("image"))["format"] = json!("uri")),
-        ["breaks-stored-objects format-changed v1 .spec.image"]
+        ["breaks-clients format-changed v1 .spec.image"]
     );
     assert_eq!(
         after(|c| v1(c, &at("image"))["anyOf"] = json!([{"maxLength": 10}, {"pattern": "^x"}])),
@@ -234,9 +241,26 @@ fn rules() {
             ]);
         }),
         [
-            "breaks-stored-objects rule-added v1 .spec",
+            "breaks-clients rule-added v1 .spec",
             "breaks-stored-objects rule-added v1 .spec",
             "info rule-cost-grew v1 ."
+        ]
+    );
+    // A rule is ratcheted unless it uses oldSelf (then it is a transition rule); a string
+    // that spells oldSelf is no use of it.
+    assert_eq!(
+        messages(|c| {
+            v1(c, SPEC)["x-kubernetes-validations"] = json!([
+                {"rule": "!has(self.image) || self.image.size() > 0"},
+                {"rule": "self.image != 'oldSelf'"},
+                {"rule": "self.replicas >= oldSelf.replicas"}
+            ]);
+        })[1..3],
+        [
+            format!("rule 1 is new: \"self.image != 'oldSelf'\"{RATCHETED}"),
+            "rule 2 is new: \"self.replicas >= oldSelf.replicas\" (a transition rule: it applies \
+             to updates, and is not ratcheted); updates of existing objects may fail it"
+                .to_owned(),
         ]
     );
     assert_eq!(

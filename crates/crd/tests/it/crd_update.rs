@@ -119,3 +119,42 @@ fn preexisting_rules() {
     // On create, the stored rule is a new one too.
     assert_eq!(crdkit_crd::crd_check::check_crd(&stored).len(), 1);
 }
+
+/// Old CRDs as tools write them: controller-gen's empty status (`storedVersions: null`, names
+/// not accepted), no status (kubebuilder, kube-derive, Helm charts), an empty list: none is a
+/// cluster's status, so the cluster's is assumed (established, its storage version stored).
+#[test]
+fn old_crds_from_files() {
+    let controller_gen = json!({"acceptedNames": {"kind": "", "plural": ""},
+                                "conditions": null, "storedVersions": null});
+    for status in [
+        Some(controller_gen),
+        None,
+        Some(json!({"storedVersions": []})),
+    ] {
+        let mut beta_only = crontab(json!([v("v1beta1", true, true)]));
+        beta_only.status.clone_from(&status);
+        // The same file again, and with the same status: accepted.
+        assert_eq!(
+            errors(&beta_only, &beta_only),
+            Vec::<String>::new(),
+            "{status:?}"
+        );
+        // Its storage version is stored: it stays in spec.versions.
+        let mut v1_only = crontab(json!([v("v1", true, true)]));
+        v1_only.status.clone_from(&status);
+        assert_eq!(
+            errors(&v1_only, &beta_only),
+            [MISSING_V1BETA1],
+            "{status:?}"
+        );
+        // It is established: the kind no longer changes.
+        let mut renamed = beta_only.clone();
+        renamed.spec.names.kind = "CronJob".into();
+        assert_eq!(
+            errors(&renamed, &beta_only),
+            ["spec.names.kind: Invalid value: \"CronJob\": field is immutable"],
+            "{status:?}"
+        );
+    }
+}

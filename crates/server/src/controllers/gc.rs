@@ -175,10 +175,7 @@ impl Graph {
     fn observe(&mut self, e: &Event) {
         let value = match e.kind {
             EventKind::Deleted => None,
-            _ => e
-                .value
-                .as_ref()
-                .and_then(|v| store::decode(v, e.revision).ok()),
+            _ => e.value.as_ref().and_then(|v| store::decode_head(v)),
         };
         let node = value.as_ref().and_then(|v| Node::of(&e.key, v));
         // A key reused by a new object (another uid) is the old object gone first.
@@ -509,7 +506,7 @@ pub(crate) async fn run_loop(api: Arc<Api>) {
             tokio::select! {
                 () = api.shutdown.cancelled() => return,
                 event = watcher.next() => match event {
-                    Some(Ok(e)) => graph.observe(&e),
+                    Some(Ok(c)) => graph.observe(&c.event()),
                     // Lagged or ended: rebuild from a fresh list.
                     Some(Err(_)) | None => break,
                 },

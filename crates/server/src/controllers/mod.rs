@@ -22,6 +22,7 @@ use crate::http::status::GroupResource;
 use crate::object;
 use crate::registry::Strategy;
 use crate::registry::crd::{CLEANUP_FINALIZER, set_condition};
+use crate::store::cached::{Change, Decoded};
 use crate::store::{self, Stored};
 
 pub(crate) mod gc;
@@ -60,8 +61,9 @@ pub async fn start(api: &Arc<Api>, revision: u64) {
 
 async fn watch_loop(api: Arc<Api>, mut revision: u64) {
     loop {
-        let filter: Filter =
-            Box::new(|e: &Event| e.key.starts_with(CRD_PREFIX) || e.key.starts_with(NS_PREFIX));
+        let filter: Filter<Decoded> = Box::new(|c: &Change| {
+            c.key().starts_with(CRD_PREFIX) || c.key().starts_with(NS_PREFIX)
+        });
         let mut watcher = match api.cache.watch("/registry/", revision, Some(filter)) {
             Ok(w) => w,
             Err(_) => {
@@ -74,7 +76,7 @@ async fn watch_loop(api: Arc<Api>, mut revision: u64) {
             tokio::select! {
                 () = api.shutdown.cancelled() => return,
                 event = watcher.next() => match event {
-                    Some(Ok(e)) => on_event(&api, &e),
+                    Some(Ok(c)) => on_event(&api, &c.event()),
                     Some(Err(_)) | None => {
                         if api.shutdown.is_cancelled() {
                             return;

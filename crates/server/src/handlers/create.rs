@@ -76,18 +76,33 @@ pub(super) async fn create_as(
         if dry {
             return Ok(ctx.respond(201, &candidate));
         }
-        let mut stored = candidate.clone();
-        crate::registry::conversion::to_storage(&*strategy, &mut stored).await?;
         let key = info.key(ctx.path.namespace.as_deref(), &name);
-        let mut result = crate::rest::create(&ctx.api, &*strategy, &key, &mut stored).await;
+        // Written as it is when no conversion is needed: no copy (persist sets its
+        // resourceVersion).
+        let mut stored = if crate::registry::conversion::stored_as_is(&*strategy, &candidate)? {
+            None
+        } else {
+            let mut stored = candidate.clone();
+            crate::registry::conversion::to_storage(&*strategy, &mut stored).await?;
+            Some(stored)
+        };
+        let mut result = match &mut stored {
+            Some(stored) => crate::rest::create(&ctx.api, &*strategy, &key, stored).await,
+            None => crate::rest::create(&ctx.api, &*strategy, &key, &mut candidate).await,
+        };
         // create.go: a write storage refuses as too large goes once more without managedFields.
         if manager.is_some()
             && let Err(e) = &result
-            && crate::rest::retry_without_managed_fields(e, &stored)
+            && crate::rest::retry_without_managed_fields(e, stored.as_ref().unwrap_or(&candidate))
         {
             object::set_meta(&mut candidate, "managedFields", None);
-            object::set_meta(&mut stored, "managedFields", None);
-            result = crate::rest::create(&ctx.api, &*strategy, &key, &mut stored).await;
+            result = match &mut stored {
+                Some(stored) => {
+                    object::set_meta(stored, "managedFields", None);
+                    crate::rest::create(&ctx.api, &*strategy, &key, stored).await
+                }
+                None => crate::rest::create(&ctx.api, &*strategy, &key, &mut candidate).await,
+            };
         }
         match result {
             Ok(rev) => {

@@ -142,7 +142,8 @@ pub(super) async fn delete_collection(ctx: &mut Ctx, raw: &Bytes) -> ApiResult<R
     let o = options(ctx, raw)?;
     let dry = dry(ctx, raw)?;
     let sel = Selection::parse(ctx)?;
-    let (items, revision, _) = read(ctx, &sel).await?;
+    let listed = read(ctx, &sel).await?;
+    let revision = listed.revision;
     let mut out = Vec::new();
     let mut sub = Ctx {
         api: std::sync::Arc::clone(&ctx.api),
@@ -154,9 +155,9 @@ pub(super) async fn delete_collection(ctx: &mut Ctx, raw: &Bytes) -> ApiResult<R
         strategy: std::sync::Arc::clone(&ctx.strategy),
         warnings: Vec::new(),
     };
-    for item in items {
-        let name = object::name(&item).to_owned();
-        let ns = object::namespace(&item);
+    for item in listed.items {
+        let name = item.object.name.clone();
+        let ns = &item.object.namespace;
         sub.path.namespace = (!ns.is_empty()).then(|| ns.to_owned());
         match delete_one(&sub, &name, &o, dry).await {
             Ok(Outcome::Marked(v) | Outcome::Gone(v)) => out.push(v),

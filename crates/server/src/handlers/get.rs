@@ -1,32 +1,53 @@
 //! `GET` of an object, its status or its scale.
 //!
 //! Mirrors apiserver `pkg/endpoints/handlers/get.go` and `response.go`: the object in the
-//! request version, or as a one-row `Table`, or as `PartialObjectMetadata`.
+//! request version, or as a one-row `Table`, or as `PartialObjectMetadata`. The read follows
+//! `cacher.go` `Get`: `resourceVersion=0` is served by the watch cache, any other read by the
+//! storage (a consistent read); either way the object's encoding is the one the cache keeps
+//! when the cache has that revision of it.
 
 use serde_json::json;
 
 use super::ctx::Ctx;
-use crate::http::negotiate::Output;
-use crate::http::response::{self, Resp};
-use crate::http::status::ApiResult;
+use super::read;
+use crate::http::negotiate::{Encoding, Output};
+use crate::http::response::{self, Resp, content_type};
+use crate::http::status::{ApiError, ApiResult};
 use crate::registry::{scale, table};
+use crate::store::cached::EventType;
 
 pub(super) async fn get(ctx: &Ctx) -> ApiResult<Resp> {
     let info = ctx.strategy.info();
     let name = ctx.path.name.clone().unwrap_or_default();
     let key = info.key(ctx.path.namespace.as_deref(), &name);
-    let stored = ctx.api.objects.get(&key, &info.gr(), &name).await?;
-    let mut obj = stored.value;
-    crate::registry::conversion::to_request(&*ctx.strategy, &mut obj).await?;
-    if ctx.path.subresource.as_deref() == Some("scale")
-        && let Some(spec) = ctx.strategy.subresources().scale
-    {
+    let entry = if ctx.query.get("resourceVersion") == Some("0") {
+        ctx.api
+            .cache
+            .get(&key)
+            .ok_or_else(|| ApiError::not_found(&info.gr(), &name))?
+    } else {
+        let kv = ctx.api.objects.get_kv(&key, &info.gr(), &name).await?;
+        match ctx.api.cache.get(&key) {
+            Some(e) if e.kv.mod_revision == kv.mod_revision => e,
+            _ => read::transient(kv),
+        }
+    };
+    let strategy = &*ctx.strategy;
+    let subresource_scale = ctx.path.subresource.as_deref() == Some("scale");
+    if !subresource_scale && ctx.output == Output::Object(Encoding::Json) {
+        let encoded = read::encoded(strategy, &entry, EventType::Added).await?;
+        let mut r = response::bytes(200, content_type::JSON, encoded.json());
+        response::add_warnings(&mut r, &ctx.warnings);
+        return Ok(r);
+    }
+    let obj = read::object(strategy, &entry).await?;
+    if subresource_scale && let Some(spec) = ctx.strategy.subresources().scale {
         return Ok(ctx.respond(200, &scale::scale_of(&obj, &spec)));
     }
     match ctx.output {
         Output::Table(v) => {
             let include = table::IncludeObject::parse(ctx.query.get("includeObject"))
-                .map_err(crate::http::status::ApiError::bad_request)?;
+                .map_err(ApiError::bad_request)?;
             let t = ctx.strategy.table(&[&obj], crate::clock::now());
             let rv = crate::object::resource_version(&obj).to_owned();
             let body = table::render(t, &[&obj], include, v, json!({"resourceVersion": rv}));

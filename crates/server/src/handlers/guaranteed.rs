@@ -16,7 +16,6 @@ use super::write::{
 use crate::engine::{BadValue, FieldError, FieldPath, ignore_managed_fields_timestamps};
 use crate::http::status::{ApiError, ApiResult, GroupResource};
 use crate::object;
-use crate::store::encode;
 
 /// Which part of an object an update may change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,7 +121,7 @@ pub(crate) async fn update_object(
         );
         // A write that changes nothing but managed fields' times stores nothing.
         let mut new = ignore_managed_fields_timestamps(new, &old);
-        if encode(&new) == encode(&old) {
+        if crate::store::same_stored(&new, &old) {
             return Ok(Updated { object: old });
         }
         if dry {
@@ -142,20 +141,34 @@ pub(crate) async fn update_object(
                 Err(e) => return Err(e),
             }
         }
-        let mut stored = new.clone();
-        crate::registry::conversion::to_storage(&*strategy, &mut stored).await?;
-        let mut result =
-            crate::rest::update(&api, &*strategy, &key, &mut stored, current.revision).await;
+        // Written as it is when no conversion is needed: no copy (persist sets its
+        // resourceVersion).
+        let mut stored = if crate::registry::conversion::stored_as_is(&*strategy, &new)? {
+            None
+        } else {
+            let mut stored = new.clone();
+            crate::registry::conversion::to_storage(&*strategy, &mut stored).await?;
+            Some(stored)
+        };
+        let rev = current.revision;
+        let mut result = match &mut stored {
+            Some(stored) => crate::rest::update(&api, &*strategy, &key, stored, rev).await,
+            None => crate::rest::update(&api, &*strategy, &key, &mut new, rev).await,
+        };
         // update.go, patch.go: a write storage refuses as too large goes once more without
         // managedFields (not an apply).
         if manager.is_some()
             && let Err(e) = &result
-            && crate::rest::retry_without_managed_fields(e, &stored)
+            && crate::rest::retry_without_managed_fields(e, stored.as_ref().unwrap_or(&new))
         {
             object::set_meta(&mut new, "managedFields", None);
-            object::set_meta(&mut stored, "managedFields", None);
-            result =
-                crate::rest::update(&api, &*strategy, &key, &mut stored, current.revision).await;
+            result = match &mut stored {
+                Some(stored) => {
+                    object::set_meta(stored, "managedFields", None);
+                    crate::rest::update(&api, &*strategy, &key, stored, rev).await
+                }
+                None => crate::rest::update(&api, &*strategy, &key, &mut new, rev).await,
+            };
         }
         match result {
             Ok(rev) => {

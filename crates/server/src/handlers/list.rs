@@ -6,62 +6,28 @@
 //! (`GetList`: pages read at one revision, filled up to `limit` matching items, the continue
 //! token `{"v":"meta.k8s.io/v1","rv":…,"start":…}` in unpadded base64) and the
 //! resourceVersion rules of `pkg/storage/cacher` (`""` and `"0"` read the latest state; `N` with
-//! `Exact` reads at `N`, otherwise at least `N`).
+//! `Exact` reads at `N`, otherwise at least `N`). Lists are served from the watch cache
+//! ([`super::read`]), continue tokens and exact revisions too while the cache's history has
+//! them (the storage still decides whether a revision is compacted); the items of a JSON list
+//! are written as their kept encodings, not built into one document. Differences: `"0"` waits
+//! for the cache to be fresh as `""` does (the cacher answers it with whatever it has: any
+//! state is allowed, this one is the newest).
+
+use std::sync::Arc;
 
 use crdkit_storage::ListOptions;
 use serde_json::{Map, Value, json};
 
+use super::continue_token::{decode_continue, encode_continue};
 use super::ctx::Ctx;
+use super::read;
+pub(super) use super::selection::Selection;
 use crate::engine::{FieldError, FieldPath};
-use crate::http::negotiate::Output;
-use crate::http::response::{self, Resp};
+use crate::http::negotiate::{Encoding, Output};
+use crate::http::response::{self, Resp, content_type};
 use crate::http::status::{ApiError, ApiResult};
-use crate::registry::{Strategy, table};
-use crate::selector::{FieldSelector, LabelSelector};
-
-/// The label and field selectors of a list or watch.
-pub(super) struct Selection {
-    pub label: LabelSelector,
-    pub field: FieldSelector,
-}
-
-impl Selection {
-    pub fn parse(ctx: &Ctx) -> ApiResult<Selection> {
-        let label = LabelSelector::parse(ctx.query.get("labelSelector").unwrap_or(""))
-            .map_err(ApiError::bad_request)?;
-        let mut field = FieldSelector::parse(ctx.query.get("fieldSelector").unwrap_or(""))
-            .map_err(ApiError::bad_request)?;
-        let info = ctx.strategy.info();
-        for term in &field.terms {
-            if !ctx.strategy.field_label_supported(&term.field) {
-                return Err(ApiError::bad_request(
-                    if info.group == "apiextensions.k8s.io" {
-                        format!(
-                            "\"{}\" is not a known field selector: only \"metadata.name\", \"metadata.namespace\"",
-                            term.field
-                        )
-                    } else {
-                        format!("field label not supported: {}", term.field)
-                    },
-                ));
-            }
-        }
-        // A watch or list on one object's path selects it by name.
-        if let Some(name) = &ctx.path.name {
-            field.terms.push(crate::selector::field::Term {
-                field: "metadata.name".to_owned(),
-                value: name.clone(),
-                negated: false,
-            });
-        }
-        Ok(Selection { label, field })
-    }
-
-    pub fn matches(&self, strategy: &dyn Strategy, obj: &Value) -> bool {
-        (self.label.is_empty() || self.label.matches(&crate::object::labels(obj)))
-            && (self.field.is_empty() || self.field.matches(&strategy.fields(obj)))
-    }
-}
+use crate::registry::table;
+use crate::store::cached::{Entry, EventType};
 
 /// etcd3 `errors.go`: a list at a compacted revision.
 const EXPIRED_LIST: &str = "The resourceVersion for the provided list is too old.";
@@ -121,37 +87,6 @@ fn validate_list_options(ctx: &Ctx, rv: &str, rv_match: &str, has_continue: bool
     }
 }
 
-/// A continue token (`rv` -1: continue at the latest revision).
-fn encode_continue(rv: i64, start: &str) -> String {
-    let token = json!({"v": "meta.k8s.io/v1", "rv": rv, "start": format!("{start}\u{0}")});
-    crate::go_base64::encode_raw_url(token.to_string().as_bytes())
-}
-
-fn decode_continue(token: &str) -> ApiResult<(i64, String)> {
-    let bad = || {
-        ApiError::bad_request(
-            "continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)",
-        )
-    };
-    let bytes = crate::go_base64::decode_raw_url(token).ok_or_else(bad)?;
-    let v: Value = serde_json::from_slice(&bytes).map_err(|_| bad())?;
-    if v.get("v").and_then(Value::as_str) != Some("meta.k8s.io/v1") {
-        return Err(bad());
-    }
-    // storage `DecodeContinue`: 0 is not a revision; -1 is the latest.
-    let rv = v
-        .get("rv")
-        .and_then(Value::as_i64)
-        .filter(|r| *r > 0 || *r == -1)
-        .ok_or_else(bad)?;
-    let start = v.get("start").and_then(Value::as_str).ok_or_else(bad)?;
-    let start = start.strip_suffix('\u{0}').unwrap_or(start);
-    if start.contains("..") || start.starts_with('/') {
-        return Err(bad());
-    }
-    Ok((rv, start.to_owned()))
-}
-
 /// A parsed `resourceVersion` parameter.
 pub(super) fn parse_rv(s: &str) -> ApiResult<u64> {
     s.parse::<u64>().map_err(|_| {
@@ -161,11 +96,121 @@ pub(super) fn parse_rv(s: &str) -> ApiResult<u64> {
     })
 }
 
-/// The matching objects (request version), the revision read at, and the continue token.
-pub(super) async fn read(
-    ctx: &Ctx,
-    sel: &Selection,
-) -> ApiResult<(Vec<Value>, u64, Option<String>)> {
+/// A LIST's answer: the selected entries, the revision read at, the continue token and, for a
+/// page of a list without selectors, how many items follow.
+pub(super) struct Listed {
+    pub items: Vec<Arc<Entry>>,
+    pub revision: u64,
+    pub cont: Option<String>,
+    pub remaining: Option<usize>,
+}
+
+/// Where a list reads: at a revision (exact, or a continue token's) after a key, or the latest
+/// state not older than a revision.
+struct Plan {
+    prefix: String,
+    limit: Option<usize>,
+    at_revision: Option<u64>,
+    continue_key: Option<String>,
+    continue_start: String,
+}
+
+/// The selected entries of a list, from the watch cache when it can answer as the storage
+/// would, else from the storage (`delegator.go`).
+pub(super) async fn read(ctx: &Ctx, sel: &Selection) -> ApiResult<Listed> {
+    let plan = plan(ctx).await?;
+    let api = &ctx.api;
+    let strategy = &*ctx.strategy;
+    let fresh = match plan.at_revision {
+        // The cache must have the revision; the storage says whether it is still readable
+        // (compacted) or not yet (too large), as it would for the whole read.
+        Some(at) => {
+            let probe = ListOptions {
+                limit: Some(1),
+                continue_key: None,
+                at_revision: Some(at),
+            };
+            if let Err(e) = api
+                .objects
+                .list_kv(&plan.prefix, &probe, &ctx.strategy.info().gr())
+                .await
+            {
+                return Err(list_error(e, &plan));
+            }
+            api.cache.wait_for(at, read::FRESH_TIMEOUT).await
+        }
+        None => read::fresh(api).await?,
+    };
+    if fresh && read::converts_locally(strategy) {
+        let options = ListOptions {
+            limit: plan.limit,
+            continue_key: plan.continue_key.clone(),
+            at_revision: plan.at_revision,
+        };
+        let failed = std::cell::RefCell::new(None);
+        let filter = |e: &Entry| match sel.selects_locally(strategy, e) {
+            Ok(selected) => selected,
+            Err(err) => {
+                failed.borrow_mut().get_or_insert(err);
+                false
+            }
+        };
+        // An object selected by name is found by its key, not among all the others.
+        let key = sel.only_key(strategy, ctx.path.namespace.as_deref());
+        let scan = key
+            .as_deref()
+            .filter(|k| k.starts_with(&plan.prefix))
+            .unwrap_or(&plan.prefix);
+        match api.cache.list(scan, &options, &filter) {
+            Ok(page) => {
+                if let Some(err) = failed.into_inner() {
+                    return Err(err);
+                }
+                let cont = page
+                    .more
+                    .then(|| continue_token(&plan, &page.items, page.revision));
+                let remaining = (page.more && sel.label.is_empty() && sel.field.is_empty())
+                    .then_some(page.remaining);
+                return Ok(Listed {
+                    items: page.items,
+                    revision: page.revision,
+                    cont: cont.flatten(),
+                    remaining,
+                });
+            }
+            // Older than the cache's history: the storage may still have it.
+            Err(crdkit_storage::Error::Compacted { .. }) => {}
+            Err(e) => return Err(ApiError::internal(e)),
+        }
+    }
+    from_storage(ctx, sel, plan).await
+}
+
+/// The continue token after the last item.
+fn continue_token(plan: &Plan, items: &[Arc<Entry>], revision: u64) -> Option<String> {
+    let last = &items.last()?.kv.key;
+    let start = last.strip_prefix(&plan.prefix).unwrap_or(last);
+    Some(encode_continue(
+        i64::try_from(revision).unwrap_or(i64::MAX),
+        start,
+    ))
+}
+
+/// etcd3 `interpretListError`: a compacted revision.
+fn list_error(e: ApiError, plan: &Plan) -> ApiError {
+    match e.code {
+        410 if plan.continue_key.is_some() => {
+            let mut e = ApiError::expired(INCONSISTENT_CONTINUE);
+            e.list_continue = Some(encode_continue(-1, &plan.continue_start));
+            e
+        }
+        410 => ApiError::expired(EXPIRED_LIST),
+        _ => e,
+    }
+}
+
+/// The request's list options, validated, as a plan.
+async fn plan(ctx: &Ctx) -> ApiResult<Plan> {
     let info = ctx.strategy.info();
     let prefix = info.prefix_for(ctx.path.namespace.as_deref());
     let limit = ctx
@@ -177,9 +222,13 @@ pub(super) async fn read(
     let rv_match = ctx.query.get("resourceVersionMatch").unwrap_or("");
     let token = ctx.query.get("continue").filter(|t| !t.is_empty());
     validate_list_options(ctx, rv, rv_match, token.is_some())?;
-    let mut at_revision = None;
-    let mut continue_key = None;
-    let mut continue_start = String::new();
+    let mut plan = Plan {
+        prefix,
+        limit,
+        at_revision: None,
+        continue_key: None,
+        continue_start: String::new(),
+    };
     if let Some(token) = token {
         if !rv.is_empty() && rv != "0" {
             return Err(ApiError::bad_request(
@@ -188,13 +237,13 @@ pub(super) async fn read(
         }
         let (crv, start) = decode_continue(token)?;
         // -1: continue at the latest revision (the token a 410 for a compacted one offers).
-        at_revision = u64::try_from(crv).ok();
-        continue_key = Some(format!("{prefix}{start}"));
-        continue_start = start;
+        plan.at_revision = u64::try_from(crv).ok();
+        plan.continue_key = Some(format!("{}{start}", plan.prefix));
+        plan.continue_start = start;
     } else if !rv.is_empty() && rv != "0" {
         let n = parse_rv(rv)?;
         if rv_match == "Exact" {
-            at_revision = Some(n);
+            plan.at_revision = Some(n);
         } else {
             let current = ctx.api.objects.current_revision().await?;
             if n > current {
@@ -202,47 +251,63 @@ pub(super) async fn read(
             }
         }
     }
-    let paging = continue_key.is_some();
+    Ok(plan)
+}
+
+/// The list read from the storage, page by page at one revision, until `limit` items are
+/// selected (etcd3 `GetList`).
+async fn from_storage(ctx: &Ctx, sel: &Selection, plan: Plan) -> ApiResult<Listed> {
+    let info = ctx.strategy.info();
+    let mut at_revision = plan.at_revision;
+    let mut continue_key = plan.continue_key.clone();
     let mut items = Vec::new();
-    let mut revision;
     loop {
-        let page = limit.map(|l| l.saturating_sub(items.len()).max(1));
+        let page = plan.limit.map(|l| l.saturating_sub(items.len()).max(1));
         let opts = ListOptions {
             limit: page,
             continue_key: continue_key.clone(),
             at_revision,
         };
-        let (stored, result) = match ctx.api.objects.list(&prefix, &opts, &info.gr()).await {
+        let result = match ctx
+            .api
+            .objects
+            .list_kv(&plan.prefix, &opts, &info.gr())
+            .await
+        {
             Ok(r) => r,
-            // etcd3 `interpretListError`: a compacted revision.
-            Err(e) if e.code == 410 && paging => {
-                let mut e = ApiError::expired(INCONSISTENT_CONTINUE);
-                e.list_continue = Some(encode_continue(-1, &continue_start));
-                return Err(e);
-            }
-            Err(e) if e.code == 410 => return Err(ApiError::expired(EXPIRED_LIST)),
-            Err(e) => return Err(e),
+            Err(e) => return Err(list_error(e, &plan)),
         };
-        revision = result.revision;
-        at_revision = Some(result.revision);
+        let revision = result.revision;
+        at_revision = Some(revision);
         let last_key = result.items.last().map(|kv| kv.key.clone());
-        for s in stored {
-            let mut obj = s.value;
-            crate::registry::conversion::to_request(&*ctx.strategy, &mut obj).await?;
-            if sel.matches(&*ctx.strategy, &obj) {
-                items.push(obj);
+        for kv in result.items {
+            let entry = read::transient(kv);
+            if sel.selects(&*ctx.strategy, &entry).await? {
+                items.push(entry);
             }
         }
         match (result.more, last_key) {
             (true, Some(last)) => {
-                if limit.is_some_and(|l| items.len() >= l) {
-                    let start = last.strip_prefix(&prefix).unwrap_or(&last).to_owned();
+                if plan.limit.is_some_and(|l| items.len() >= l) {
+                    let start = last.strip_prefix(&plan.prefix).unwrap_or(&last);
                     let rv = i64::try_from(revision).unwrap_or(i64::MAX);
-                    return Ok((items, revision, Some(encode_continue(rv, &start))));
+                    return Ok(Listed {
+                        items,
+                        revision,
+                        cont: Some(encode_continue(rv, start)),
+                        remaining: None,
+                    });
                 }
                 continue_key = Some(last);
             }
-            _ => return Ok((items, revision, None)),
+            _ => {
+                return Ok(Listed {
+                    items,
+                    revision,
+                    cont: None,
+                    remaining: None,
+                });
+            }
         }
     }
 }
@@ -252,17 +317,59 @@ pub(super) async fn list(ctx: &Ctx) -> ApiResult<Resp> {
         return Err(ApiError::no_such_resource());
     }
     let sel = Selection::parse(ctx)?;
-    let (items, revision, cont) = read(ctx, &sel).await?;
+    let listed = read(ctx, &sel).await?;
     let mut meta = Map::new();
-    meta.insert("resourceVersion".to_owned(), json!(revision.to_string()));
-    if let Some(c) = cont {
+    if let Some(c) = &listed.cont {
         meta.insert("continue".to_owned(), json!(c));
     }
+    if let Some(n) = listed.remaining {
+        meta.insert("remainingItemCount".to_owned(), json!(n));
+    }
+    meta.insert(
+        "resourceVersion".to_owned(),
+        json!(listed.revision.to_string()),
+    );
+    let info = ctx.strategy.info();
+    let strategy = &*ctx.strategy;
+    match ctx.output {
+        Output::Object(Encoding::Json) => {
+            let mut items = Vec::with_capacity(listed.items.len());
+            for e in &listed.items {
+                items.push(read::encoded(strategy, e, EventType::Added).await?.json());
+            }
+            // UnstructuredList's fields in Go's order (sorted keys), the items streamed.
+            let head = format!(
+                "{{\"apiVersion\":{},\"items\":[",
+                Value::String(info.api_version())
+            );
+            let tail = format!(
+                "],\"kind\":{},\"metadata\":{}}}",
+                Value::String(info.list_kind.clone()),
+                Value::Object(meta)
+            );
+            let mut r = response::items(200, content_type::JSON, head.into(), items, tail.into());
+            response::add_warnings(&mut r, &ctx.warnings);
+            Ok(r)
+        }
+        _ => {
+            let mut objects = Vec::with_capacity(listed.items.len());
+            for e in &listed.items {
+                objects.push(read::object(strategy, e).await?);
+            }
+            Ok(respond_values(ctx, objects, meta))
+        }
+    }
+}
+
+/// A list as a Table, as `PartialObjectMetadataList`, or as YAML.
+fn respond_values(ctx: &Ctx, items: Vec<Value>, meta: Map<String, Value>) -> Resp {
     let info = ctx.strategy.info();
     match ctx.output {
         Output::Table(v) => {
-            let include = table::IncludeObject::parse(ctx.query.get("includeObject"))
-                .map_err(ApiError::bad_request)?;
+            let include = match table::IncludeObject::parse(ctx.query.get("includeObject")) {
+                Ok(i) => i,
+                Err(e) => return response::error(&ApiError::bad_request(e), Encoding::Json),
+            };
             let refs: Vec<&Value> = items.iter().collect();
             let t = ctx.strategy.table(&refs, crate::clock::now());
             let body = table::render(t, &refs, include, v, Value::Object(meta));
@@ -272,49 +379,23 @@ pub(super) async fn list(ctx: &Ctx) -> ApiResult<Resp> {
                 &format!("application/json;as=Table;v={v};g=meta.k8s.io"),
             );
             response::add_warnings(&mut r, &ctx.warnings);
-            Ok(r)
+            r
         }
         Output::PartialMetadata(v) => {
             let items: Vec<Value> = items
                 .iter()
                 .map(|o| table::partial_metadata(o, v))
                 .collect();
-            Ok(ctx.respond(
+            ctx.respond(
                 200,
                 &json!({"kind": "PartialObjectMetadataList", "apiVersion": format!("meta.k8s.io/{v}"),
                     "metadata": meta, "items": items}),
-            ))
+            )
         }
-        _ => Ok(ctx.respond(
+        _ => ctx.respond(
             200,
             &json!({"apiVersion": info.api_version(), "kind": info.list_kind,
                 "metadata": meta, "items": items}),
-        )),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn continue_tokens_round_trip() {
-        let t = encode_continue(42, "default/my-cron");
-        assert_eq!(
-            decode_continue(&t).unwrap(),
-            (42, "default/my-cron".to_owned())
-        );
-        assert_eq!(decode_continue("garbage!").unwrap_err().code, 400);
-        let evil =
-            crate::go_base64::encode_raw_url(br#"{"v":"meta.k8s.io/v1","rv":1,"start":"../x"}"#);
-        assert_eq!(decode_continue(&evil).unwrap_err().code, 400);
-        // `RawURLEncoding`: padding and the standard alphabet are not base64 to Go.
-        let padded = crate::go_base64::encode_std(br#"{"v":"meta.k8s.io/v1","rv":1,"start":"a"}"#);
-        assert!(padded.ends_with('='));
-        assert_eq!(decode_continue(&padded).unwrap_err().code, 400);
-        assert_eq!(
-            decode_continue(padded.trim_end_matches('=')).unwrap().1,
-            "a"
-        );
+        ),
     }
 }

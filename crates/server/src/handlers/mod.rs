@@ -7,6 +7,7 @@
 //! semantics live in [`crate::registry`] and the engine.
 
 mod apply;
+mod continue_token;
 mod create;
 mod ctx;
 mod delete;
@@ -17,6 +18,8 @@ mod health;
 mod list;
 mod openapi;
 mod patch;
+mod read;
+mod selection;
 mod update;
 mod watch;
 mod write;

@@ -13,19 +13,22 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use crdkit_storage::{Event, EventKind, Filter};
+use crdkit_storage::{EventKind, ListOptions};
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use super::ctx::Ctx;
 use super::list::{Selection, parse_rv};
+use super::read;
+use crate::api::Api;
 use crate::engine::{FieldError, FieldPath};
 use crate::http::negotiate::Output;
 use crate::http::response::{self, Resp};
 use crate::http::status::{ApiError, ApiResult};
 use crate::registry::{Strategy, table};
 use crate::store;
+use crate::store::cached::{Change, Entry, EventType};
 
 /// What a watch sends events as.
 #[derive(Clone, Copy)]
@@ -37,16 +40,17 @@ enum Format {
 struct Stream {
     strategy: Arc<dyn Strategy>,
     sel: Selection,
+    /// The selection is decided by what the cache decoded (and the cache filters with it).
+    decided: bool,
     format: Format,
     tx: mpsc::Sender<Bytes>,
     columns_sent: bool,
 }
 
 impl Stream {
-    /// Sends one event; `false` when the client is gone.
+    /// Sends one event built here (errors, bookmarks, tables); `false` when the client is gone.
     async fn send(&mut self, ty: &str, obj: &Value) -> bool {
         let object = match self.format {
-            Format::Object => obj.clone(),
             Format::Table(v) if ty != "BOOKMARK" && ty != "ERROR" => {
                 let mut t = self.strategy.table(&[obj], crate::clock::now());
                 if self.columns_sent {
@@ -62,12 +66,33 @@ impl Stream {
                     json!({"resourceVersion": rv}),
                 )
             }
-            Format::Table(_) => obj.clone(),
+            _ => obj.clone(),
         };
+        // watch.Event's fields in Go's order.
         let mut line =
-            serde_json::to_vec(&json!({"type": ty, "object": object})).unwrap_or_default();
-        line.push(b'\n');
+            format!("{{\"type\":{},\"object\":", Value::String(ty.to_owned())).into_bytes();
+        line.extend(serde_json::to_vec(&object).unwrap_or_default());
+        line.extend_from_slice(b"}\n");
         self.tx.send(Bytes::from(line)).await.is_ok()
+    }
+
+    /// Sends a stored object: its kept frame, shared with every other watcher of the event.
+    async fn send_entry(&mut self, ty: EventType, entry: &Entry) -> ApiResult<bool> {
+        match self.format {
+            Format::Object => {
+                let frame = read::encoded(&*self.strategy, entry, ty).await?.frame(ty);
+                Ok(self.tx.send(frame).await.is_ok())
+            }
+            Format::Table(_) => {
+                let obj = read::object(&*self.strategy, entry).await?;
+                let ty = match ty {
+                    EventType::Added => "ADDED",
+                    EventType::Modified => "MODIFIED",
+                    EventType::Deleted => "DELETED",
+                };
+                Ok(self.send(ty, &obj).await)
+            }
+        }
     }
 
     fn bookmark(&self, revision: u64, initial_end: bool) -> Value {
@@ -79,39 +104,38 @@ impl Stream {
         json!({"kind": info.kind, "apiVersion": info.api_version(), "metadata": meta})
     }
 
-    /// A stored value in the request version.
-    async fn decode(&self, bytes: &[u8], revision: u64) -> ApiResult<Value> {
-        let mut v = store::decode(bytes, revision)?;
-        crate::registry::conversion::to_request(&*self.strategy, &mut v).await?;
-        Ok(v)
+    async fn selects(&self, entry: &Entry) -> ApiResult<bool> {
+        if self.decided {
+            return Ok(self
+                .sel
+                .matches_decoded(self.strategy.info().namespaced, entry));
+        }
+        self.sel.selects(&*self.strategy, entry).await
     }
 
-    /// The event to send for a stored change, after conversion and selection.
-    async fn translate(&self, event: &Event) -> ApiResult<Option<(&'static str, Value)>> {
-        let (Some(new), prev) = (
-            match event.kind {
-                EventKind::Deleted => event.prev_value.as_ref(),
-                _ => event.value.as_ref(),
-            },
-            event.prev_value.as_ref(),
-        ) else {
-            return Ok(None);
-        };
-        let obj = self.decode(new, event.revision).await?;
-        let matches = |o: &Value| self.sel.matches(&*self.strategy, o);
-        Ok(match event.kind {
-            EventKind::Added => matches(&obj).then_some(("ADDED", obj)),
-            EventKind::Deleted => matches(&obj).then_some(("DELETED", obj)),
+    /// The event to send for a stored change, after selection (`cache_watcher.go`
+    /// `convertToWatchEvent`; an object leaving the selection is `DELETED` with its new state).
+    async fn translate<'c>(
+        &self,
+        change: &'c Change,
+    ) -> ApiResult<Option<(EventType, &'c Arc<Entry>)>> {
+        let obj = &change.object;
+        Ok(match change.kind {
+            EventKind::Added => self.selects(obj).await?.then_some((EventType::Added, obj)),
+            EventKind::Deleted => self
+                .selects(obj)
+                .await?
+                .then_some((EventType::Deleted, obj)),
             EventKind::Modified => {
-                let now = matches(&obj);
-                let before = match prev {
-                    Some(b) => matches(&self.decode(b, event.prev_mod_revision).await?),
+                let now = self.selects(obj).await?;
+                let before = match &change.prev {
+                    Some(prev) => self.selects(prev).await?,
                     None => false,
                 };
                 match (before, now) {
-                    (true, true) => Some(("MODIFIED", obj)),
-                    (false, true) => Some(("ADDED", obj)),
-                    (true, false) => Some(("DELETED", obj)),
+                    (true, true) => Some((EventType::Modified, obj)),
+                    (false, true) => Some((EventType::Added, obj)),
+                    (true, false) => Some((EventType::Deleted, obj)),
                     (false, false) => None,
                 }
             }
@@ -119,20 +143,34 @@ impl Stream {
     }
 }
 
-/// A cheap pre-filter run by the cache: a `metadata.name` (and the namespace of the path)
-/// decided from the key alone.
-fn key_filter(prefix: &str, sel: &Selection, namespaced: bool) -> Option<Filter> {
-    let name = sel.field.required("metadata.name")?.to_owned();
-    let prefix = prefix.to_owned();
-    Some(Box::new(move |e: &Event| {
-        let rest = e.key.strip_prefix(&prefix).unwrap_or(&e.key);
-        let last = if namespaced {
-            rest.rsplit('/').next().unwrap_or(rest)
-        } else {
-            rest
-        };
-        last == name
-    }))
+/// The current state under `prefix` with the revision read at: the cache's once it is fresh,
+/// else the storage's. With `decided`, only the entries the selection keeps.
+async fn initial(
+    api: &Api,
+    prefix: &str,
+    namespace: Option<&str>,
+    stream: &Stream,
+) -> ApiResult<(Vec<Arc<Entry>>, u64)> {
+    if read::fresh(api).await? {
+        let namespaced = stream.strategy.info().namespaced;
+        let filter = |e: &Entry| !stream.decided || stream.sel.matches_decoded(namespaced, e);
+        // An object selected by name is found by its key, not among all the others.
+        let key = stream.sel.only_key(&*stream.strategy, namespace);
+        let scan = key
+            .as_deref()
+            .filter(|k| k.starts_with(prefix))
+            .unwrap_or(prefix);
+        if let Ok(list) = api.cache.list(scan, &ListOptions::default(), &filter) {
+            return Ok((list.items, list.revision));
+        }
+    }
+    let gr = stream.strategy.info().gr();
+    let result = api
+        .objects
+        .list_kv(prefix, &ListOptions::default(), &gr)
+        .await?;
+    let items = result.items.into_iter().map(read::transient).collect();
+    Ok((items, result.revision))
 }
 
 /// apimachinery `pkg/apis/meta/internalversion/validation` `validateWatchOptions` (the WatchList
@@ -205,7 +243,7 @@ pub(super) async fn watch(ctx: Ctx) -> ApiResult<Resp> {
     let prefix = info.prefix_for(ctx.path.namespace.as_deref());
     let api = Arc::clone(&ctx.api);
     // Where the stream starts, and whether it begins with the current state.
-    let (initial, after) = match (rv.as_str(), send_initial) {
+    let (initial_events, after) = match (rv.as_str(), send_initial) {
         ("" | "0", None | Some(true)) => (true, None),
         ("" | "0", Some(false)) => (false, None),
         (n, Some(true)) => (true, Some(parse_rv(n)?)),
@@ -217,15 +255,17 @@ pub(super) async fn watch(ctx: Ctx) -> ApiResult<Resp> {
     };
     let (mut resp, tx) = response::stream(&content_type, 64);
     response::add_warnings(&mut resp, &ctx.warnings);
+    let decided = sel.decided_by_cache(&*ctx.strategy);
     let mut stream = Stream {
         strategy: Arc::clone(&ctx.strategy),
         sel,
+        decided,
         format,
         tx,
         columns_sent: false,
     };
-    let filter_prefix = info.prefix.clone();
     let namespaced = info.namespaced;
+    let namespace = ctx.path.namespace.clone();
     let shutdown = api.shutdown.clone();
     let bookmark_every = api.config.bookmark_interval;
     api.tasks.clone().spawn(async move {
@@ -233,41 +273,55 @@ pub(super) async fn watch(ctx: Ctx) -> ApiResult<Resp> {
         tokio::pin!(deadline);
         // The initial state, read at one revision, then the changes after it.
         let mut start = match after {
-            Some(n) if !initial => n,
+            Some(n) if !initial_events => n,
             _ => {
-                let gr = stream.strategy.info().gr();
-                let opts = crdkit_storage::ListOptions::default();
-                let (items, result) = match api.objects.list(&prefix, &opts, &gr).await {
-                    Ok(r) => r,
-                    Err(e) => {
-                        let _ = stream.send("ERROR", &e.to_status()).await;
-                        return;
-                    }
-                };
-                for s in items {
-                    let mut obj = s.value;
-                    if let Err(e) =
-                        crate::registry::conversion::to_request(&*stream.strategy, &mut obj).await
-                    {
-                        let _ = stream.send("ERROR", &e.to_status()).await;
-                        return;
-                    }
-                    if stream.sel.matches(&*stream.strategy, &obj)
-                        && !stream.send("ADDED", &obj).await
-                    {
-                        return;
+                let (items, revision) =
+                    match initial(&api, &prefix, namespace.as_deref(), &stream).await {
+                        Ok(r) => r,
+                        Err(e) => {
+                            let _ = stream.send("ERROR", &e.to_status()).await;
+                            return;
+                        }
+                    };
+                for entry in &items {
+                    let sent = match stream.selects(entry).await {
+                        Ok(true) => stream.send_entry(EventType::Added, entry).await,
+                        Ok(false) => Ok(true),
+                        Err(e) => Err(e),
+                    };
+                    match sent {
+                        Ok(true) => {}
+                        Ok(false) => return,
+                        Err(e) => {
+                            let _ = stream.send("ERROR", &e.to_status()).await;
+                            return;
+                        }
                     }
                 }
                 if send_initial == Some(true) {
-                    let b = stream.bookmark(result.revision, true);
+                    let b = stream.bookmark(revision, true);
                     if !stream.send("BOOKMARK", &b).await {
                         return;
                     }
                 }
-                result.revision
+                revision
             }
         };
-        let filter = key_filter(&filter_prefix, &stream.sel, namespaced);
+        // The cache runs the selection when it can: events no one selects are never queued.
+        let filter: Option<crdkit_storage::Filter<store::cached::Decoded>> = if stream.decided {
+            let sel = Selection {
+                label: stream.sel.label.clone(),
+                field: stream.sel.field.clone(),
+            };
+            Some(Box::new(move |c: &Change| {
+                sel.matches_decoded(namespaced, &c.object)
+                    || c.prev
+                        .as_ref()
+                        .is_some_and(|p| sel.matches_decoded(namespaced, p))
+            }))
+        } else {
+            None
+        };
         let mut watcher = match api.cache.watch(&prefix, start, filter) {
             Ok(w) => w,
             Err(e) => {
@@ -294,23 +348,24 @@ pub(super) async fn watch(ctx: Ctx) -> ApiResult<Resp> {
                 }
                 event = watcher.next() => match event {
                     None => return,
+                    // cache_watcher.go: a watcher that did not keep up is closed, without an
+                    // event; the client watches again from the last resourceVersion it saw.
+                    Some(Err(crdkit_storage::Error::Lagged { .. })) => return,
                     Some(Err(e)) => {
-                        let err = match e {
-                            crdkit_storage::Error::Lagged { .. } => store::expired(start, start),
-                            e => store::error(e, &stream.strategy.info().gr(), ""),
-                        };
+                        let err = store::error(e, &stream.strategy.info().gr(), "");
                         let _ = stream.send("ERROR", &err.to_status()).await;
                         return;
                     }
-                    Some(Ok(event)) => {
-                        start = start.max(event.revision);
-                        match stream.translate(&event).await {
-                            Ok(Some((ty, obj))) => {
-                                if !stream.send(ty, &obj).await {
-                                    return;
-                                }
-                            }
-                            Ok(None) => {}
+                    Some(Ok(change)) => {
+                        start = start.max(change.revision);
+                        let sent = match stream.translate(&change).await {
+                            Ok(Some((ty, entry))) => stream.send_entry(ty, entry).await,
+                            Ok(None) => Ok(true),
+                            Err(e) => Err(e),
+                        };
+                        match sent {
+                            Ok(true) => {}
+                            Ok(false) => return,
                             Err(e) => {
                                 let _ = stream.send("ERROR", &e.to_status()).await;
                                 return;

@@ -10,6 +10,7 @@
 //! (`fieldValidation`, `strict decoding error: …`), the NamespaceLifecycle admission plugin
 //! and the finalizer-name warnings of the custom resource strategy.
 
+use crdkit_apimachinery::strict;
 use serde_json::{Map, Value, json};
 
 use super::ctx::Ctx;
@@ -66,14 +67,13 @@ pub(crate) fn strict_fields(
 ) -> ApiResult<()> {
     let msgs: Vec<String> = duplicates
         .iter()
-        .map(|d| format!("duplicate field \"{d}\""))
-        .chain(unknown.iter().map(|u| format!("unknown field \"{u}\"")))
+        .map(|d| strict::duplicate_field(d))
+        .chain(unknown.iter().map(|u| strict::unknown_field(u)))
         .collect();
     match fv {
-        FieldValidation::Strict if !msgs.is_empty() => Err(ApiError::bad_request(format!(
-            "strict decoding error: {}",
-            msgs.join(", ")
-        ))),
+        FieldValidation::Strict if !msgs.is_empty() => {
+            Err(ApiError::bad_request(strict::strict_decoding_error(&msgs)))
+        }
         FieldValidation::Warn => {
             ctx.warnings.extend(msgs);
             Ok(())
@@ -91,10 +91,10 @@ pub(crate) fn invalid(strategy: &dyn Strategy, name: &str, a: &Admitted) -> ApiR
     if a.decoding_failed {
         // The request did not decode: rejected before validation (`transformDecodeError`).
         let kind = &info.kind;
-        return Err(ApiError::bad_request(format!(
-            "{kind} in version \"{}\" cannot be handled as a {kind}: {}",
-            info.version,
-            crate::engine::aggregate(&a.errors)
+        return Err(ApiError::bad_request(strict::cannot_be_handled(
+            kind,
+            &info.version,
+            &crate::engine::aggregate(&a.errors),
         )));
     }
     Err(ApiError::invalid(&info.group, &info.kind, name, &a.errors))
@@ -163,18 +163,20 @@ pub(crate) fn namespace(obj: &mut Value, ctx: &Ctx) -> ApiResult<()> {
     Ok(())
 }
 
-/// NamespaceLifecycle: the namespace of a new object exists and is not terminating.
+/// NamespaceLifecycle: the namespace of a new object exists and is not terminating (read from
+/// the storage, only what the check needs decoded).
 pub(crate) async fn check_namespace(ctx: &Ctx, name: &str) -> ApiResult<()> {
     let Some(ns) = ctx.path.namespace.as_deref() else {
         return Ok(());
     };
     let api = &ctx.api;
     let key = api.namespaces.info().key(None, ns);
-    let stored = api
+    let kv = api
         .objects
-        .get(&key, &crate::api::Api::namespaces_gr(), ns)
+        .get_kv(&key, &crate::api::Api::namespaces_gr(), ns)
         .await?;
-    if object::is_deleting(&stored.value) {
+    let namespace = crate::store::decode_head(&kv.value).unwrap_or_default();
+    if object::is_deleting(&namespace) {
         return Err(ApiError::forbidden(
             &ctx.strategy.info().gr(),
             name,

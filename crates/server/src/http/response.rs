@@ -16,12 +16,53 @@ use tokio::sync::mpsc;
 use super::negotiate::Encoding;
 use super::status::ApiError;
 
-/// A response body: whole, or streamed from a channel (watch).
+/// A response body: whole, streamed from a channel (watch), or written from parts (a list's
+/// items, each an object's kept encoding).
 pub enum Body {
     /// The whole body (taken once).
     Full(Option<Bytes>),
     /// Chunks until the sender is dropped.
     Stream(mpsc::Receiver<Bytes>),
+    /// Parts joined into chunks as they are written.
+    Items(Items),
+}
+
+/// A JSON array inside a document: `head`, the items separated by commas, `tail`; copied into
+/// chunks of about [`Items::CHUNK`] bytes as the connection takes them, so the whole document
+/// never exists at once.
+pub struct Items {
+    head: Option<Bytes>,
+    items: std::vec::IntoIter<Bytes>,
+    tail: Option<Bytes>,
+    first: bool,
+    left: u64,
+}
+
+impl Items {
+    /// The size of the chunks written.
+    pub const CHUNK: usize = 64 * 1024;
+
+    fn next_chunk(&mut self) -> Option<Bytes> {
+        if let Some(head) = self.head.take() {
+            self.left -= head.len() as u64;
+            return Some(head);
+        }
+        let mut chunk = bytes::BytesMut::new();
+        while chunk.len() < Self::CHUNK {
+            let Some(item) = self.items.next() else {
+                break;
+            };
+            if !std::mem::take(&mut self.first) {
+                chunk.extend_from_slice(b",");
+            }
+            chunk.extend_from_slice(&item);
+        }
+        if chunk.is_empty() {
+            chunk.extend_from_slice(&self.tail.take()?);
+        }
+        self.left -= chunk.len() as u64;
+        Some(chunk.freeze())
+    }
 }
 
 impl http_body::Body for Body {
@@ -35,17 +76,23 @@ impl http_body::Body for Body {
         match &mut *self {
             Body::Full(b) => Poll::Ready(b.take().map(|b| Ok(Frame::data(b)))),
             Body::Stream(rx) => rx.poll_recv(cx).map(|c| c.map(|b| Ok(Frame::data(b)))),
+            Body::Items(items) => Poll::Ready(items.next_chunk().map(|b| Ok(Frame::data(b)))),
         }
     }
 
     fn is_end_stream(&self) -> bool {
-        matches!(self, Body::Full(None))
+        match self {
+            Body::Full(b) => b.is_none(),
+            Body::Items(items) => items.left == 0,
+            Body::Stream(_) => false,
+        }
     }
 
     fn size_hint(&self) -> http_body::SizeHint {
         match self {
             Body::Full(Some(b)) => http_body::SizeHint::with_exact(b.len() as u64),
             Body::Full(None) => http_body::SizeHint::with_exact(0),
+            Body::Items(items) => http_body::SizeHint::with_exact(items.left),
             Body::Stream(_) => http_body::SizeHint::default(),
         }
     }
@@ -72,6 +119,27 @@ pub mod content_type {
 #[must_use]
 pub fn bytes(status: u16, content_type: &str, body: Bytes) -> Resp {
     let mut r = Response::new(Body::Full(Some(body)));
+    *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    if let Ok(v) = HeaderValue::from_str(content_type) {
+        r.headers_mut().insert(header::CONTENT_TYPE, v);
+    }
+    r
+}
+
+/// A JSON document around an array of already encoded items (see [`Items`]).
+#[must_use]
+pub fn items(status: u16, content_type: &str, head: Bytes, items: Vec<Bytes>, tail: Bytes) -> Resp {
+    let commas = items.len().saturating_sub(1);
+    let left =
+        (head.len() + tail.len() + commas + items.iter().map(Bytes::len).sum::<usize>()) as u64;
+    let body = Items {
+        head: Some(head),
+        items: items.into_iter(),
+        tail: Some(tail),
+        first: true,
+        left,
+    };
+    let mut r = Response::new(Body::Items(body));
     *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     if let Ok(v) = HeaderValue::from_str(content_type) {
         r.headers_mut().insert(header::CONTENT_TYPE, v);
@@ -189,6 +257,40 @@ mod tests {
             String::from_utf8(yaml_text(&serde_json::json!({"a": {"b": 1}}))).unwrap(),
             "a:\n  b: 1\n"
         );
+    }
+
+    #[test]
+    fn items_are_joined_in_chunks() {
+        use http_body_util::BodyExt;
+        let parts: Vec<Bytes> = (0..3000)
+            .map(|i| Bytes::from(format!("{{\"i\":{i}}}")))
+            .collect();
+        let want = format!(
+            "{{\"items\":[{}]}}",
+            (0..3000)
+                .map(|i| format!("{{\"i\":{i}}}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let r = items(
+            200,
+            "application/json",
+            "{\"items\":[".into(),
+            parts,
+            "]}".into(),
+        );
+        assert_eq!(
+            http_body::Body::size_hint(r.body()).exact(),
+            Some(want.len() as u64)
+        );
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let got = rt.block_on(r.into_body().collect()).unwrap().to_bytes();
+        assert_eq!(std::str::from_utf8(&got).unwrap(), want);
+        let empty = items(200, "application/json", "[".into(), Vec::new(), "]".into());
+        let got = rt.block_on(empty.into_body().collect()).unwrap().to_bytes();
+        assert_eq!(&got[..], b"[]");
     }
 
     #[test]

@@ -30,6 +30,15 @@ pub async fn to_request(strategy: &dyn Strategy, obj: &mut Value) -> ApiResult<(
     Ok(())
 }
 
+/// Whether `obj` (request version) is stored as it is: no webhook, and the request version is
+/// the storage version. Writers then skip the copy [`to_storage`] converts.
+///
+/// # Errors
+/// A webhook configuration the server cannot call.
+pub fn stored_as_is(strategy: &dyn Strategy, obj: &Value) -> ApiResult<bool> {
+    Ok(strategy.webhook()?.is_none() && api_version(obj) == strategy.storage_api_version())
+}
+
 /// An object in the request version as stored: at the storage version.
 ///
 /// # Errors

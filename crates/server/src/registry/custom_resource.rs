@@ -330,6 +330,10 @@ impl Strategy for CustomResourceStrategy {
         }
     }
 
+    fn rules_revision(&self) -> u64 {
+        self.entry.revision
+    }
+
     fn storage_api_version(&self) -> String {
         if self.info.group.is_empty() {
             return self.entry.storage_version.clone();

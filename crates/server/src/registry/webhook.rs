@@ -80,7 +80,9 @@ impl Webhook {
                 let mut roots = rustls::RootCertStore::empty();
                 if let Some(b64) = &config.ca_bundle {
                     // A `[]byte` field: Go's JSON decoder reads it as `base64.StdEncoding`.
-                    let pem = crate::go_base64::decode_std(b64).ok_or("caBundle is not base64")?;
+                    let pem = crdkit_apimachinery::gobase64::decode(b64)
+                        .ok()
+                        .ok_or("caBundle is not base64")?;
                     for cert in CertificateDer::pem_slice_iter(&pem) {
                         roots
                             .add(cert.map_err(|e| format!("caBundle: {e}"))?)

@@ -59,19 +59,27 @@ impl FieldSelector {
         })
     }
 
+    /// Whether the fields `get` reads satisfy every term (a field it does not know is empty).
+    #[must_use]
+    pub fn matches_with<'a>(&self, get: impl Fn(&str) -> Option<&'a str>) -> bool {
+        self.terms.iter().all(|t| {
+            let v = get(&t.field).unwrap_or("");
+            (v == t.value) != t.negated
+        })
+    }
+
+    /// Whether every term names one of `fields`.
+    #[must_use]
+    pub fn only(&self, fields: &[&str]) -> bool {
+        self.terms
+            .iter()
+            .all(|t| fields.contains(&t.field.as_str()))
+    }
+
     /// Whether the selector selects everything.
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.terms.is_empty()
-    }
-
-    /// The value a `metadata.name=<v>` term requires, if any.
-    #[must_use]
-    pub fn required(&self, field: &str) -> Option<&str> {
-        self.terms
-            .iter()
-            .find(|t| t.field == field && !t.negated)
-            .map(|t| t.value.as_str())
     }
 }
 
@@ -147,12 +155,11 @@ mod tests {
             FieldSelector::parse("metadata.name==a\\,b").unwrap().terms[0].value,
             "a,b"
         );
-        assert_eq!(
-            FieldSelector::parse("metadata.name=x")
-                .unwrap()
-                .required("metadata.name"),
-            Some("x")
-        );
+        let name = FieldSelector::parse("metadata.name=x,metadata.namespace!=y").unwrap();
+        assert!(name.only(&["metadata.name", "metadata.namespace"]));
+        assert!(!s.only(&["metadata.name"]));
+        assert!(name.matches_with(|f| (f == "metadata.name").then_some("x")));
+        assert!(!name.matches_with(|f| Some(if f == "metadata.name" { "x" } else { "y" })));
         assert!(FieldSelector::parse("").unwrap().is_empty());
         // A missing field reads as "".
         assert!(

@@ -169,13 +169,19 @@ impl LabelSelector {
     /// Whether `labels` satisfy every requirement.
     #[must_use]
     pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
+        self.matches_with(|key| labels.get(key).map(String::as_str))
+    }
+
+    /// Whether the labels `get` reads satisfy every requirement.
+    #[must_use]
+    pub fn matches_with<'a>(&self, get: impl Fn(&str) -> Option<&'a str>) -> bool {
         self.requirements.iter().all(|(key, op)| {
-            let v = labels.get(key);
+            let v = get(key);
             match op {
-                Op::Equals(want) => v == Some(want),
-                Op::NotEquals(want) => v != Some(want),
-                Op::In(set) => v.is_some_and(|v| set.contains(v)),
-                Op::NotIn(set) => v.is_none_or(|v| !set.contains(v)),
+                Op::Equals(want) => v == Some(want.as_str()),
+                Op::NotEquals(want) => v != Some(want.as_str()),
+                Op::In(set) => v.is_some_and(|v| set.iter().any(|s| s == v)),
+                Op::NotIn(set) => v.is_none_or(|v| !set.iter().any(|s| s == v)),
                 Op::Exists => v.is_some(),
                 Op::DoesNotExist => v.is_none(),
                 Op::GreaterThan(n) => v

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::go_base64::encode_std;
+use crdkit_apimachinery::gobase64::encode as encode_std;
 
 /// What a kubeconfig's user presents.
 #[derive(Clone, Copy, Debug, Default)]

@@ -174,8 +174,7 @@ impl ApiServer {
             config.auth_info.token = Some(token.clone().into());
         }
         if let Some(client) = &self.client {
-            use base64::Engine as _;
-            let b64 = |pem: &str| base64::engine::general_purpose::STANDARD.encode(pem);
+            let b64 = |pem: &str| crdkit_apimachinery::gobase64::encode(pem.as_bytes());
             config.auth_info.client_certificate_data = Some(b64(&client.cert_pem));
             config.auth_info.client_key_data = Some(b64(&client.key_pem).into());
         }

@@ -75,10 +75,7 @@ async fn converter() -> (String, String, Arc<AtomicUsize>) {
     });
     (
         format!("https://{addr}/convert"),
-        base64::Engine::encode(
-            &base64::engine::general_purpose::STANDARD,
-            ca_pem.as_bytes(),
-        ),
+        crdkit_apimachinery::gobase64::encode(ca_pem.as_bytes()),
         calls,
     )
 }

@@ -549,65 +549,6 @@ async fn generated_tls_has_a_client_certificate_kubectl_uses() {
     s.shutdown().await;
 }
 
-/// `crdgen serve`'s command line: the token from `--token-file` or `$CRDGEN_TOKEN`, the
-/// kubeconfig private.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_command_line_takes_the_token_from_a_file_or_the_environment() {
-    use std::io::BufRead as _;
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("token");
-    std::fs::write(&file, "file-token\n").unwrap();
-    let run = |args: Vec<std::ffi::OsString>, env: Option<&str>| {
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_crdkit-server"));
-        cmd.args(["--addr", "127.0.0.1:0", "--kubeconfig"])
-            .arg(dir.path().join("kubeconfig"))
-            .args(args)
-            .env_remove(crdkit_server::cli::TOKEN_ENV)
-            .stdout(std::process::Stdio::piped());
-        if let Some(t) = env {
-            cmd.env(crdkit_server::cli::TOKEN_ENV, t);
-        }
-        let mut child = cmd.spawn().expect("server");
-        let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
-        let url = lines.next().unwrap().unwrap();
-        let kubeconfig = lines.next().unwrap().unwrap();
-        let addr = url
-            .trim_start_matches("serving on http://")
-            .parse()
-            .unwrap();
-        let kubeconfig = kubeconfig.trim_start_matches("kubeconfig: ").to_owned();
-        (child, Http { addr }, kubeconfig)
-    };
-    for (args, env, token) in [
-        (
-            vec!["--token-file".into(), file.clone().into_os_string()],
-            None,
-            "file-token",
-        ),
-        (vec![], Some("env-token"), "env-token"),
-    ] {
-        let (mut child, h, kubeconfig) = run(args, env);
-        h.get("/version").await.expect(401);
-        h.send(
-            "GET",
-            "/version",
-            &[("authorization", &format!("Bearer {token}"))],
-            None,
-        )
-        .await
-        .expect(200);
-        #[cfg(unix)]
-        assert_eq!(mode(std::path::Path::new(&kubeconfig)), 0o600);
-        assert!(
-            std::fs::read_to_string(&kubeconfig)
-                .unwrap()
-                .contains(&format!("token: {token}"))
-        );
-        child.kill().unwrap();
-        child.wait().unwrap();
-    }
-}
-
 /// `ApiServer::oneshot`: a request through the filters and handlers in process.
 #[tokio::test]
 async fn oneshot_answers_in_process() {

@@ -2,6 +2,7 @@
 //! walkthrough with the real kubectl, kube-rs clients, robustness and a bounded load test.
 
 mod api;
+mod cache;
 mod common;
 mod conversion;
 #[cfg(feature = "etcd")]

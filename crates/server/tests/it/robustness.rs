@@ -11,7 +11,7 @@ use hyper_util::rt::{TokioExecutor, TokioIo};
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use crate::common::{CRDS, CT, Http, manifest_json, server, server_with};
+use crate::common::{CT, Http, manifest_json, server, server_with};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn malformed_huge_and_deep_bodies() {
@@ -397,59 +397,4 @@ async fn h_is_closed(h: Http) -> bool {
         tokio::time::timeout(Duration::from_secs(2), s.read(&mut buf)).await,
         Ok(Ok(0) | Err(_)) | Err(_)
     )
-}
-
-/// A write acknowledged to the client survives `kill -9` of a server running with `--data`.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn data_survives_kill_9() {
-    use std::io::BufRead;
-    let dir = tempfile::tempdir().unwrap();
-    let start = || {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_crdkit-server"))
-            .args(["--addr", "127.0.0.1:0", "--data"])
-            .arg(dir.path())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .expect("server");
-        let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
-        let first = lines.next().unwrap().unwrap();
-        std::thread::spawn(move || for _ in lines {});
-        let addr = first
-            .trim_start_matches("serving on http://")
-            .parse()
-            .unwrap();
-        (child, Http { addr })
-    };
-    let (mut child, h) = start();
-    h.crd("resourcedefinition.yaml").await;
-    let mut last = String::new();
-    for i in 0..20 {
-        let r = h.post(CT, &json!({"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": {"name": format!("c{i}")}, "spec": {"replicas": i}})).await.expect(201).json();
-        last = r["metadata"]["resourceVersion"]
-            .as_str()
-            .unwrap()
-            .to_owned();
-    }
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
-    let (mut child, h) = start();
-    let list = h.get(CT).await.expect(200).json();
-    assert_eq!(list["items"].as_array().unwrap().len(), 20);
-    assert_eq!(list["metadata"]["resourceVersion"], json!(last));
-    let crd = h
-        .get(&format!("{CRDS}/crontabs.stable.example.com"))
-        .await
-        .expect(200)
-        .json();
-    assert_eq!(crd["status"]["storedVersions"], json!(["v1"]));
-    let next = h.post(CT, &json!({"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": {"name": "after"}, "spec": {}})).await.expect(201).json();
-    let next_rv: u64 = next["metadata"]["resourceVersion"]
-        .as_str()
-        .unwrap()
-        .parse()
-        .unwrap();
-    assert!(next_rv > last.parse::<u64>().unwrap());
-    assert_eq!(h.get("/api/v1/namespaces/default").await.status, 200);
-    child.kill().unwrap();
-    child.wait().unwrap();
 }

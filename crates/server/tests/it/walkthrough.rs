@@ -1,7 +1,7 @@
 //! The CRD task page's walkthrough (`../shared/docs/custom-resource-definitions.md`) with the
 //! real kubectl against `crdkit-server`, command by command, compared with the page's output.
 //!
-//! The server is the `crdkit-server` binary (what `crdgen serve` runs) on a free loopback port;
+//! The server runs in this process (what `crdgen serve` runs) on a free loopback port;
 //! kubectl (`/usr/bin/kubectl`, a dispatcher that asks `/version` and runs kubectl 1.32) uses a
 //! kubeconfig the server wrote and a cache directory of its own, shared by the steps as a user's
 //! would be. Ages, timestamps, uids and resourceVersions are normalised; table columns are
@@ -13,41 +13,52 @@
 //! `selfLink: ""` is gone, the NotFound and Invalid errors have kubectl 1.32's layout, and the
 //! CEL failure is the engine's message.
 
-use std::io::BufRead;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
+
+use crdkit_server::{ApiServer, ServerConfig};
 
 const KUBECTL: &str = "/usr/bin/kubectl";
 
+/// The server on its own runtime, shut down when the test ends however it ends.
 struct Server {
-    child: Child,
+    runtime: tokio::runtime::Runtime,
+    server: Option<ApiServer>,
     kubeconfig: PathBuf,
 }
 
 impl Drop for Server {
     fn drop(&mut self) {
-        // Only the process this test started, by its handle.
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        if let Some(server) = self.server.take() {
+            self.runtime.block_on(server.shutdown());
+        }
     }
 }
 
 fn start_server(dir: &Path) -> Server {
     let kubeconfig = dir.join("kubeconfig");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_crdkit-server"))
-        .args(["--addr", "127.0.0.1:0", "--kubeconfig"])
-        .arg(&kubeconfig)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("crdkit-server starts");
-    let stdout = child.stdout.take().expect("stdout");
-    let mut lines = std::io::BufReader::new(stdout).lines();
-    let first = lines.next().expect("a line").expect("readable");
-    assert!(first.starts_with("serving on http://127.0.0.1:"), "{first}");
-    // Keep reading what the server prints, so that its stdout stays open.
-    std::thread::spawn(move || for _ in lines {});
-    Server { child, kubeconfig }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let config = ServerConfig {
+        kubeconfig: Some(kubeconfig.clone()),
+        ..ServerConfig::default()
+    };
+    let server = runtime
+        .block_on(ApiServer::start_with(config))
+        .expect("server starts");
+    assert!(
+        server.url().starts_with("http://127.0.0.1:"),
+        "{}",
+        server.url()
+    );
+    Server {
+        runtime,
+        server: Some(server),
+        kubeconfig,
+    }
 }
 
 struct Kubectl {

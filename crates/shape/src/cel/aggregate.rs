@@ -1,3 +1,5 @@
+//! Mirrors `crates/cel-check/src/check/aggregate.rs` in `const fn`s.
+//!
 //! Aggregate literals and comprehensions: cel-go `checkCreateList`, `checkCreateMap`,
 //! `checkCreateStruct`, `checkComprehension` and `joinTypes`.
 

@@ -1,3 +1,5 @@
+//! Mirrors `crates/cel-check/src/check/call.rs` in `const fn`s.
+//!
 //! Calls: cel-go `checkCall`, `checkOptSelect` and `resolveOverload`, over the overload
 //! candidates the derive listed from [`crdkit_cel_check::env::OVERLOADS`].
 

@@ -1,3 +1,5 @@
+//! Mirrors `crates/cel-check/src/check/checker.rs` in `const fn`s.
+//!
 //! The `const` type checker: the run-time checker ([`crdkit_cel_check::check`], cel-go
 //! `checker/checker.go`) over a [`super::ast::Ast`] and the shape graph, with the same walk
 //! order, substitutions and messages. Calls are in `call.rs`, aggregates and comprehensions in

@@ -1,3 +1,5 @@
+//! Mirrors `crates/cel-check/src/cost/coster.rs` in `const fn`s.
+//!
 //! The static cost estimate of a checked rule: the walk of cel-go `checker/cost.go` over the
 //! `const` checker's output, the counterpart of [`crdkit_cel_check::cost`]'s walk over a
 //! `CheckedAst`. The sizes and costs ([`SizeEstimate`], [`CostEstimate`]) and the formula of

@@ -1,3 +1,5 @@
+//! Mirrors `crates/cel-check/src/cost/call.rs` in `const fn`s.
+//!
 //! Call costs: cel-go `costCall`, which costs each overload the checker allowed with the
 //! formulas of [`crdkit_cel_check::cost::formula`] (the run-time estimator's own) and follows
 //! the paths of `index_list` and `index_map`.

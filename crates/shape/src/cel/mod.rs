@@ -1,3 +1,5 @@
+//! Mirrors `crates/cel-check/src/check/` and `crates/cel-check/src/cost/` in `const fn`s.
+//!
 //! CEL rules checked in `const fn`s: the type checker and cost estimator of
 //! [`crdkit_cel_check`] re-done over `'static` data, so that `#[derive(Schema)]` can fail the build
 //! with the API server's own message when a rule would not compile, and `#[derive

@@ -1,3 +1,5 @@
+//! Mirrors `crates/cel-check/src/errors.rs` in `const fn`s.
+//!
 //! cel-go's error display (`common/errors.go`, `common/error.go`) over the checker's issues:
 //! sorted by location, each `ERROR: <input>:line:col: message` with the line of the expression
 //! and a caret under the column (`.` per code point before it, full-width `．`/`＾` for

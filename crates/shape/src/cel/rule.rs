@@ -1,3 +1,5 @@
+//! Mirrors `crates/cel-check/src/check/compile.rs` in `const fn`s.
+//!
 //! One `x-kubernetes-validations` rule checked as the API server checks it when the CRD is
 //! written (apiextensions `compilation.go` `compileRule`, and the rule's part of
 //! `validation.go`): the rule must compile in the environment of its schema node and be a

@@ -1,3 +1,5 @@
+//! Mirrors `crates/cel-check/src/schema.rs` in `const fn`s.
+//!
 //! The schema nodes a rule can reach, seen as `const fn`s: what [`crate::build()`] makes of
 //! a shape (enum layouts, flattened fields) and what apiserver `SchemaDeclType` makes of that
 //! (the CEL declaration, its property names after escaping, and the size estimates the cost
@@ -485,89 +487,8 @@ const fn union_extra(e: &'static Enum) -> Option<NodeRef> {
     out
 }
 
-/// The CEL reserved words (apiserver `celReservedSymbols`), with their escaped forms.
-pub const RESERVED: &[(&str, &str)] = &[
-    ("true", "__true__"),
-    ("false", "__false__"),
-    ("null", "__null__"),
-    ("in", "__in__"),
-    ("as", "__as__"),
-    ("break", "__break__"),
-    ("const", "__const__"),
-    ("continue", "__continue__"),
-    ("else", "__else__"),
-    ("for", "__for__"),
-    ("function", "__function__"),
-    ("if", "__if__"),
-    ("import", "__import__"),
-    ("let", "__let__"),
-    ("loop", "__loop__"),
-    ("package", "__package__"),
-    ("namespace", "__namespace__"),
-    ("return", "__return__"),
-    ("var", "__var__"),
-    ("void", "__void__"),
-    ("while", "__while__"),
-];
-
-/// The escaped form of a reserved word.
-#[must_use]
-pub const fn reserved_escaped(word: &str) -> Option<&'static str> {
-    let mut i = 0;
-    while i < RESERVED.len() {
-        if str_eq(RESERVED[i].0, word) {
-            return Some(RESERVED[i].1);
-        }
-        i += 1;
-    }
-    None
-}
-
-/// Whether the property `prop` is accessed in CEL as `cel` (apiserver `Escape`).
-#[must_use]
-pub const fn escaped_eq(prop: &str, cel: &str) -> bool {
-    let p = prop.as_bytes();
-    let c = cel.as_bytes();
-    if p.is_empty() || p[0].is_ascii_digit() {
-        return false;
-    }
-    if let Some(e) = reserved_escaped(prop) {
-        return str_eq(e, cel);
-    }
-    let (mut i, mut j) = (0, 0);
-    while i < p.len() {
-        let b = p[i];
-        let rep: &[u8] = if b == b'_' && i + 1 < p.len() && p[i + 1] == b'_' {
-            i += 1;
-            b"__underscores__"
-        } else if b == b'.' {
-            b"__dot__"
-        } else if b == b'-' {
-            b"__dash__"
-        } else if b == b'/' {
-            b"__slash__"
-        } else if b.is_ascii_alphanumeric() || b == b'_' {
-            if j >= c.len() || c[j] != b {
-                return false;
-            }
-            i += 1;
-            j += 1;
-            continue;
-        } else {
-            return false;
-        };
-        let mut k = 0;
-        while k < rep.len() {
-            if j >= c.len() || c[j] != rep[k] {
-                return false;
-            }
-            j += 1;
-            k += 1;
-        }
-        i += 1;
-    }
-    j == c.len()
-}
+// apiserver `Escape` and the reserved words have one home, shared with the run-time checker.
+pub use crdkit_cel_check::escaping::{escaped_eq, reserved_escaped};
 
 const fn name_eq(prop: &str, name: &str, raw: bool) -> bool {
     if raw {

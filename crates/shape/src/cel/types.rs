@@ -1,3 +1,5 @@
+//! Mirrors `crates/cel-check/src/types.rs` in `const fn`s.
+//!
 //! CEL types in a fixed arena, for the `const` checker: the counterpart of
 //! [`crdkit_cel_check::types::Type`] (cel-go `common/types/types.go`, `checker/format.go`).
 //!
@@ -49,7 +51,7 @@ pub use super::ast::MAX_VARS;
 const MAX_TRAIL: usize = 1024;
 
 /// The name of `self`'s type, as the run-time rule compilation names it by default.
-pub use crdkit_cel_check::check::compile::SELF_TYPE_NAME;
+pub use crdkit_cel_check::rule::SELF_TYPE_NAME;
 
 /// A type.
 #[derive(Clone, Copy, Debug)]

@@ -1,3 +1,5 @@
+//! Mirrors `crates/cel-check/src/check/unify.rs` in `const fn`s.
+//!
 //! Assignability and substitution over the type arena: the counterpart of
 //! [`crdkit_cel_check::check`]'s `unify.rs` (cel-go `checker/types.go`, `checker/mapping.go`).
 //! A failed test undoes its substitutions through the trail, as the run-time checker keeps a

@@ -1,3 +1,5 @@
+//! Mirrors `crates/cel-check/src/check/validate.rs` (with `format.rs`) in `const fn`s.
+//!
 //! The AST validators after a successful check, as the run-time checker runs them
 //! (`crdkit_cel_check::check`'s `validate.rs` and `format.rs`): homogeneous aggregate literals, the
 //! literal validators the derive already ran (their findings are in the AST), and the argument

@@ -1,3 +1,5 @@
+//! Mirrors `crates/crd/src/crd_check/cel.rs` (the run time's whole-CRD check) in `const fn`s.
+//!
 //! The checks of a whole CRD's rules, from its root (apiextensions `validation.go` and
 //! `cel_validation.go`): each rule's estimated cost times how often its node can repeat in a
 //! request (the product of `maxItems`/`maxProperties` of the lists and maps above it, or, under

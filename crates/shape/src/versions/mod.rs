@@ -151,7 +151,10 @@ impl KindDecl {
                         v.storage = i == self.storage;
                         versions.push(v);
                     }
-                    merged.get_or_insert(crd);
+                    match &mut merged {
+                        Some(m) => crate::resource::merge_metadata(&mut m.metadata, &crd.metadata),
+                        None => merged = Some(crd),
+                    }
                 }
                 Err(e) => errors.extend(e.errors),
             }

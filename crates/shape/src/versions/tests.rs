@@ -99,6 +99,7 @@ const fn decl(version: &'static str, spec: &'static Shape) -> ResourceDecl {
         deprecated: false,
         deprecation_warning: None,
         description: None,
+        max_desc_len: None,
         spec,
         spec_required: false,
         flatten: true,
@@ -108,6 +109,8 @@ const fn decl(version: &'static str, spec: &'static Shape) -> ResourceDecl {
         printer_columns: &[],
         selectable_fields: &[],
         rules: &[],
+        annotations: &[],
+        labels: &[],
     }
 }
 

@@ -1,43 +1,115 @@
-//! The watch cache: one backend watch feeding many watchers. Mirrors apiserver
-//! pkg/storage/cacher (`cacher.go`, `watch_cache.go`, `cache_watcher.go`): a ring of recent events so
-//! watches can start from an older resourceVersion, per-watcher bounded channels filled without
-//! blocking, and termination of a watcher that does not keep up (cacher.go's
-//! "Forcing ... watcher close due to unresponsiveness") instead of stalling writers.
+//! The watch cache: one backend watch feeding many watchers, and the current state of every key
+//! decoded once. Mirrors apiserver pkg/storage/cacher (`cacher.go`, `watch_cache.go`,
+//! `cache_watcher.go`): the state and a ring of recent changes so that lists (also of a recent
+//! revision, for continue tokens) and watches from an older resourceVersion are served without
+//! the backend, per-watcher bounded channels filled without blocking, and termination of a
+//! watcher that does not keep up (cacher.go's "Forcing ... watcher close due to
+//! unresponsiveness") instead of stalling writers.
 //!
-//! Differences: the cache stores no objects (lists go to the backend, which reads consistent
-//! snapshots cheaply); a slow watcher's stream ends with [`Error::Lagged`] after the events
-//! already queued for it.
+//! What a key's value decodes to is the user's ([`Decode`]: the server keeps labels and encoded
+//! responses); decoding happens once per write, in the cache's task. Differences: a slow
+//! watcher's stream ends with [`Error::Lagged`] after the changes already queued for it; the
+//! cache's revision only moves with writes under its prefix (etcd's progress notifications are
+//! not used), so [`WatchCache::wait_for`] is bounded by a timeout.
 
+mod state;
 mod watcher;
 
-use std::collections::VecDeque;
-use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::collections::BTreeMap;
+use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::time::Duration;
 
 use futures_util::StreamExt;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
-use crate::{Error, Event, EventStream, Result, Revision, Storage};
+use crate::{
+    Error, Event, EventKind, EventStream, KeyValue, ListOptions, Result, Revision, Storage,
+};
+pub use state::CachedList;
+use state::{CacheState, Slot};
 pub use watcher::Watcher;
 use watcher::WatcherShared;
 
-/// A predicate run by the cache before an event is queued for a watcher (label and field
-/// selectors): events it rejects are never sent. It sees both the new and the previous value, so
-/// the server can turn a Modified event that moves an object out of a selector into a Deleted.
-pub type Filter = Box<dyn Fn(&Event) -> bool + Send + Sync>;
+/// What the cache keeps of each stored value besides its bytes (the API server's decoded
+/// object): computed once per write, shared by every list and watcher that reads it.
+pub trait Decode: Send + Sync + 'static {
+    /// The decoded form.
+    type Object: Send + Sync + 'static;
+    /// Decodes one state of a key; must not fail (keep the error in the object if it can).
+    fn decode(&self, kv: &KeyValue) -> Self::Object;
+}
+
+/// Keeps the bytes only.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Raw;
+
+impl Decode for Raw {
+    type Object = ();
+    fn decode(&self, _: &KeyValue) {}
+}
+
+/// One state of a key as the cache holds it.
+#[derive(Debug)]
+pub struct Entry<O = ()> {
+    /// The stored key, value and revisions.
+    pub kv: KeyValue,
+    /// What [`Decode`] made of it.
+    pub object: O,
+}
+
+/// One write, as the cache delivers it to watchers (the cacher's `watchCacheEvent`).
+#[derive(Debug)]
+pub struct Change<O = ()> {
+    /// Added, Modified or Deleted.
+    pub kind: EventKind,
+    /// The revision of the write.
+    pub revision: Revision,
+    /// The key's state after the write; for a delete, its last state with the delete's revision
+    /// as mod revision (what a Kubernetes watch event carries).
+    pub object: Arc<Entry<O>>,
+    /// The key's state before the write; `None` for Added.
+    pub prev: Option<Arc<Entry<O>>>,
+}
+
+impl<O> Change<O> {
+    /// The key written.
+    #[must_use]
+    pub fn key(&self) -> &str {
+        &self.object.kv.key
+    }
+
+    /// The storage event of this change.
+    #[must_use]
+    pub fn event(&self) -> Event {
+        let kv = &self.object.kv;
+        Event {
+            kind: self.kind,
+            key: kv.key.clone(),
+            revision: self.revision,
+            create_revision: kv.create_revision,
+            value: (self.kind != EventKind::Deleted).then(|| kv.value.clone()),
+            prev_value: self.prev.as_ref().map(|p| p.kv.value.clone()),
+            prev_mod_revision: self.prev.as_ref().map_or(0, |p| p.kv.mod_revision),
+        }
+    }
+}
+
+/// A predicate run by the cache before a change is queued for a watcher (label and field
+/// selectors): changes it rejects are never sent. It sees both the new and the previous state,
+/// so the server can turn a Modified event that moves an object out of a selector into a Deleted.
+pub type Filter<O = ()> = Box<dyn Fn(&Change<O>) -> bool + Send + Sync>;
 
 /// Settings of a [`WatchCache`].
 #[derive(Debug, Clone)]
 pub struct WatchCacheConfig {
     /// The backend prefix the cache watches (all watchers' prefixes lie under it).
     pub prefix: String,
-    /// How many recent events are kept for watches starting at an older revision.
+    /// How many recent changes are kept for watches and lists at an older revision.
     pub history: usize,
-    /// Events older than this are dropped from the history even below `history`.
+    /// Changes older than this are dropped from the history even below `history`.
     pub history_max_age: Option<Duration>,
-    /// How many events may wait for one watcher before it is dropped as too slow.
+    /// How many changes may wait for one watcher before it is dropped as too slow.
     pub watcher_buffer: usize,
 }
 
@@ -52,65 +124,59 @@ impl Default for WatchCacheConfig {
     }
 }
 
-/// One backend watch shared by many watchers (see the module docs).
+/// One backend watch shared by many watchers, and the state it keeps (see the module docs).
 ///
 /// Dropping the cache stops its task and ends every watcher's stream.
-pub struct WatchCache {
-    shared: Arc<CacheShared>,
+pub struct WatchCache<D: Decode = Raw> {
+    shared: Arc<CacheShared<D>>,
     task: JoinHandle<()>,
 }
 
-impl Drop for WatchCache {
+impl<D: Decode> Drop for WatchCache<D> {
     fn drop(&mut self) {
         self.task.abort();
         // End the watchers now rather than when the last reference goes.
-        self.shared.lock().watchers.clear();
+        self.shared.write().watchers.clear();
     }
 }
 
-struct CacheShared {
+struct CacheShared<D: Decode> {
     storage: Arc<dyn Storage>,
     config: WatchCacheConfig,
-    state: Mutex<CacheState>,
+    decoder: D,
+    state: RwLock<CacheState<D::Object>>,
+    /// The state's revision, for readers waiting for it to be fresh.
+    revision: watch::Sender<Revision>,
 }
 
-struct CacheState {
-    /// Events with revisions in `(oldest, revision]` under the cache's prefix, ascending.
-    ring: VecDeque<(Instant, Event)>,
-    oldest: Revision,
-    revision: Revision,
-    watchers: Vec<Slot>,
+impl WatchCache<Raw> {
+    /// Starts a cache that keeps bytes only (see [`WatchCache::start_with`]).
+    pub async fn start(storage: Arc<dyn Storage>, config: WatchCacheConfig) -> Result<Self> {
+        Self::start_with(storage, config, Raw).await
+    }
 }
 
-/// The cache's side of one watcher.
-struct Slot {
-    prefix: String,
-    /// Events at or below this are not for this watcher (it started after them).
-    after: Revision,
-    filter: Option<Filter>,
-    tx: mpsc::Sender<Event>,
-    last_sent: Revision,
-    shared: Arc<WatcherShared>,
-}
-
-impl WatchCache {
-    /// Starts the cache over `storage`: opens the backend watch (preloading the backend's
-    /// retained history, up to `config.history` revisions) and spawns the task that feeds the
-    /// watchers. Must be called within a tokio runtime.
-    pub async fn start(storage: Arc<dyn Storage>, config: WatchCacheConfig) -> Result<WatchCache> {
+impl<D: Decode> WatchCache<D> {
+    /// Starts the cache over `storage`: reads the state under `config.prefix` as of
+    /// `config.history` revisions ago (or the oldest the backend keeps), then opens the backend
+    /// watch from there, so that the recent history is in the ring, and spawns the task that
+    /// keeps the state and feeds the watchers. Must be called within a tokio runtime.
+    pub async fn start_with(
+        storage: Arc<dyn Storage>,
+        config: WatchCacheConfig,
+        decoder: D,
+    ) -> Result<Self> {
         let current = storage.current_revision().await?;
         let wanted = current.saturating_sub(u64::try_from(config.history).unwrap_or(u64::MAX));
-        let (start, stream) = open(&*storage, &config.prefix, wanted).await?;
-        let state = CacheState {
-            ring: VecDeque::new(),
-            oldest: start,
-            revision: start,
-            watchers: Vec::new(),
-        };
+        let (entries, revision, stream) =
+            load(&*storage, &config.prefix, Some(wanted), &decoder).await?;
+        let (revision_tx, _) = watch::channel(revision);
         let shared = Arc::new(CacheShared {
             storage,
             config,
-            state: Mutex::new(state),
+            decoder,
+            state: RwLock::new(CacheState::new(entries, revision)),
+            revision: revision_tx,
         });
         let task = tokio::spawn(run(Arc::clone(&shared), stream));
         Ok(WatchCache { shared, task })
@@ -122,23 +188,51 @@ impl WatchCache {
         &self.shared.storage
     }
 
-    /// The revision of the latest event the cache has seen.
+    /// The revision of the latest change the cache has applied.
     #[must_use]
     pub fn revision(&self) -> Revision {
-        self.shared.lock().revision
+        self.shared.read().revision
     }
 
-    /// Watches the keys under `prefix` (which must lie under the cache's prefix): every event
+    /// Waits until the cache has applied every change up to `revision` (the cacher's
+    /// `waitUntilFreshAndBlock`); `false` when `timeout` passed first.
+    pub async fn wait_for(&self, revision: Revision, timeout: Duration) -> bool {
+        let mut rx = self.shared.revision.subscribe();
+        let fresh = rx.wait_for(|&r| r >= revision);
+        matches!(tokio::time::timeout(timeout, fresh).await, Ok(Ok(_)))
+    }
+
+    /// The current state of `key`.
+    #[must_use]
+    pub fn get(&self, key: &str) -> Option<Arc<Entry<D::Object>>> {
+        self.shared.read().current.get(key).cloned()
+    }
+
+    /// The entries under `prefix` that `filter` accepts, as of `options.at_revision` (default:
+    /// the cache's revision), after `options.continue_key`, at most `options.limit` of them.
+    /// [`Error::Compacted`] when that revision is older than the cache's history,
+    /// [`Error::FutureRevision`] when the cache has not reached it.
+    pub fn list(
+        &self,
+        prefix: &str,
+        options: &ListOptions,
+        filter: &dyn Fn(&Entry<D::Object>) -> bool,
+    ) -> Result<CachedList<D::Object>> {
+        self.shared.write().evict(&self.shared.config);
+        self.shared.read().list(prefix, options, filter)
+    }
+
+    /// Watches the keys under `prefix` (which must lie under the cache's prefix): every change
     /// after `after_revision` that `filter` accepts, in revision order, exactly once, then live
-    /// events. [`Error::Compacted`] when `after_revision` is older than the cache's history.
-    /// A revision ahead of the cache is fine: the watcher gets the events after it as they come.
+    /// changes. [`Error::Compacted`] when `after_revision` is older than the cache's history.
+    /// A revision ahead of the cache is fine: the watcher gets the changes after it as they come.
     pub fn watch(
         &self,
         prefix: &str,
         after_revision: Revision,
-        filter: Option<Filter>,
-    ) -> Result<Watcher> {
-        let mut state = self.shared.lock();
+        filter: Option<Filter<D::Object>>,
+    ) -> Result<Watcher<D::Object>> {
+        let mut state = self.shared.write();
         state.evict(&self.shared.config);
         if after_revision < state.oldest {
             return Err(Error::Compacted {
@@ -146,16 +240,8 @@ impl WatchCache {
                 compacted: state.oldest,
             });
         }
-        let start = state
-            .ring
-            .partition_point(|(_, event)| event.revision <= after_revision);
-        let mut replay = VecDeque::new();
-        for (_, event) in state.ring.range(start..) {
-            if event.key.starts_with(prefix) && accepts(filter.as_ref(), event)? {
-                replay.push_back(event.clone());
-            }
-        }
-        let last_sent = replay.back().map_or(0, |event| event.revision);
+        let replay = state.replay(prefix, after_revision, filter.as_ref())?;
+        let last_sent = replay.back().map_or(0, |change| change.revision);
         let (tx, rx) = mpsc::channel(self.shared.config.watcher_buffer.max(1));
         let shared = Arc::new(WatcherShared::new(after_revision.max(state.revision)));
         state.watchers.push(Slot {
@@ -170,145 +256,130 @@ impl WatchCache {
     }
 }
 
-impl CacheShared {
-    fn lock(&self) -> MutexGuard<'_, CacheState> {
-        // Filters, the only foreign code run under the lock, are caught when they panic, and
-        // every state change is a single step: a poisoned lock still guards consistent state.
+impl<D: Decode> CacheShared<D> {
+    // Filters and decoders, the only foreign code run under the lock or between its steps, are
+    // caught when they panic or run before any change, and every state change is a single step:
+    // a poisoned lock still guards consistent state.
+    fn read(&self) -> RwLockReadGuard<'_, CacheState<D::Object>> {
         self.state
-            .lock()
+            .read()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
-}
 
-impl CacheState {
-    /// Queues `event` for every interested watcher without blocking; drops the slow ones.
-    fn dispatch(&mut self, event: Event, config: &WatchCacheConfig) {
-        if event.revision <= self.revision {
-            return; // Already seen (a backend watch re-opened at an earlier revision).
-        }
-        self.revision = event.revision;
-        self.watchers.retain_mut(|slot| {
-            if slot.tx.is_closed() {
-                return false; // The watcher was dropped.
-            }
-            let wanted = event.revision > slot.after
-                && event.key.starts_with(&slot.prefix)
-                && match accepts(slot.filter.as_ref(), &event) {
-                    Ok(wanted) => wanted,
-                    Err(err) => {
-                        slot.shared.terminate(err);
-                        return false;
-                    }
-                };
-            if wanted {
-                match slot.tx.try_send(event.clone()) {
-                    Ok(()) => slot.last_sent = event.revision,
-                    Err(mpsc::error::TrySendError::Full(_)) => {
-                        slot.shared.terminate(Error::Lagged {
-                            last_delivered: slot.last_sent,
-                        });
-                        return false;
-                    }
-                    Err(mpsc::error::TrySendError::Closed(_)) => return false,
-                }
-            }
-            slot.shared
-                .progress
-                .fetch_max(event.revision, Ordering::Release);
-            true
-        });
-        self.ring.push_back((Instant::now(), event));
-        self.evict(config);
+    fn write(&self) -> RwLockWriteGuard<'_, CacheState<D::Object>> {
+        self.state
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn evict(&mut self, config: &WatchCacheConfig) {
-        let now = Instant::now();
-        while let Some((at, event)) = self.ring.front() {
-            let too_many = self.ring.len() > config.history;
-            let too_old = config
-                .history_max_age
-                .is_some_and(|age| now.duration_since(*at) > age);
-            if !(too_many || too_old) {
-                break;
-            }
-            self.oldest = event.revision;
-            self.ring.pop_front();
+    fn apply(&self, event: &Event) {
+        let mut state = self.write();
+        if let Some(change) = state.apply(event, &self.decoder) {
+            let revision = change.revision;
+            state.dispatch(change, &self.config);
+            drop(state);
+            self.revision.send_replace(revision);
         }
-    }
-
-    /// The backend lost the history the cache needed: every watcher ends with `error` and the
-    /// cache continues from `revision` with an empty history.
-    fn reset(&mut self, error: &Error, revision: Revision) {
-        for slot in self.watchers.drain(..) {
-            slot.shared.terminate(error.clone());
-        }
-        self.ring.clear();
-        self.oldest = revision;
-        self.revision = revision;
     }
 }
 
-/// Runs a watcher's filter; a panicking filter is an error for that watcher, not for the cache.
-fn accepts(filter: Option<&Filter>, event: &Event) -> Result<bool> {
-    let Some(filter) = filter else {
-        return Ok(true);
-    };
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| filter(event)))
-        .map_err(|_| Error::backend(format!("watch filter panicked on {}", event.key)))
-}
-
-/// Opens the backend watch after `wanted`, or after the backend's compacted revision when
-/// `wanted` is gone. Returns the revision the watch starts after.
-async fn open(
+/// The state under `prefix` read at `at` (or, when that is compacted, at the latest revision),
+/// decoded, and the backend watch after it.
+async fn load<D: Decode>(
     storage: &dyn Storage,
     prefix: &str,
-    wanted: Revision,
-) -> Result<(Revision, EventStream)> {
-    match storage.watch(prefix, wanted).await {
-        Ok(stream) => Ok((wanted, stream)),
-        Err(Error::Compacted { compacted, .. }) if compacted > wanted => {
-            Ok((compacted, storage.watch(prefix, compacted).await?))
-        }
-        Err(err) => Err(err),
+    at: Option<Revision>,
+    decoder: &D,
+) -> Result<(
+    BTreeMap<String, Arc<Entry<D::Object>>>,
+    Revision,
+    EventStream,
+)> {
+    let mut at = at;
+    // A compaction between the list and the watch: read again at the latest revision.
+    for _ in 0..3 {
+        let options = ListOptions {
+            at_revision: at,
+            ..ListOptions::default()
+        };
+        let list = match storage.list(prefix, &options).await {
+            Err(Error::Compacted { .. }) if at.is_some() => {
+                at = None;
+                continue;
+            }
+            other => other?,
+        };
+        let stream = match storage.watch(prefix, list.revision).await {
+            Err(Error::Compacted { .. }) => {
+                at = None;
+                continue;
+            }
+            other => other?,
+        };
+        let entries = list
+            .items
+            .into_iter()
+            .map(|kv| {
+                let object = decoder.decode(&kv);
+                (kv.key.clone(), Arc::new(Entry { kv, object }))
+            })
+            .collect();
+        return Ok((entries, list.revision, stream));
     }
+    Err(Error::backend(
+        "the backend compacted faster than the cache could load",
+    ))
 }
 
-/// The cache's task: forwards backend events to the watchers; re-opens the backend watch when it
-/// ends or fails, from the last revision seen (or from now when that history is gone).
-async fn run(shared: Arc<CacheShared>, mut stream: EventStream) {
+/// The cache's task: applies backend events and forwards them to the watchers; re-opens the
+/// backend watch when it ends or fails, from the last revision seen, or reloads the state when
+/// that history is gone.
+async fn run<D: Decode>(shared: Arc<CacheShared<D>>, mut stream: EventStream) {
     const MAX_BACKOFF: Duration = Duration::from_secs(5);
     let mut backoff = Duration::from_millis(50);
     loop {
         let error = match stream.next().await {
             Some(Ok(event)) => {
-                shared.lock().dispatch(event, &shared.config);
+                shared.apply(&event);
                 backoff = Duration::from_millis(50);
                 continue;
             }
             Some(Err(err)) => err,
             None => Error::backend("backend watch ended"),
         };
-        let mut error = Some(error);
+        let mut error = error;
         stream = loop {
-            let after = shared.lock().revision;
-            if let Some(Error::Compacted { .. }) = error {
-                // Events between `after` and the compacted revision are lost: watchers cannot
-                // continue without a gap, so they end and clients re-list.
-                let now = shared.storage.current_revision().await;
-                if let Ok(now) = now {
-                    shared.lock().reset(
-                        &Error::Compacted {
+            let after = shared.read().revision;
+            let reopened = if let Error::Compacted { .. } = error {
+                // Changes between `after` and the compacted revision are lost: watchers cannot
+                // continue without a gap, so they end (clients re-list), and the state is read
+                // again.
+                match load(
+                    &*shared.storage,
+                    &shared.config.prefix,
+                    None,
+                    &shared.decoder,
+                )
+                .await
+                {
+                    Ok((entries, revision, stream)) => {
+                        let error = Error::Compacted {
                             requested: after,
-                            compacted: now,
-                        },
-                        now,
-                    );
+                            compacted: revision,
+                        };
+                        shared.write().reset(&error, entries, revision);
+                        shared.revision.send_replace(revision);
+                        Ok(stream)
+                    }
+                    Err(err) => Err(err),
                 }
-            }
-            let after = shared.lock().revision;
-            match shared.storage.watch(&shared.config.prefix, after).await {
+            } else {
+                shared.storage.watch(&shared.config.prefix, after).await
+            };
+            match reopened {
                 Ok(stream) => break stream,
-                Err(err) => error = Some(err),
+                // Re-opening found the history gone: the next round reloads.
+                Err(err) => error = err,
             }
             tokio::time::sleep(backoff).await;
             backoff = (backoff * 2).min(MAX_BACKOFF);

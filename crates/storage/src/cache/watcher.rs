@@ -1,16 +1,17 @@
-//! One watcher of the watch cache (apiserver pkg/storage/cacher/`cache_watcher.go`): the events
+//! One watcher of the watch cache (apiserver pkg/storage/cacher/`cache_watcher.go`): the changes
 //! replayed from the history, then the live ones from its bounded channel.
 
 use std::collections::VecDeque;
 use std::pin::Pin;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
 use futures_core::Stream;
 use tokio::sync::mpsc;
 
-use crate::{Error, Event, Result, Revision};
+use super::Change;
+use crate::{Error, Result, Revision};
 
 /// What the cache and a watcher share.
 pub(super) struct WatcherShared {
@@ -44,21 +45,21 @@ impl WatcherShared {
     }
 }
 
-/// A stream of the events of one watch of a [`WatchCache`](super::WatchCache): in revision
+/// A stream of the changes of one watch of a [`WatchCache`](super::WatchCache): in revision
 /// order, each once. It ends after an error ([`Error::Lagged`] for a watcher that fell behind,
 /// [`Error::Compacted`] when the backend lost history), or when the cache is dropped.
-pub struct Watcher {
-    replay: VecDeque<Event>,
-    rx: mpsc::Receiver<Event>,
-    shared: std::sync::Arc<WatcherShared>,
+pub struct Watcher<O = ()> {
+    replay: VecDeque<Arc<Change<O>>>,
+    rx: mpsc::Receiver<Arc<Change<O>>>,
+    shared: Arc<WatcherShared>,
     done: bool,
 }
 
-impl Watcher {
+impl<O> Watcher<O> {
     pub(super) fn new(
-        replay: VecDeque<Event>,
-        rx: mpsc::Receiver<Event>,
-        shared: std::sync::Arc<WatcherShared>,
+        replay: VecDeque<Arc<Change<O>>>,
+        rx: mpsc::Receiver<Arc<Change<O>>>,
+        shared: Arc<WatcherShared>,
     ) -> Self {
         Watcher {
             replay,
@@ -80,8 +81,8 @@ impl Watcher {
     }
 }
 
-impl Stream for Watcher {
-    type Item = Result<Event>;
+impl<O> Stream for Watcher<O> {
+    type Item = Result<Arc<Change<O>>>;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         if self.done {

@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use crdkit_storage::{
-    CompactionPolicy, Error, Event, MemoryStorage, Storage, WatchCache, WatchCacheConfig, Watcher,
+    Change, CompactionPolicy, Error, Event, MemoryStorage, Storage, WatchCache, WatchCacheConfig,
+    Watcher,
 };
 use futures_util::StreamExt;
 
@@ -13,6 +14,7 @@ async fn next(watcher: &mut Watcher) -> Option<Result<Event, Error>> {
     tokio::time::timeout(Duration::from_secs(10), watcher.next())
         .await
         .expect("no cache event within 10 s")
+        .map(|change| change.map(|c| c.event()))
 }
 
 fn store() -> Arc<dyn Storage> {
@@ -74,7 +76,7 @@ async fn filter_runs_before_queueing() {
     .await
     .unwrap();
     let start = s.current_revision().await.unwrap();
-    let only_red = Box::new(|e: &Event| e.object().as_ref() == b"red");
+    let only_red = Box::new(|c: &Change| c.object.kv.value.as_ref() == b"red");
     let mut red = cache.watch("/f/", start, Some(only_red)).unwrap();
     // Ten rejected events do not fill the two-slot buffer.
     for i in 0..10 {
@@ -89,7 +91,7 @@ async fn filter_runs_before_queueing() {
     let e = next(&mut red).await.unwrap().unwrap();
     assert_eq!((e.key.as_str(), e.revision), ("/f/red", kv.mod_revision));
     // A replayed watch is filtered too.
-    let only_red = Box::new(|e: &Event| e.object().as_ref() == b"red");
+    let only_red = Box::new(|c: &Change| c.object.kv.value.as_ref() == b"red");
     let mut replay = cache.watch("/f/", start, Some(only_red)).unwrap();
     assert_eq!(next(&mut replay).await.unwrap().unwrap().key, "/f/red");
 }
@@ -375,8 +377,8 @@ async fn a_panicking_filter_ends_only_its_watcher() {
         .await
         .unwrap();
     let start = s.current_revision().await.unwrap();
-    let panicky = Box::new(|e: &Event| {
-        assert!(e.key != "/p/bad", "filter bug");
+    let panicky = Box::new(|c: &Change| {
+        assert!(c.key() != "/p/bad", "filter bug");
         true
     });
     let mut bad = cache.watch("/p/", start, Some(panicky)).unwrap();

@@ -2,6 +2,7 @@
 //! plus backend-specific tests (watch cache, redb persistence and kill -9, etcd replicas).
 
 mod cache;
+mod cache_list;
 #[cfg(feature = "etcd")]
 mod etcd;
 mod memory;

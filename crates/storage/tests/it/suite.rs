@@ -595,7 +595,7 @@ pub async fn cache_fan_out(open: Open) {
         .unwrap()
         .unwrap()
         .unwrap();
-    assert_eq!(e.key, "/fan/early");
+    assert_eq!(e.key(), "/fan/early");
 }
 
 pub async fn cache_under_concurrent_writes(open: Open) {
@@ -660,7 +660,7 @@ pub async fn cache_under_concurrent_writes(open: Open) {
         assert_eq!(seen, written);
         let mut kinds: BTreeMap<&str, Vec<EventKind>> = BTreeMap::new();
         for e in &events {
-            kinds.entry(e.key.as_str()).or_default().push(e.kind);
+            kinds.entry(e.key()).or_default().push(e.kind);
         }
         assert!(
             kinds

@@ -41,11 +41,12 @@ use serde_json::Value;
 use crate::ratchet::Correlated;
 use crdkit_apimachinery::field::{FieldError, FieldPath};
 use crdkit_cel::check::CheckedAst;
-use crdkit_cel::check::compile::{RuleOptions, compile_rule};
 use crdkit_cel::check::walk::with_stack;
-use crdkit_cel::decl::{DeclType, escape, schema_decl_type};
+use crdkit_cel::decl::{DeclType, schema_decl_type};
 use crdkit_cel::env::{NEWEST_VERSION, Version};
+use crdkit_cel::escaping::escape;
 use crdkit_cel::eval::{CompileOptions, PER_CALL_LIMIT, Program, RUNTIME_CEL_COST_BUDGET};
+use crdkit_cel::rule::{RuleOptions, compile_rule};
 use crdkit_schema::{NestedValueValidation, Structural, ValidationRule, valid_field_path};
 
 /// How rules are compiled and run.

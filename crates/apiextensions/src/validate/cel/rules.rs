@@ -18,9 +18,11 @@ use serde_json::Value;
 
 use super::walk::{Ratchet, Walk};
 use super::{Compiled, Node};
-use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath, go_quote};
-use crdkit_cel::eval::{Activation, COST_LIMIT_MESSAGE, CostTracker, Program, json};
+use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath};
+use crdkit_apimachinery::gofmt;
+use crdkit_cel::eval::{Activation, COST_LIMIT_MESSAGE, CostTracker, Program};
 use crdkit_cel::value::Value as CelValue;
+use crdkit_cel::value::json;
 use crdkit_schema::{Structural, Type, ValidationRule};
 
 /// `MaxEvaluatedMessageExpressionSizeBytes`.
@@ -225,7 +227,7 @@ impl Walk {
             Err(e) if e.message().starts_with(COST_LIMIT_MESSAGE) => {
                 return Err(MessageError::Stop(format!(
                     "no further validation rules will be run due to call cost exceeds limit for messageExpression: {}",
-                    go_quote(source)
+                    gofmt::quote(source)
                 )));
             }
             Err(_) => return Err(MessageError::Fallback),

@@ -24,26 +24,8 @@ pub(crate) enum NameRule {
 
 fn name_errors(rule: NameRule, name: &str, prefix: bool) -> Vec<String> {
     match rule {
-        NameRule::DnsSubdomain => {
-            let masked;
-            let name = if prefix && name.len() > 1 && name.ends_with('-') {
-                masked = format!("{}a", &name[..name.len() - 2]);
-                masked.as_str()
-            } else {
-                name
-            };
-            names::dns1123_subdomain(name)
-        }
-        NameRule::PathSegment => {
-            if !prefix && (name == "." || name == "..") {
-                return vec![format!("may not be '{name}'")];
-            }
-            ["/", "%"]
-                .iter()
-                .filter(|c| name.contains(*c))
-                .map(|c| format!("may not contain '{c}'"))
-                .collect()
-        }
+        NameRule::DnsSubdomain => names::name_is_dns_subdomain(name, prefix),
+        NameRule::PathSegment => names::path_segment_name(name, prefix),
     }
 }
 

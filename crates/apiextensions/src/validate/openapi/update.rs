@@ -21,7 +21,7 @@ use crate::compiled::Node;
 use crate::compiled::errors::OpenApiError;
 use crate::compiled::properties::sorted_maps;
 use crate::ratchet::{MapList, map_list_keys, unchanged};
-use crdkit_apimachinery::field::go_quote;
+use crdkit_apimachinery::gofmt;
 use crdkit_schema::ListType;
 
 impl OpenApi {
@@ -122,7 +122,7 @@ impl Correlate<'_, '_> {
     fn names_item(&mut self, i: usize) -> bool {
         let (path, created) = (&self.path, self.created);
         let items = self.items.get_or_insert_with(|| {
-            if go_quote(path).len() != path.len() + 2 {
+            if gofmt::quote(path).len() != path.len() + 2 {
                 return None;
             }
             let open = format!("{path}[");
@@ -167,7 +167,7 @@ impl Correlate<'_, '_> {
 /// Whether one of `errors` may be about the value at kube-openapi path `name` or below it
 /// (every message names the path it is about; a name Go would quote differently is assumed to).
 fn names(errors: &[OpenApiError], name: &str) -> bool {
-    go_quote(name).len() != name.len() + 2 || errors.iter().any(|e| e.message().contains(name))
+    gofmt::quote(name).len() != name.len() + 2 || errors.iter().any(|e| e.message().contains(name))
 }
 
 impl Children for Correlate<'_, '_> {

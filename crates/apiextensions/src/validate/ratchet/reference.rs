@@ -14,7 +14,8 @@ use crate::compiled::errors::{OpenApiError, to_field_errors};
 use crate::compiled::{Additional, Node};
 use crate::ratchet::Correlated;
 use crate::validate::openapi::OpenApi;
-use crdkit_apimachinery::field::{FieldError, FieldPath, go_quote};
+use crdkit_apimachinery::field::{FieldError, FieldPath};
+use crdkit_apimachinery::gofmt;
 
 /// The ratcheted OpenAPI errors of `correlation.new` against `root`.
 pub(super) fn ratcheted_openapi(root: &Node, correlation: &Correlated<'_>) -> Vec<FieldError> {
@@ -104,7 +105,7 @@ fn visit(
 
 /// Whether an error below `name` may be among `errors` (every message names its path).
 fn may_mention(errors: &[OpenApiError], name: &str) -> bool {
-    let quoted = go_quote(name);
+    let quoted = gofmt::quote(name);
     if quoted.len() != name.len() + 2 {
         return true;
     }
@@ -127,9 +128,9 @@ fn absolute_message(e: &OpenApiError, base: &str) -> String {
         }
         OpenApiError::Plain(message) => {
             // Junctor messages start with the quoted path; the rest with the path.
-            let quoted = go_quote("");
+            let quoted = gofmt::quote("");
             if let Some(rest) = message.strip_prefix(&quoted) {
-                format!("{}{rest}", go_quote(base))
+                format!("{}{rest}", gofmt::quote(base))
             } else {
                 plain_with_path(message, base)
             }
@@ -144,7 +145,7 @@ fn plain_with_path(message: &str, base: &str) -> String {
         && let Some(end) = inner.find("\" ")
     {
         let rel = &inner[..end];
-        return format!("{}{}", go_quote(&join(base, rel)), &inner[end + 1..]);
+        return format!("{}{}", gofmt::quote(&join(base, rel)), &inner[end + 1..]);
     }
     if let Some((rel, rest)) = message.split_once(" exceeds the maximum nesting depth") {
         return format!(

@@ -17,7 +17,6 @@
 //! the occurrences.
 
 mod check;
-mod compound;
 mod key;
 mod meta;
 mod root;

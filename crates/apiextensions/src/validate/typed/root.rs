@@ -3,8 +3,7 @@
 
 use serde::ser::{self, Impossible, Serialize};
 
-use super::check::Check;
-use super::compound::{MapCheck, owned_key};
+use super::check::{Check, MapCheck, owned_key};
 use super::key::KeyWith;
 use super::{Invalid, R, RootState, meta};
 use crate::validate::CompiledSchema;

@@ -72,7 +72,7 @@ use super::super::openapi::{self, SchemaOpts};
 use super::super::{CheckOptions, check_crd};
 use crate::crd_check::cel::CrdRuleChecker;
 use crdkit_apimachinery::field::{FieldError, FieldPath};
-use crdkit_cel::check::compile::RuleOptions;
+use crdkit_cel::rule::RuleOptions;
 use crdkit_schema::crd::{CustomResourceDefinition, CustomResourceValidation};
 
 #[derive(Deserialize)]

@@ -1,0 +1,287 @@
+//! What the watch cache keeps of each stored object (the cacher's decoded objects and
+//! `cachingObject`): the fields selections ask for, decoded once per write, and the object's
+//! encoding as served, made once per view and shared as bytes by every LIST, GET and watcher.
+//!
+//! Mirrors apiserver `pkg/storage/cacher/watch_cache.go` (`GetAttrsFunc` run once per event:
+//! labels and fields kept beside the object) and `caching_object.go` (one serialization per
+//! encoder, handed to every watcher). The encoding is kept as the watch frame
+//! `{"type":"ADDED","object":…}\n` it was first needed as; the object alone is a slice of it.
+
+use std::sync::{Arc, Mutex};
+
+use bytes::{Bytes, BytesMut};
+use crdkit_storage::{Decode, KeyValue};
+use serde::Deserialize;
+use serde_json::Value;
+
+/// The cache over every key, objects decoded by [`Decoder`].
+pub type Cache = crdkit_storage::WatchCache<Decoder>;
+/// One state of an object in the cache.
+pub type Entry = crdkit_storage::Entry<Decoded>;
+/// One write delivered by the cache.
+pub type Change = crdkit_storage::Change<Decoded>;
+
+/// Decodes what selections need; see [`Decoded`].
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Decoder;
+
+/// The stored object's `metadata.name`, `metadata.namespace` and labels (the string values
+/// among them, as `unstructured` reads them), and its encodings as served.
+#[derive(Debug, Default)]
+pub struct Decoded {
+    /// `metadata.name` as stored.
+    pub name: String,
+    /// `metadata.namespace` as stored.
+    pub namespace: String,
+    /// `metadata.labels` as stored.
+    pub labels: Labels,
+    encoded: Mutex<Option<Arc<Encoded>>>,
+}
+
+#[derive(Deserialize, Default)]
+struct Head {
+    #[serde(default)]
+    metadata: Option<Meta>,
+}
+
+/// Only what selections read; every other field is skipped without being built.
+#[derive(Deserialize, Default)]
+struct Meta {
+    #[serde(default)]
+    name: Option<Value>,
+    #[serde(default)]
+    namespace: Option<Value>,
+    #[serde(default)]
+    labels: Option<Value>,
+}
+
+impl Decode for Decoder {
+    type Object = Decoded;
+
+    fn decode(&self, kv: &KeyValue) -> Decoded {
+        // A value that is not an object decodes to nothing here; reading it fails with a 500
+        // where it is served (`super::decode`).
+        let meta = serde_json::from_slice::<Head>(&kv.value)
+            .ok()
+            .and_then(|h| h.metadata)
+            .unwrap_or_default();
+        let string = |v: Option<Value>| match v {
+            Some(Value::String(s)) => s,
+            _ => String::new(),
+        };
+        let labels = match meta.labels {
+            Some(Value::Object(m)) => Labels::new(m.iter().filter_map(|(k, v)| match v {
+                Value::String(s) => Some((k.as_str(), s.as_str())),
+                _ => None,
+            })),
+            _ => Labels::default(),
+        };
+        Decoded {
+            name: string(meta.name),
+            namespace: string(meta.namespace),
+            labels,
+            encoded: Mutex::new(None),
+        }
+    }
+}
+
+/// An object's labels in one allocation (`key\0value\0…`, keys sorted): a list selecting by
+/// label reads one buffer per object rather than a map's nodes and strings.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Labels(Box<str>);
+
+impl Labels {
+    /// The labels `pairs` (sorted by key, as a JSON object's keys are).
+    pub fn new<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Labels {
+        let mut buf = String::new();
+        for (k, v) in pairs {
+            buf.push_str(k);
+            buf.push('\0');
+            buf.push_str(v);
+            buf.push('\0');
+        }
+        Labels(buf.into_boxed_str())
+    }
+
+    /// The value of label `key`.
+    #[must_use]
+    pub fn get(&self, key: &str) -> Option<&str> {
+        let mut parts = self.0.split('\0');
+        while let (Some(k), Some(v)) = (parts.next(), parts.next()) {
+            if k == key {
+                return Some(v);
+            }
+        }
+        None
+    }
+
+    /// The labels as a map.
+    #[cfg(test)]
+    #[must_use]
+    pub fn to_map(&self) -> std::collections::BTreeMap<String, String> {
+        let mut parts = self.0.split('\0');
+        let mut map = std::collections::BTreeMap::new();
+        while let (Some(k), Some(v)) = (parts.next(), parts.next()) {
+            map.insert(k.to_owned(), v.to_owned());
+        }
+        map
+    }
+}
+
+/// What a stored object is served as: the version it was converted to and the rules it was
+/// decoded with (a CRD's mod revision: a new CRD means new schemas), so that objects read
+/// under equal views encode equally.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct View {
+    /// The mod revision of the CRD whose schemas decoded the object (0: built in).
+    pub rules: u64,
+    /// The request version.
+    pub version: String,
+}
+
+/// A watch event's type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventType {
+    /// `ADDED`
+    Added,
+    /// `MODIFIED`
+    Modified,
+    /// `DELETED`
+    Deleted,
+}
+
+impl EventType {
+    /// The frame's head up to the object.
+    fn head(self) -> &'static [u8] {
+        match self {
+            EventType::Added => br#"{"type":"ADDED","object":"#,
+            EventType::Modified => br#"{"type":"MODIFIED","object":"#,
+            EventType::Deleted => br#"{"type":"DELETED","object":"#,
+        }
+    }
+}
+
+const TAIL: &[u8] = b"}\n";
+
+/// An object as served under one view: its JSON inside a watch frame.
+#[derive(Debug)]
+pub struct Encoded {
+    view: View,
+    ty: EventType,
+    frame: Bytes,
+}
+
+impl Encoded {
+    /// Wraps the JSON of an object as a frame of type `ty`.
+    #[must_use]
+    pub fn new(view: View, ty: EventType, json: &[u8]) -> Encoded {
+        Encoded {
+            view,
+            ty,
+            frame: frame(ty, json),
+        }
+    }
+
+    /// The object's JSON (shares the frame's bytes).
+    #[must_use]
+    pub fn json(&self) -> Bytes {
+        let head = self.ty.head().len();
+        self.frame.slice(head..self.frame.len() - TAIL.len())
+    }
+
+    /// The watch frame of type `ty`: shared when it is the kept one, else built.
+    #[must_use]
+    pub fn frame(&self, ty: EventType) -> Bytes {
+        if ty == self.ty {
+            self.frame.clone()
+        } else {
+            frame(ty, &self.json())
+        }
+    }
+}
+
+fn frame(ty: EventType, json: &[u8]) -> Bytes {
+    let head = ty.head();
+    let mut b = BytesMut::with_capacity(head.len() + json.len() + TAIL.len());
+    b.extend_from_slice(head);
+    b.extend_from_slice(json);
+    b.extend_from_slice(TAIL);
+    b.freeze()
+}
+
+impl Decoded {
+    /// The encoding kept for `view`, if any.
+    #[must_use]
+    pub fn encoded(&self, view: &View) -> Option<Arc<Encoded>> {
+        self.slot().as_ref().filter(|e| e.view == *view).cloned()
+    }
+
+    /// Keeps `encoded` (one view at a time: the last one asked for).
+    pub fn keep(&self, encoded: Arc<Encoded>) {
+        *self.slot() = Some(encoded);
+    }
+
+    fn slot(&self) -> std::sync::MutexGuard<'_, Option<Arc<Encoded>>> {
+        self.encoded
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_what_selections_read() {
+        let kv = KeyValue {
+            key: "/registry/g/r/ns/a".into(),
+            value: Bytes::from_static(
+                br#"{"metadata":{"name":"a","namespace":"ns","labels":{"x":"y","n":1},"managedFields":[{"a":1}]},"spec":{}}"#,
+            ),
+            create_revision: 1,
+            mod_revision: 2,
+        };
+        let d = Decoder.decode(&kv);
+        assert_eq!((d.name.as_str(), d.namespace.as_str()), ("a", "ns"));
+        assert_eq!(d.labels.to_map().len(), 1);
+        assert_eq!(d.labels.get("x"), Some("y"));
+        assert_eq!(d.labels.get("n"), None);
+        let l = Labels::new([("a", ""), ("b", "c")]);
+        assert_eq!(
+            (l.get("a"), l.get("b"), l.get("c")),
+            (Some(""), Some("c"), None)
+        );
+        let junk = KeyValue {
+            value: Bytes::from_static(b"[1]"),
+            ..kv
+        };
+        assert!(Decoder.decode(&junk).name.is_empty());
+    }
+
+    #[test]
+    fn one_encoding_per_view_shared_as_frames() {
+        let view = View {
+            rules: 3,
+            version: "v1".into(),
+        };
+        let e = Encoded::new(view.clone(), EventType::Modified, br#"{"a":1}"#);
+        assert_eq!(&e.json()[..], br#"{"a":1}"#);
+        assert_eq!(
+            &e.frame(EventType::Modified)[..],
+            b"{\"type\":\"MODIFIED\",\"object\":{\"a\":1}}\n"
+        );
+        assert_eq!(
+            &e.frame(EventType::Deleted)[..],
+            b"{\"type\":\"DELETED\",\"object\":{\"a\":1}}\n"
+        );
+        let d = Decoded::default();
+        d.keep(Arc::new(e));
+        assert!(d.encoded(&view).is_some());
+        let other = View {
+            rules: 4,
+            version: "v1".into(),
+        };
+        assert!(d.encoded(&other).is_none());
+    }
+}

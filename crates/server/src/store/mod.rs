@@ -1,0 +1,456 @@
+//! Objects over the storage trait: JSON values in, JSON values out, `resourceVersion` being the
+//! key's mod revision, and storage errors turned into the API server's Status errors.
+//!
+//! Mirrors apiserver `pkg/storage/etcd3/store.go` (the versioner: `resourceVersion` is cleared
+//! before an object is written and set from the mod revision when it is read; a deleted object
+//! carries the revision of its deletion) and `pkg/storage/errors.go` →
+//! `pkg/registry/generic/registry/store.go` `interpretGetError`/`interpretUpdateError`
+//! (`NotFound`, `AlreadyExists`, `Conflict`, 410 `Expired` for a compacted revision, 504 for a
+//! revision the store has not reached).
+
+pub mod cached;
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use crdkit_storage::{Error as StorageError, KeyValue, ListOptions, ListResult, Revision, Storage};
+use serde_json::Value;
+
+use crate::http::status::{ApiError, ApiResult, Cause, Details, GroupResource};
+use crate::object;
+
+/// An object read from storage, with its `resourceVersion` set.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stored {
+    /// The object, as stored (storage version), `metadata.resourceVersion` set.
+    pub value: Value,
+    /// Its mod revision.
+    pub revision: Revision,
+}
+
+/// The storage's bytes of an object: `resourceVersion` and `selfLink` are not stored. Written
+/// straight from `obj`, without a copy that leaves them out.
+#[must_use]
+pub fn encode(obj: &Value) -> Bytes {
+    Bytes::from(serde_json::to_vec(&Storable(obj)).unwrap_or_default())
+}
+
+/// Whether two objects are stored as the same bytes (equal but for `resourceVersion` and
+/// `selfLink`), without encoding them.
+#[must_use]
+pub fn same_stored(a: &Value, b: &Value) -> bool {
+    let (Value::Object(a), Value::Object(b)) = (a, b) else {
+        return a == b;
+    };
+    a.len() == b.len()
+        && a.iter().all(|(k, v)| match (k.as_str(), v, b.get(k)) {
+            ("metadata", Value::Object(ma), Some(Value::Object(mb))) => kept(ma).eq(kept(mb)),
+            (_, v, Some(w)) => v == w,
+            (_, _, None) => false,
+        })
+}
+
+/// The fields of `metadata` that are stored.
+fn kept(meta: &serde_json::Map<String, Value>) -> impl Iterator<Item = (&String, &Value)> {
+    meta.iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "resourceVersion" | "selfLink"))
+}
+
+/// An object serialized as stored: its `metadata` without `resourceVersion` and `selfLink`
+/// (the key order of a map is kept: the object's maps are sorted).
+struct Storable<'a>(&'a Value);
+
+impl serde::Serialize for Storable<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let Value::Object(map) = self.0 else {
+            return self.0.serialize(s);
+        };
+        let mut out = s.serialize_map(Some(map.len()))?;
+        for (k, v) in map {
+            match v {
+                Value::Object(meta) if k == "metadata" => {
+                    out.serialize_entry(k, &WithoutVersion(meta))?;
+                }
+                _ => out.serialize_entry(k, v)?,
+            }
+        }
+        out.end()
+    }
+}
+
+struct WithoutVersion<'a>(&'a serde_json::Map<String, Value>);
+
+impl serde::Serialize for WithoutVersion<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(kept(self.0))
+    }
+}
+
+/// An object from stored bytes, its `resourceVersion` set to `revision`: anything accepted for
+/// storage decodes (the same depth limit as request bodies).
+///
+/// # Errors
+/// Bytes that are not a JSON object (a damaged store): 500.
+pub fn decode(bytes: &[u8], revision: Revision) -> ApiResult<Value> {
+    let mut v = crate::http::decode::json_value(bytes)
+        .map_err(|e| ApiError::internal(format!("stored object does not decode: {e}")))?;
+    if !v.is_object() {
+        return Err(ApiError::internal("stored object is not a JSON object"));
+    }
+    object::set_meta(
+        &mut v,
+        "resourceVersion",
+        Some(Value::String(revision.to_string())),
+    );
+    Ok(v)
+}
+
+/// An object's `apiVersion`, `kind` and the `metadata` fields owners and finalizers are read
+/// from (`uid`, `name`, `namespace`, `ownerReferences`, `finalizers`, `deletionTimestamp`), from
+/// stored bytes, without building the rest (what the garbage collector watches).
+#[must_use]
+pub fn decode_head(bytes: &[u8]) -> Option<Value> {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Head {
+        api_version: Option<Value>,
+        kind: Option<Value>,
+        metadata: Option<Meta>,
+    }
+    #[derive(serde::Deserialize, serde::Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Meta {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        uid: Option<Value>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        name: Option<Value>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        namespace: Option<Value>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        owner_references: Option<Value>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        finalizers: Option<Value>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        deletion_timestamp: Option<Value>,
+    }
+    let head: Head = serde_json::from_slice(bytes).ok()?;
+    let mut obj = serde_json::Map::new();
+    if let Some(v) = head.api_version {
+        obj.insert("apiVersion".to_owned(), v);
+    }
+    if let Some(v) = head.kind {
+        obj.insert("kind".to_owned(), v);
+    }
+    if let Some(m) = head.metadata {
+        obj.insert("metadata".to_owned(), serde_json::to_value(m).ok()?);
+    }
+    Some(Value::Object(obj))
+}
+
+fn stored(kv: &KeyValue) -> ApiResult<Stored> {
+    Ok(Stored {
+        value: decode(&kv.value, kv.mod_revision)?,
+        revision: kv.mod_revision,
+    })
+}
+
+/// A storage error as the API server reports it for `gr`/`name`.
+#[must_use]
+pub fn error(e: StorageError, gr: &GroupResource, name: &str) -> ApiError {
+    match e {
+        StorageError::NotFound { .. } => ApiError::not_found(gr, name),
+        StorageError::AlreadyExists { .. } => ApiError::already_exists(gr, name),
+        StorageError::Conflict { .. } => ApiError::modified(gr, name),
+        StorageError::Compacted {
+            requested,
+            compacted,
+        } => expired(requested, compacted),
+        StorageError::FutureRevision { requested, current } => too_large(requested, current),
+        other => ApiError::internal(other),
+    }
+}
+
+/// 410 `too old resource version: <rv> (<oldest>)`.
+#[must_use]
+pub fn expired(requested: Revision, compacted: Revision) -> ApiError {
+    ApiError::expired(format!(
+        "too old resource version: {requested} ({compacted})"
+    ))
+}
+
+/// 504 `Too large resource version` (`NewTooLargeResourceVersionError`).
+#[must_use]
+pub fn too_large(requested: Revision, current: Revision) -> ApiError {
+    let mut e = ApiError::timeout(format!(
+        "Too large resource version: {requested}, current: {current}"
+    ));
+    e.details = Some(Box::new(Details {
+        causes: vec![Cause {
+            reason: "ResourceVersionTooLarge".to_owned(),
+            message: "Too large resource version".to_owned(),
+            field: String::new(),
+        }],
+        retry_after_seconds: 1,
+        ..Details::default()
+    }));
+    e
+}
+
+/// 500 `etcdserver: request is too large`: etcd's `ErrRequestTooLarge`, which kube-apiserver
+/// passes on as an error that is not a Status (`responsewriters.ErrorToAPIStatus`: code 500, no
+/// reason, the error's text).
+#[must_use]
+pub fn request_too_large() -> ApiError {
+    ApiError {
+        code: 500,
+        reason: "",
+        message: "etcdserver: request is too large".to_owned(),
+        details: None,
+        list_continue: None,
+    }
+}
+
+/// Whether `e` is [`request_too_large`] (apiserver `rest.go` `isTooLargeError`).
+#[must_use]
+pub fn is_request_too_large(e: &ApiError) -> bool {
+    e.code == 500 && e.reason.is_empty() && e.message == "etcdserver: request is too large"
+}
+
+/// Objects over a storage backend.
+#[derive(Clone)]
+pub struct Objects {
+    storage: Arc<dyn Storage>,
+    max_object_bytes: usize,
+}
+
+impl Objects {
+    /// Objects in `storage`, each at most `max_object_bytes` encoded with its key (etcd
+    /// measures the whole request; its key and value are what grows).
+    #[must_use]
+    pub fn new(storage: Arc<dyn Storage>, max_object_bytes: usize) -> Objects {
+        Objects {
+            storage,
+            max_object_bytes,
+        }
+    }
+
+    /// The encoding of `obj` to write at `key`, within the size limit.
+    fn encode_within(&self, key: &str, obj: &Value) -> ApiResult<Bytes> {
+        let bytes = encode(obj);
+        if bytes.len().saturating_add(key.len()) > self.max_object_bytes {
+            return Err(request_too_large());
+        }
+        Ok(bytes)
+    }
+
+    /// The backend.
+    #[must_use]
+    pub fn storage(&self) -> &Arc<dyn Storage> {
+        &self.storage
+    }
+
+    /// The object at `key`.
+    ///
+    /// # Errors
+    /// 404 when absent.
+    pub async fn get(&self, key: &str, gr: &GroupResource, name: &str) -> ApiResult<Stored> {
+        let kv = self
+            .storage
+            .get(key)
+            .await
+            .map_err(|e| error(e, gr, name))?;
+        stored(&kv)
+    }
+
+    /// The stored key-value at `key`.
+    ///
+    /// # Errors
+    /// 404 when absent.
+    pub async fn get_kv(&self, key: &str, gr: &GroupResource, name: &str) -> ApiResult<KeyValue> {
+        self.storage.get(key).await.map_err(|e| error(e, gr, name))
+    }
+
+    /// A page of the stored key-values under `prefix`.
+    ///
+    /// # Errors
+    /// As [`Objects::list`].
+    pub async fn list_kv(
+        &self,
+        prefix: &str,
+        options: &ListOptions,
+        gr: &GroupResource,
+    ) -> ApiResult<ListResult> {
+        self.storage
+            .list(prefix, options)
+            .await
+            .map_err(|e| error(e, gr, ""))
+    }
+
+    /// A page of the objects under `prefix`.
+    ///
+    /// # Errors
+    /// 410 for a compacted revision, 504 for a future one.
+    pub async fn list(
+        &self,
+        prefix: &str,
+        options: &ListOptions,
+        gr: &GroupResource,
+    ) -> ApiResult<(Vec<Stored>, ListResult)> {
+        let result = self
+            .storage
+            .list(prefix, options)
+            .await
+            .map_err(|e| error(e, gr, ""))?;
+        let items = result.items.iter().map(stored).collect::<ApiResult<_>>()?;
+        Ok((items, result))
+    }
+
+    /// Creates `key`; returns the new revision.
+    ///
+    /// # Errors
+    /// 409 when the key exists.
+    pub async fn create(
+        &self,
+        key: &str,
+        obj: &Value,
+        gr: &GroupResource,
+        name: &str,
+    ) -> ApiResult<Revision> {
+        let bytes = self.encode_within(key, obj)?;
+        let kv = self
+            .storage
+            .create(key, bytes)
+            .await
+            .map_err(|e| error(e, gr, name))?;
+        Ok(kv.mod_revision)
+    }
+
+    /// Replaces `key` if its revision is still `expected`; returns the new revision.
+    ///
+    /// # Errors
+    /// 404 when gone, 409 when modified since.
+    pub async fn update(
+        &self,
+        key: &str,
+        obj: &Value,
+        expected: Revision,
+        gr: &GroupResource,
+        name: &str,
+    ) -> ApiResult<Revision> {
+        let bytes = self.encode_within(key, obj)?;
+        let kv = self
+            .storage
+            .update(key, bytes, expected)
+            .await
+            .map_err(|e| error(e, gr, name))?;
+        Ok(kv.mod_revision)
+    }
+
+    /// Deletes `key` if its revision is still `expected`; returns the deleted object with the
+    /// revision of the delete as its `resourceVersion`.
+    ///
+    /// # Errors
+    /// 404 when gone, 409 when modified since.
+    pub async fn delete(
+        &self,
+        key: &str,
+        expected: Option<Revision>,
+        gr: &GroupResource,
+        name: &str,
+    ) -> ApiResult<Stored> {
+        let d = self
+            .storage
+            .delete(key, expected)
+            .await
+            .map_err(|e| error(e, gr, name))?;
+        Ok(Stored {
+            value: decode(&d.prev.value, d.revision)?,
+            revision: d.revision,
+        })
+    }
+
+    /// The store's latest revision.
+    ///
+    /// # Errors
+    /// A backend failure.
+    pub async fn current_revision(&self) -> ApiResult<Revision> {
+        self.storage
+            .current_revision()
+            .await
+            .map_err(ApiError::internal)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn resource_version_is_not_stored() {
+        let b =
+            encode(&json!({"metadata": {"name": "a", "resourceVersion": "5", "selfLink": "/x"}}));
+        assert_eq!(&b[..], br#"{"metadata":{"name":"a"}}"#);
+        // The same bytes as the object without them.
+        let obj = json!({"b": [1, {"c": null}], "metadata": {"labels": {"x": "y"}, "name": "a", "resourceVersion": "1"}, "a": "s"});
+        let mut stripped = obj.clone();
+        stripped["metadata"]
+            .as_object_mut()
+            .unwrap()
+            .remove("resourceVersion");
+        assert_eq!(encode(&obj), serde_json::to_vec(&stripped).unwrap());
+        assert!(same_stored(&obj, &stripped));
+        stripped["metadata"]["selfLink"] = json!("/x");
+        assert!(same_stored(&obj, &stripped));
+        stripped["metadata"]["name"] = json!("b");
+        assert!(!same_stored(&obj, &stripped));
+        assert!(!same_stored(
+            &json!({"metadata": {}}),
+            &json!({"metadata": null})
+        ));
+        let v = decode(&b, 9).unwrap();
+        assert_eq!(v["metadata"]["resourceVersion"], "9");
+        assert_eq!(decode(b"[1]", 1).unwrap_err().code, 500);
+    }
+
+    #[test]
+    fn heads_keep_what_owners_are_read_from() {
+        let obj = json!({"apiVersion": "v1", "kind": "ConfigMap", "data": {"a": "b"},
+            "metadata": {"name": "a", "uid": "u", "ownerReferences": [{"uid": "o"}],
+                "managedFields": [{"manager": "m"}], "finalizers": ["f"]}});
+        let head = decode_head(&serde_json::to_vec(&obj).unwrap()).unwrap();
+        assert_eq!(
+            head,
+            json!({"apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": {"name": "a", "uid": "u", "ownerReferences": [{"uid": "o"}], "finalizers": ["f"]}})
+        );
+        assert!(decode_head(b"[1]").is_none());
+    }
+
+    #[test]
+    fn storage_errors_map_to_statuses() {
+        let gr = GroupResource::new("stable.example.com", "crontabs");
+        let e = error(
+            StorageError::Compacted {
+                requested: 3,
+                compacted: 10,
+            },
+            &gr,
+            "",
+        );
+        assert_eq!((e.code, e.reason), (410, "Expired"));
+        assert_eq!(e.message, "too old resource version: 3 (10)");
+        let e = error(
+            StorageError::Conflict {
+                key: "k".into(),
+                expected: 1,
+                current_revision: 2,
+            },
+            &gr,
+            "x",
+        );
+        assert_eq!(e.code, 409);
+        assert_eq!(too_large(9, 3).code, 504);
+    }
+}

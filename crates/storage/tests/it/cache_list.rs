@@ -1,0 +1,219 @@
+//! Lists from the watch cache: the state decoded once, snapshots at recent revisions matching
+//! the backend's, filters and pages, and the wait for freshness.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use bytes::Bytes;
+use crdkit_storage::{
+    CompactionPolicy, Decode, Error, KeyValue, ListOptions, MemoryStorage, Storage, WatchCache,
+    WatchCacheConfig,
+};
+
+/// Decodes the value's length, and counts the decodings.
+#[derive(Default)]
+struct Counting(Arc<AtomicUsize>);
+
+impl Decode for Counting {
+    type Object = usize;
+    fn decode(&self, kv: &KeyValue) -> usize {
+        self.0.fetch_add(1, Ordering::Relaxed);
+        kv.value.len()
+    }
+}
+
+fn store() -> Arc<dyn Storage> {
+    Arc::new(MemoryStorage::with_policy(CompactionPolicy {
+        retain_revisions: None,
+    }))
+}
+
+fn keys<O>(items: &[Arc<crdkit_storage::Entry<O>>]) -> Vec<&str> {
+    items.iter().map(|e| e.kv.key.as_str()).collect()
+}
+
+#[tokio::test]
+async fn lists_match_the_backend_at_every_recent_revision() {
+    let s = store();
+    s.create("/l/before", Bytes::from_static(b"x"))
+        .await
+        .unwrap();
+    let decoded = Arc::new(AtomicUsize::new(0));
+    let cache = WatchCache::start_with(
+        Arc::clone(&s),
+        WatchCacheConfig {
+            history: 100,
+            ..WatchCacheConfig::default()
+        },
+        Counting(Arc::clone(&decoded)),
+    )
+    .await
+    .unwrap();
+    let mut revisions = vec![s.current_revision().await.unwrap()];
+    for i in 0..10u8 {
+        let key = format!("/l/{}", i % 4);
+        let kv = match s.get(&key).await {
+            Ok(kv) => s
+                .update(
+                    &key,
+                    Bytes::from(vec![b'y'; usize::from(i)]),
+                    kv.mod_revision,
+                )
+                .await
+                .unwrap(),
+            Err(_) => s.create(&key, Bytes::from_static(b"new")).await.unwrap(),
+        };
+        revisions.push(kv.mod_revision);
+        if i == 6 {
+            revisions.push(s.delete("/l/1", None).await.unwrap().revision);
+        }
+    }
+    let last = *revisions.last().unwrap();
+    assert!(cache.wait_for(last, Duration::from_secs(10)).await);
+    for &at in &revisions {
+        let options = ListOptions {
+            at_revision: Some(at),
+            ..ListOptions::default()
+        };
+        let want = s.list("/l/", &options).await.unwrap();
+        let got = cache.list("/l/", &options, &|_| true).unwrap();
+        assert_eq!(got.revision, want.revision);
+        let got: Vec<KeyValue> = got.items.iter().map(|e| e.kv.clone()).collect();
+        assert_eq!(got, want.items, "at {at}");
+    }
+    // Decoded once per write (and once per delete, for what a watch delivers), never per list.
+    let before = decoded.load(Ordering::Relaxed);
+    cache
+        .list("/l/", &ListOptions::default(), &|_| true)
+        .unwrap();
+    assert_eq!(decoded.load(Ordering::Relaxed), before);
+    assert!(matches!(
+        cache.list(
+            "/l/",
+            &ListOptions {
+                at_revision: Some(last + 5),
+                ..ListOptions::default()
+            },
+            &|_| true
+        ),
+        Err(Error::FutureRevision { .. })
+    ));
+}
+
+#[tokio::test]
+async fn pages_fill_up_with_matching_entries_and_count_what_follows() {
+    let s = store();
+    for i in 0..10 {
+        let v = if i % 3 == 0 { "red" } else { "blue" };
+        s.create(&format!("/p/{i}"), Bytes::from(v)).await.unwrap();
+    }
+    let cache = WatchCache::start_with(
+        Arc::clone(&s),
+        WatchCacheConfig::default(),
+        Counting::default(),
+    )
+    .await
+    .unwrap();
+    // The state is read at the start of the history, and the history replayed, by the cache's
+    // task: readers wait for the revision they need.
+    let now = s.current_revision().await.unwrap();
+    assert!(cache.wait_for(now, Duration::from_secs(10)).await);
+    let red = |e: &crdkit_storage::Entry<usize>| e.object == 3;
+    let options = ListOptions {
+        limit: Some(2),
+        ..ListOptions::default()
+    };
+    let page = cache.list("/p/", &options, &red).unwrap();
+    assert_eq!(keys(&page.items), ["/p/0", "/p/3"]);
+    assert!(page.more);
+    // Keys after the last item, matching or not (etcd's count).
+    assert_eq!(page.remaining, 6);
+    let next = ListOptions {
+        continue_key: Some("/p/3".into()),
+        at_revision: Some(page.revision),
+        ..options
+    };
+    let page = cache.list("/p/", &next, &red).unwrap();
+    assert_eq!(keys(&page.items), ["/p/6", "/p/9"]);
+    assert!(!page.more);
+    let all = cache
+        .list("/p/", &ListOptions::default(), &|_| true)
+        .unwrap();
+    assert_eq!(all.items.len(), 10);
+    assert!(!all.more);
+}
+
+#[tokio::test]
+async fn revisions_older_than_the_history_are_refused() {
+    let s = store();
+    let cache = WatchCache::start_with(
+        Arc::clone(&s),
+        WatchCacheConfig {
+            history: 3,
+            ..WatchCacheConfig::default()
+        },
+        Counting::default(),
+    )
+    .await
+    .unwrap();
+    let mut revisions = Vec::new();
+    for i in 0..8 {
+        revisions.push(
+            s.create(&format!("/o/{i}"), Bytes::from_static(b"x"))
+                .await
+                .unwrap()
+                .mod_revision,
+        );
+    }
+    assert!(cache.wait_for(revisions[7], Duration::from_secs(10)).await);
+    let at = |r| ListOptions {
+        at_revision: Some(r),
+        ..ListOptions::default()
+    };
+    assert_eq!(
+        cache
+            .list("/o/", &at(revisions[4]), &|_| true)
+            .unwrap()
+            .items
+            .len(),
+        5
+    );
+    assert!(matches!(
+        cache.list("/o/", &at(revisions[3]), &|_| true),
+        Err(Error::Compacted { .. })
+    ));
+    // A revision the cache has not reached is not waited for forever.
+    assert!(
+        !cache
+            .wait_for(revisions[7] + 1, Duration::from_millis(20))
+            .await
+    );
+}
+
+#[tokio::test]
+async fn the_state_at_start_is_the_backends() {
+    let s = store();
+    for i in 0..5 {
+        s.create(&format!("/s/{i}"), Bytes::from_static(b"x"))
+            .await
+            .unwrap();
+    }
+    s.delete("/s/2", None).await.unwrap();
+    let cache = WatchCache::start_with(
+        Arc::clone(&s),
+        WatchCacheConfig::default(),
+        Counting::default(),
+    )
+    .await
+    .unwrap();
+    let now = s.current_revision().await.unwrap();
+    assert!(cache.wait_for(now, Duration::from_secs(10)).await);
+    let got = cache
+        .list("/s/", &ListOptions::default(), &|_| true)
+        .unwrap();
+    assert_eq!(keys(&got.items), ["/s/0", "/s/1", "/s/3", "/s/4"]);
+    assert_eq!(got.revision, s.current_revision().await.unwrap());
+    assert_eq!(cache.get("/s/3").unwrap().object, 1);
+    assert!(cache.get("/s/2").is_none());
+}
