@@ -80,7 +80,6 @@ fn terminated_code(t: &Value) -> String {
 }
 
 /// `printPod`.
-#[allow(clippy::too_many_lines)] // one Go function, kept in one piece to compare with it
 fn pod(obj: &Value, now: i64) -> Row {
     let spec = at(obj, &["spec"]);
     let status = at(obj, &["status"]);

@@ -125,7 +125,7 @@ pub(crate) fn secret(s: &Obj, errs: &mut Vec<FieldError>) {
             };
             match decoded(key) {
                 None if !data.contains_key(key) => {
-                    errs.push(FieldError::required(&dp.key(key), ""))
+                    errs.push(FieldError::required(&dp.key(key), ""));
                 }
                 bytes => {
                     let bytes = bytes.unwrap_or_default();

@@ -84,7 +84,7 @@ pub(crate) fn backend(b: &Obj, p: &FieldPath, errs: &mut Vec<FieldError>) {
                     }
                 }
                 (true, true) => {
-                    errs.push(FieldError::required(&pp, "port name or number is required"))
+                    errs.push(FieldError::required(&pp, "port name or number is required"));
                 }
             }
         }

@@ -159,11 +159,11 @@ pub(crate) fn validate(
         ("networking.k8s.io", "v1", "Ingress") => ingress::ingress(n, o, e),
         ("networking.k8s.io", "v1", "IngressClass") => ingress::ingress_class(n, o, e),
         ("autoscaling", "v1" | "v2", "HorizontalPodAutoscaler") => {
-            autoscaling::hpa(n, version, o, e)
+            autoscaling::hpa(n, version, o, e);
         }
         ("policy", "v1", "PodDisruptionBudget") => policy::pdb(n, o, e),
         ("rbac.authorization.k8s.io", "v1", "Role" | "ClusterRole") => {
-            rbac::role(n, kind == "ClusterRole", o, e)
+            rbac::role(n, kind == "ClusterRole", o, e);
         }
         ("rbac.authorization.k8s.io", "v1", "RoleBinding" | "ClusterRoleBinding") => {
             rbac::binding(n, kind == "ClusterRoleBinding", o, e);

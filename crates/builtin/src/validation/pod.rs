@@ -350,11 +350,10 @@ pub(crate) fn pod_resources(spec: &Obj, res: &Obj, p: &FieldPath, errs: &mut Vec
             }
         }
     }
-    let only_names = serde_json::Map::from_iter(
-        ["limits", "requests"]
-            .iter()
-            .filter_map(|k| res.get(*k).map(|v| ((*k).to_owned(), v.clone()))),
-    );
+    let only_names: serde_json::Map<String, Value> = ["limits", "requests"]
+        .iter()
+        .filter_map(|k| res.get(*k).map(|v| ((*k).to_owned(), v.clone())))
+        .collect();
     resources::container_requirements(&only_names, p, errs);
     let pod_limits = obj_or_empty(res, "limits");
     for (i, c) in items(spec, "containers") {

@@ -214,7 +214,7 @@ pub(crate) fn seccomp_profile(sp: &Obj, p: &FieldPath, errs: &mut Vec<FieldError
                 "must be set when seccomp type is Localhost",
             )),
             Some(l) => {
-                super::projections::local_descending_path(l, &p.child("localhostProfile"), errs)
+                super::projections::local_descending_path(l, &p.child("localhostProfile"), errs);
             }
         }
     } else if local.is_some() {

@@ -137,10 +137,8 @@ pub(crate) fn selector_bad_value(sel: Option<&Value>) -> BadValue {
                     .get("values")
                     .filter(|v| v.as_array().is_some_and(|a| !a.is_empty()))
                 {
-                    s.push_str(&format!(
-                        ",\"values\":{}",
-                        crdkit_apimachinery::gofmt::json(v)
-                    ));
+                    s.push_str(",\"values\":");
+                    s.push_str(&crdkit_apimachinery::gofmt::json(v));
                 }
                 s.push('}');
                 s

@@ -16,12 +16,14 @@ pub(crate) fn list_bad(spec: &Obj, k: &str) -> BadValue {
 }
 
 /// `isHeadlessService`: `clusterIPs` is exactly `["None"]`.
+#[must_use]
 pub fn is_headless(spec: &Obj) -> bool {
     let ips = arr(spec, "clusterIPs");
     ips.len() == 1 && ips[0] == "None"
 }
 
 /// `ValidateServiceClusterIPsRelatedFields`.
+#[must_use]
 pub fn cluster_ips_related_fields(spec: &Obj) -> Vec<FieldError> {
     let mut errs = Vec::new();
     if str_of(spec, "type") == "ExternalName" {

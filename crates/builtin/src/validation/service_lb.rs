@@ -16,6 +16,7 @@ use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath};
 use crdkit_apimachinery::goparse::parse_cidr_sloppy;
 
 /// `ExternallyAccessible`: load balancers, node ports, and cluster IPs with external IPs.
+#[must_use]
 pub fn externally_accessible(spec: &Obj) -> bool {
     match str_of(spec, "type") {
         "LoadBalancer" | "NodePort" => true,
@@ -25,6 +26,7 @@ pub fn externally_accessible(spec: &Obj) -> bool {
 }
 
 /// `NeedsHealthCheck`: a load balancer with a `Local` external traffic policy.
+#[must_use]
 pub fn needs_health_check(spec: &Obj) -> bool {
     str_of(spec, "type") == "LoadBalancer" && str_of(spec, "externalTrafficPolicy") == "Local"
 }

@@ -78,20 +78,19 @@ pub(crate) fn stateful_set_spec(spec: &Obj, p: &FieldPath, errs: &mut Vec<FieldE
         meta::nonnegative(int_of(ord, "start"), &p.child("ordinals.start"), errs);
     }
     selector_checks(spec, "statefulset", p, errs);
-    match obj(spec, "selector").map(as_selector) {
-        Some(None) => errs.push(FieldError::invalid(
+    if let Some(None) = obj(spec, "selector").map(as_selector) {
+        errs.push(FieldError::invalid(
             &p.child("selector"),
             selector_bad_value(spec.get("selector")),
             "",
-        )),
-        _ => {
-            selector_matches(spec, false, p, errs);
-            let tp = p.child("template");
-            let t = obj_or_empty(spec, "template");
-            let m = obj_or_empty(t, "metadata");
-            labels(m, "labels", &tp.child("labels"), errs);
-            meta::annotations(m, "annotations", &tp.child("annotations"), errs);
-        }
+        ));
+    } else {
+        selector_matches(spec, false, p, errs);
+        let tp = p.child("template");
+        let t = obj_or_empty(spec, "template");
+        let m = obj_or_empty(t, "metadata");
+        labels(m, "labels", &tp.child("labels"), errs);
+        meta::annotations(m, "annotations", &tp.child("annotations"), errs);
     }
     let t = obj_or_empty(spec, "template");
     restart_always_no_deadline(t, "StatefulSet", &p.child("template"), errs);

@@ -116,16 +116,15 @@ pub(crate) fn selector_and_template(
     errs: &mut Vec<FieldError>,
 ) {
     selector_checks(spec, "deployment", p, errs);
-    match obj(spec, "selector").map(as_selector) {
-        Some(None) => errs.push(FieldError::invalid(
+    if let Some(None) = obj(spec, "selector").map(as_selector) {
+        errs.push(FieldError::invalid(
             &p.child("selector"),
             selector_bad_value(spec.get("selector")),
             "invalid label selector",
-        )),
-        _ => {
-            selector_matches(spec, false, p, errs);
-            replica_template(spec, kind, p, errs);
-        }
+        ));
+    } else {
+        selector_matches(spec, false, p, errs);
+        replica_template(spec, kind, p, errs);
     }
 }
 

@@ -71,21 +71,18 @@ impl ServiceAllocator {
                             .iter()
                             .find(|(p, n)| p == port && *n != 0)
                             .map(|(_, n)| *n);
-                        match later {
-                            Some(n) => {
-                                self.ports.allocate(n).map_err(|e| invalid(n, e))?;
-                                a.ports.push(u16::try_from(n).unwrap_or(0));
-                                n
-                            }
-                            None => {
-                                let p = self.ports.allocate_next().ok_or_else(|| {
-                                    AllocError::Internal(
-                                        "failed to allocate a nodePort: range is full".to_owned(),
-                                    )
-                                })?;
-                                a.ports.push(p);
-                                i64::from(p)
-                            }
+                        if let Some(n) = later {
+                            self.ports.allocate(n).map_err(|e| invalid(n, e))?;
+                            a.ports.push(u16::try_from(n).unwrap_or(0));
+                            n
+                        } else {
+                            let p = self.ports.allocate_next().ok_or_else(|| {
+                                AllocError::Internal(
+                                    "failed to allocate a nodePort: range is full".to_owned(),
+                                )
+                            })?;
+                            a.ports.push(p);
+                            i64::from(p)
                         }
                     }
                 };
