@@ -103,6 +103,18 @@ async fn requests_past_the_in_flight_limit_are_429() {
     .await;
     let h = Http::of(&s);
     h.crd("resourcedefinition.yaml").await;
+    let body = json!({"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": {"generateName": "a-"}, "spec": {}});
+    // The resource served first: a create held on a path not yet served would be answered 404
+    // at once, without its body, and hold no place.
+    let mut served = false;
+    for _ in 0..100 {
+        if h.post(CT, &body).await.status == 201 {
+            served = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(served, "the custom resource is served");
     // Two creates in flight: their bodies never come.
     let mut held = Vec::new();
     for _ in 0..2 {
@@ -110,7 +122,6 @@ async fn requests_past_the_in_flight_limit_are_429() {
         c.write_all(format!("POST {CT} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{{").as_bytes()).await.unwrap();
         held.push(c);
     }
-    let body = json!({"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": {"generateName": "a-"}, "spec": {}});
     let mut refused = None;
     for _ in 0..100 {
         let r = h.post(CT, &body).await;
