@@ -3,6 +3,7 @@
 
 pub mod cel_const;
 pub mod reclaim;
+pub mod requests;
 mod rule_gen;
 
 use crdkit_schema::{AdditionalProperties, ListType, Structural, Type};

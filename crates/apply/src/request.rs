@@ -23,6 +23,18 @@ pub const FIELD_MANAGER_MAX_LENGTH: usize = 128;
 /// A body that is not YAML, or whose document is not a mapping:
 /// `error decoding patch: ...` (400).
 pub fn decode_apply_patch(body: &[u8]) -> Result<Value, ApplyError> {
+    decode_apply_patch_with(body, serde_saphyr::Options::default())
+}
+
+/// [`decode_apply_patch`] with the YAML reader's `options` (a server's budget: nesting, and
+/// aliases charged as they expand).
+///
+/// # Errors
+/// As [`decode_apply_patch`]; a body over the budget is `error decoding patch: ...` too.
+pub fn decode_apply_patch_with(
+    body: &[u8],
+    options: serde_saphyr::Options,
+) -> Result<Value, ApplyError> {
     let bad = |m: String| ApplyError::BadRequest(format!("error decoding patch: {m}"));
     let text = std::str::from_utf8(body).map_err(|e| bad(e.to_string()))?;
     if text.trim().is_empty() {
@@ -32,10 +44,12 @@ pub fn decode_apply_patch(body: &[u8]) -> Result<Value, ApplyError> {
     let v: Value = if text.trim_start().starts_with('{') {
         match serde_json::from_str(text) {
             Ok(v) => v,
-            Err(_) => serde_saphyr::from_str(text).map_err(|e| bad(first_line(&e.to_string())))?,
+            Err(_) => serde_saphyr::from_str_with_options(text, options)
+                .map_err(|e| bad(first_line(&e.to_string())))?,
         }
     } else {
-        serde_saphyr::from_str(text).map_err(|e| bad(first_line(&e.to_string())))?
+        serde_saphyr::from_str_with_options(text, options)
+            .map_err(|e| bad(first_line(&e.to_string())))?
     };
     match v {
         Value::Object(_) => Ok(v),

@@ -66,7 +66,8 @@ const OPENAPI: &str =
 ";
 
 const SERVE: &str = "    crdgen serve [--addr 127.0.0.1:PORT] [--data DIR | --etcd URL[,URL...] [--etcd-prefix PREFIX]]
-                 [--kubeconfig FILE] [--allow-remote --token TOKEN]
+                 [--kubeconfig FILE] [--allow-remote [--insecure-remote-http]]
+                 [--token TOKEN | --token-file FILE] [--accept-hosts REGEXPS]
                  [--tls-generate | --tls-cert FILE --tls-key FILE]
         Serve the Kubernetes API for CustomResourceDefinitions and their objects to kubectl and
         kube-rs (the local API server); prints the URL and the kubeconfig's path once listening,
@@ -77,9 +78,18 @@ const SERVE: &str = "    crdgen serve [--addr 127.0.0.1:PORT] [--data DIR | --et
         --etcd-prefix P     prefix of every etcd key (default none)
         --kubeconfig FILE   write a kubeconfig for the server to FILE (default DIR/kubeconfig or
                             a temporary file)
-        --allow-remote      allow a non-loopback address (requires --token)
-        --token TOKEN       require `Authorization: Bearer TOKEN`
-        --tls-generate      serve HTTPS with a generated certificate (its CA goes in the kubeconfig)
+        --allow-remote      allow a non-loopback address (requires a token, and TLS unless
+                            --insecure-remote-http)
+        --insecure-remote-http  allow --allow-remote over plain HTTP (the token travels in clear)
+        --token TOKEN       require `Authorization: Bearer TOKEN` (visible in `ps`: prefer
+                            --token-file or $CRDGEN_TOKEN, read when no flag names a token)
+        --token-file FILE   the token, read from FILE
+        --accept-hosts RES  without a token, serve only these hosts (comma-separated Go regexps
+                            matched against Host and Origin; default ^localhost$,^127\\.0\\.0\\.1$,
+                            ^\\[::1\\]$ as kubectl proxy; '.*' for any)
+        --tls-generate      serve HTTPS with a generated CA, serving and client certificate (the
+                            kubeconfig carries the CA and the client certificate, which
+                            authenticates)
         --tls-cert, --tls-key FILE   serve HTTPS with this PEM certificate chain and key
 ";
 

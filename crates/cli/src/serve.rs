@@ -3,6 +3,9 @@
 //!
 //! Exit codes: 0 after a clean shutdown, 2 for usage errors, 1 when the server cannot start
 //! (the address is taken, the data directory or etcd cannot be opened).
+//!
+//! The token may come from `--token`, `--token-file` or, when neither flag names one, the
+//! environment ([`TOKEN_ENV`]: unlike a flag, not shown by `ps`).
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -15,6 +18,9 @@ use tokio_util::sync::CancellationToken;
 use crate::exit::{Failure, INVALID, OK};
 use crate::help;
 
+/// The environment variable that may hold the token, used when no flag names one.
+const TOKEN_ENV: &str = "CRDGEN_TOKEN";
+
 /// The flags of `crdgen serve`.
 #[derive(Debug, Default, PartialEq)]
 struct Options {
@@ -22,7 +28,10 @@ struct Options {
     data: Option<PathBuf>,
     kubeconfig: Option<PathBuf>,
     allow_remote: bool,
+    insecure_remote_http: bool,
     token: Option<String>,
+    token_file: Option<PathBuf>,
+    accept_hosts: Option<Vec<String>>,
     tls_generate: bool,
     tls_cert: Option<PathBuf>,
     tls_key: Option<PathBuf>,
@@ -48,7 +57,21 @@ fn parse_args(args: Vec<OsString>) -> Result<Option<Options>, Failure> {
             Long("data") => o.data = Some(parser.value()?.into()),
             Long("kubeconfig") => o.kubeconfig = Some(parser.value()?.into()),
             Long("allow-remote") => o.allow_remote = true,
+            Long("insecure-remote-http") => o.insecure_remote_http = true,
             Long("token") => o.token = Some(parser.value()?.string()?),
+            Long("token-file") => o.token_file = Some(parser.value()?.into()),
+            // kubectl proxy's `MakeRegexpArray`: split on commas, empty patterns dropped.
+            Long("accept-hosts") => {
+                o.accept_hosts = Some(
+                    parser
+                        .value()?
+                        .string()?
+                        .split(',')
+                        .filter(|p| !p.is_empty())
+                        .map(str::to_owned)
+                        .collect(),
+                );
+            }
             Long("tls-generate") => o.tls_generate = true,
             Long("tls-cert") => o.tls_cert = Some(parser.value()?.into()),
             Long("tls-key") => o.tls_key = Some(parser.value()?.into()),
@@ -67,19 +90,34 @@ fn parse_args(args: Vec<OsString>) -> Result<Option<Options>, Failure> {
             "--tls-cert and --tls-key go together".to_owned(),
         ));
     }
+    if o.token.is_some() && o.token_file.is_some() {
+        return Err(Failure::Usage(
+            "--token and --token-file are two tokens: choose one".to_owned(),
+        ));
+    }
     Ok(Some(o))
 }
 
-/// The server's configuration (the storage opened under `--data` or in etcd).
-async fn config(o: &Options) -> Result<ServerConfig, String> {
+/// The server's configuration (the storage opened under `--data` or in etcd); `env_token` is
+/// [`TOKEN_ENV`]'s value, used when no flag names a token.
+async fn config(o: &Options, env_token: Option<String>) -> Result<ServerConfig, String> {
+    let token = match (&o.token, &o.token_file) {
+        (None, None) => env_token.filter(|t| !t.is_empty()),
+        (t, _) => t.clone(),
+    };
     let mut c = ServerConfig {
         addr: o
             .addr
             .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 8001))),
         allow_remote: o.allow_remote,
-        token: o.token.clone(),
+        insecure_remote_http: o.insecure_remote_http,
+        token,
+        token_file: o.token_file.clone(),
         ..ServerConfig::default()
     };
+    if let Some(hosts) = &o.accept_hosts {
+        c.accept_hosts.clone_from(hosts);
+    }
     c.tls = match (&o.tls_cert, &o.tls_key) {
         (Some(cert), Some(key)) => Some(TlsConfig::Files {
             cert: cert.clone(),
@@ -134,7 +172,7 @@ pub(crate) fn run(
         }
     };
     let result = runtime.block_on(async {
-        let config = config(&o).await?;
+        let config = config(&o, std::env::var(TOKEN_ENV).ok()).await?;
         let shutdown = CancellationToken::new();
         let signal = shutdown.clone();
         tokio::spawn(async move {
@@ -210,7 +248,10 @@ mod tests {
                 data: Some(PathBuf::from("/tmp/x")),
                 kubeconfig: Some(PathBuf::from("/tmp/k")),
                 allow_remote: true,
+                insecure_remote_http: false,
                 token: Some("t".to_owned()),
+                token_file: None,
+                accept_hosts: None,
                 tls_generate: true,
                 tls_cert: Some(PathBuf::from("c.pem")),
                 tls_key: Some(PathBuf::from("k.pem")),
@@ -252,5 +293,50 @@ mod tests {
             "--data and --etcd are two stores: choose one"
         );
         assert_eq!(usage(&["extra"]), "unexpected argument \"extra\"");
+        assert_eq!(
+            usage(&["--token", "a", "--token-file", "b"]),
+            "--token and --token-file are two tokens: choose one"
+        );
+    }
+
+    #[test]
+    fn token_sources_and_accepted_hosts() {
+        let o = parse(&[
+            "--token-file",
+            "/run/token",
+            "--accept-hosts=^a$,,^b$",
+            "--allow-remote",
+            "--insecure-remote-http",
+        ])
+        .unwrap()
+        .unwrap();
+        assert_eq!(o.token_file, Some(PathBuf::from("/run/token")));
+        assert_eq!(
+            o.accept_hosts,
+            Some(vec!["^a$".to_owned(), "^b$".to_owned()])
+        );
+        assert!(o.insecure_remote_http);
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        // The environment's token when no flag names one; a flag wins.
+        let c = rt
+            .block_on(config(&Options::default(), Some("env".to_owned())))
+            .unwrap();
+        assert_eq!(c.token.as_deref(), Some("env"));
+        assert_eq!(
+            c.accept_hosts,
+            crdkit_server::DEFAULT_ACCEPT_HOSTS.map(str::to_owned)
+        );
+        let flag = parse(&["--token", "flag"]).unwrap().unwrap();
+        let c = rt.block_on(config(&flag, Some("env".to_owned()))).unwrap();
+        assert_eq!(c.token.as_deref(), Some("flag"));
+        let c = rt.block_on(config(&o, Some("env".to_owned()))).unwrap();
+        assert_eq!(
+            (c.token, c.token_file),
+            (None, Some(PathBuf::from("/run/token")))
+        );
+        assert!(c.allow_remote && c.insecure_remote_http);
+        assert_eq!(c.accept_hosts, ["^a$", "^b$"]);
     }
 }

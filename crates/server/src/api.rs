@@ -28,8 +28,15 @@ pub const SYSTEM_NAMESPACES: &[&str] =
 /// Settings of the API (not of the transport).
 #[derive(Clone, Debug)]
 pub struct ApiConfig {
-    /// Largest request body (the API server's 3 MiB).
+    /// Largest request body (the API server's `MaxRequestBodyBytes`, 3 MiB).
     pub max_body_bytes: usize,
+    /// Largest object stored, in its encoded form with its key (etcd's default
+    /// `--max-request-bytes`, 1.5 MiB): a larger one is refused with the Status kube-apiserver
+    /// relays from etcd, 500 `etcdserver: request is too large`.
+    pub max_object_bytes: usize,
+    /// The most that the `copy` operations of one JSON patch may add (the API server's
+    /// `JSONPatchMaxCopyBytes`, 3 MiB; the fix of CVE-2019-1002100); 0 for no limit.
+    pub json_patch_max_copy_bytes: usize,
     /// How long a request body may take to arrive.
     pub body_timeout: Duration,
     /// Period of `BOOKMARK` events for watches that allow them.
@@ -53,6 +60,8 @@ impl Default for ApiConfig {
     fn default() -> Self {
         ApiConfig {
             max_body_bytes: 3 * 1024 * 1024,
+            max_object_bytes: 1536 * 1024,
+            json_patch_max_copy_bytes: 3 * 1024 * 1024,
             body_timeout: Duration::from_secs(60),
             bookmark_interval: Duration::from_secs(60),
             default_watch_timeout: Duration::from_secs(1800),
@@ -130,7 +139,7 @@ impl Api {
         .map_err(ApiError::internal)?;
         let registry = Arc::new(RwLock::new(Registry::default()));
         let api = Arc::new(Api {
-            objects: Objects::new(storage),
+            objects: Objects::new(storage, config.max_object_bytes),
             cache,
             crds: Arc::new(CrdStrategy::new(Arc::clone(&registry))),
             registry,

@@ -9,7 +9,7 @@ pub(crate) use crdkit_apiextensions::validate::{CompiledSchema, ResourceInfo};
 pub(crate) use crdkit_apimachinery::field::{BadValue, FieldError, FieldPath, aggregate};
 pub(crate) use crdkit_apimachinery::names::{dns1123_label, label_key, label_value};
 pub(crate) use crdkit_apply::request::{
-    check_patched_object, decode_apply_patch, ignore_managed_fields_timestamps,
+    check_patched_object, decode_apply_patch_with, ignore_managed_fields_timestamps,
     manager_or_user_agent, validate_field_manager,
 };
 pub(crate) use crdkit_apply::{ApplyError, FieldManager};

@@ -29,16 +29,22 @@
 //!
 //! | module | what it does | uses |
 //! | --- | --- | --- |
-//! | `server` | the assembly and the transport: starts the state, then the controllers, then the accept loop (HTTP/1.1, h2, TLS) | `handlers`, `controllers`, `api`, `request_log`, `tls` |
-//! | `handlers` | one module per verb: decode the request, call the strategy, write through `rest`, encode | `rest`, `api`, `registry`, `store`, `http`, `request_log`, `patch`, `selector`, leaves |
+//! | `server` | the assembly (state, controllers, kubeconfig) on the server's own runtime, and the transport: connections with their deadlines, HTTP/1.1 and h2, TLS | `filters`, `handlers`, `controllers`, `api`, `request_log`, `tls`, leaves |
+//! | `filters` | before the handlers: the hosts and origins served, authentication, the in-flight limit | `http` |
+//! | `handlers` | one module per verb, and health: decode the request, call the strategy, write through `rest`, encode | `rest`, `api`, `registry`, `store`, `http`, `request_log`, `patch`, `selector`, leaves |
 //! | `controllers` | the CRD finalizer, namespace deletion, the registry kept in step with storage, the garbage collector | `rest`, `api`, `registry`, `store`, `http::status`, leaves |
-//! | `rest` | the generic store: deletion (preconditions, finalizers, propagation) and `persist`, the one door for writes, with their effects on what is served | `api`, `registry`, `store`, `http::status`, leaves |
+//! | `rest` | the generic store: deletion (preconditions, finalizers, propagation) and `persist`, the one door for writes (and their depth and size), with their effects on what is served | `api`, `registry`, `store`, `http::status`, leaves |
 //! | `api` | the state: storage, the watch cache, the CRDs served, settings; a path resolved to its strategy | `registry`, `store`, `http`, `request_log`, leaves |
 //! | `registry` | a strategy per kind: prepare, validate, convert, select, print | `http::status`, leaves |
-//! | `store` | objects over the storage trait: bytes to JSON, storage errors to `Status` errors; what the watch cache keeps of each object (`store::cached`: labels, name, namespace, the encoding served) | `http::status`, `object` |
-//! | `request_log`, `patch`, `selector` | the request log; JSON and merge patches; label and field selectors | `http`, `engine` |
-//! | `http` | paths, queries, content negotiation, request bodies and their limits, responses, `Status` errors | `engine` |
-//! | leaves | `engine` (the one door to crdkit's engine), `object`, `clock`, `jsonpath`, `tls`, `storage` (the backends) | nothing of this crate |
+//! | `store` | objects over the storage trait: bytes to JSON, storage errors to `Status` errors, the size limit; what the watch cache keeps of each object (`store::cached`: labels, name, namespace, the encoding served) | `http::status`, `http::decode`, `object` |
+//! | `request_log`, `patch`, `selector` | the request log; JSON and merge patches; label and field selectors | `http`, `engine`, `deep` |
+//! | `http` | paths, queries, content negotiation, request bodies and their limits, responses, `Status` errors | `engine`, `deep` |
+//! | leaves | `engine` (the one door to crdkit's engine), `deep` (the depth limit, and JSON handled without recursion), `object`, `clock`, `jsonpath`, `tls`, `storage` (the backends), `private` (files 0600, directories 0700) | nothing of this crate (`storage` uses `private`) |
+//!
+//! Every object a request can produce (a body, a patch or apply result, a conversion answer)
+//! is held to one depth limit, Go's 10,000 levels, checked without recursion before anything
+//! recursive walks it; below it, serde's and the engine's recursion runs on the server's
+//! threads, whose stack is sized for it. The README's "Hardening" section lists every limit.
 //!
 //! The controllers run beside the handlers, as kube-controller-manager runs beside the API
 //! server: both act on objects through `rest` and read through `store`; neither calls the other.
@@ -52,12 +58,15 @@
 mod api;
 mod clock;
 mod controllers;
+mod deep;
 mod engine;
+mod filters;
 mod handlers;
 mod http;
 mod jsonpath;
 mod object;
 mod patch;
+mod private;
 mod registry;
 mod request_log;
 mod rest;
@@ -71,7 +80,10 @@ pub use api::ApiConfig;
 /// The storage trait servers run on (crdkit-storage).
 pub use crdkit_storage::Storage;
 pub use request_log::{RequestLog, RequestRecord};
-pub use server::{ApiServer, ServerConfig, StartError, TlsConfig, serve, write_kubeconfig};
+pub use server::{
+    ApiServer, DEFAULT_ACCEPT_HOSTS, ServerConfig, StartError, TlsConfig, raise_open_files_limit,
+    serve, write_kubeconfig,
+};
 #[cfg(feature = "etcd")]
 pub use storage::connect_etcd;
 pub use storage::{DATA_FILE, open_dir};

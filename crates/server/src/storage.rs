@@ -9,14 +9,16 @@ use crdkit_storage::{CompactionPolicy, RedbStorage, Storage};
 /// The file of the store in a `--data` directory.
 pub const DATA_FILE: &str = "crdkit.redb";
 
-/// The persistent store in `dir` (created when missing).
+/// The persistent store in `dir` (created 0700 when missing; the store file is made 0600).
 ///
 /// # Errors
 /// The directory or the database failing to open (another server holding it, say).
 pub fn open_dir(dir: &Path) -> Result<Arc<dyn Storage>, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let store = RedbStorage::open(dir.join(DATA_FILE), CompactionPolicy::default())
-        .map_err(|e| e.to_string())?;
+    crate::private::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let file = dir.join(DATA_FILE);
+    // Created private before redb opens it (redb initialises an empty file as a new store).
+    crate::private::touch(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let store = RedbStorage::open(file, CompactionPolicy::default()).map_err(|e| e.to_string())?;
     Ok(Arc::new(store))
 }
 

@@ -45,9 +45,16 @@ impl Set {
         };
         let mut node = self;
         for pe in parents {
-            node = node.children.entry(pe.clone()).or_default();
+            // Found without cloning the element: a path is inserted once per field below it,
+            // so a deep object walks this loop (depth × fields) times.
+            if !node.children.contains_key(pe) {
+                node.children.insert(pe.clone(), Set::default());
+            }
+            node = node.children.get_mut(pe).expect("inserted above");
         }
-        node.members.insert(last.clone());
+        if !node.members.contains(last) {
+            node.members.insert(last.clone());
+        }
     }
 
     /// Whether `path` is a member.

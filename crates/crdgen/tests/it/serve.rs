@@ -42,6 +42,9 @@ fn help_and_usage_errors() {
             "--tls-generate",
             "--tls-cert",
             "--tls-key",
+            "--token-file",
+            "--insecure-remote-http",
+            "--accept-hosts",
         ] {
             assert!(out.contains(option), "{option} in\n{out}");
         }
@@ -55,6 +58,17 @@ fn help_and_usage_errors() {
     // A remote address needs a token: the server refuses to start (exit 1).
     let (code, _, err) = crdgen(&["serve", "--addr", "0.0.0.0:0", "--allow-remote"]);
     assert_eq!(code, 1, "{err}");
+    // A token over plain HTTP to a remote address needs saying so.
+    let (code, _, err) = crdgen(&[
+        "serve",
+        "--addr",
+        "0.0.0.0:0",
+        "--allow-remote",
+        "--token",
+        "t",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("--insecure-remote-http"), "{err}");
 }
 
 /// A server process, killed when the test ends however it ends.
@@ -74,7 +88,18 @@ impl Drop for Server {
 
 /// `crdgen serve --addr 127.0.0.1:0 ARGS`, once it listens.
 fn serve(args: &[&str]) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_crdgen"))
+    serve_with(args, None)
+}
+
+/// `crdgen serve --addr 127.0.0.1:0 ARGS` with `$CRDGEN_TOKEN` set to `env_token` (unset
+/// without), once it listens.
+fn serve_with(args: &[&str], env_token: Option<&str>) -> Server {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_crdgen"));
+    match env_token {
+        Some(t) => cmd.env("CRDGEN_TOKEN", t),
+        None => cmd.env_remove("CRDGEN_TOKEN"),
+    };
+    let mut child = cmd
         .args(["serve", "--addr", "127.0.0.1:0"])
         .args(args)
         .stdin(Stdio::null())
@@ -180,4 +205,59 @@ fn data_survives_kill_9() {
         http(server.addr, "GET", "/api/v1/namespaces/default", None).0,
         200
     );
+}
+
+/// The status of `GET /version` with `Authorization: Bearer TOKEN` (none without).
+fn version_status(addr: SocketAddr, token: Option<&str>) -> u16 {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .unwrap();
+    let auth = token
+        .map(|t| format!("Authorization: Bearer {t}\r\n"))
+        .unwrap_or_default();
+    write!(
+        s,
+        "GET /version HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n{auth}\r\n"
+    )
+    .expect("send");
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).expect("read");
+    String::from_utf8_lossy(&raw[9..12])
+        .parse()
+        .expect("status")
+}
+
+/// The token from `--token-file` or `$CRDGEN_TOKEN` (a flag wins over the environment); the
+/// kubeconfig that carries it private (0600).
+#[test]
+fn the_token_comes_from_a_file_or_the_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("token");
+    std::fs::write(&file, "file-token\n").unwrap();
+    let kubeconfig = dir.path().join("kubeconfig");
+    let k = kubeconfig.to_str().unwrap();
+    for (args, env, token) in [
+        (
+            vec!["--token-file", file.to_str().unwrap(), "--kubeconfig", k],
+            Some("ignored"),
+            "file-token",
+        ),
+        (vec!["--kubeconfig", k], Some("env-token"), "env-token"),
+    ] {
+        let server = serve_with(&args, env);
+        assert_eq!(version_status(server.addr, None), 401);
+        assert_eq!(version_status(server.addr, Some(token)), 200);
+        let text = std::fs::read_to_string(&server.kubeconfig).unwrap();
+        assert!(text.contains(&format!("token: {token}")), "{text}");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            let mode = std::fs::metadata(&server.kubeconfig)
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+    }
 }

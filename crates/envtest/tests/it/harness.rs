@@ -225,7 +225,7 @@ async fn a_blocked_test_runtime_does_not_stop_the_server() {
             .to_owned();
         let mut s = std::net::TcpStream::connect(addr).unwrap();
         use std::io::{Read, Write};
-        s.write_all(b"GET /version HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n")
+        s.write_all(b"GET /version HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n")
             .unwrap();
         let mut out = String::new();
         s.read_to_string(&mut out).unwrap();

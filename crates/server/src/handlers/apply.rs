@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::ctx::Ctx;
 use super::guaranteed::{Target, update_object};
-use crate::engine::{check_patched_object, decode_apply_patch, validate_field_manager};
+use crate::engine::{check_patched_object, decode_apply_patch_with, validate_field_manager};
 use crate::http::decode::Decoded;
 use crate::http::response::Resp;
 use crate::http::status::{ApiError, ApiResult};
@@ -22,7 +22,8 @@ pub(super) async fn apply(ctx: &mut Ctx, raw: &Bytes) -> ApiResult<Resp> {
     let manager = ctx.query.get("fieldManager").unwrap_or("").to_owned();
     validate_field_manager(&manager, true, "PatchOptions").map_err(|e| ApiError::from_apply(&e))?;
     let force = ctx.query.bool("force")?;
-    let config = decode_apply_patch(raw).map_err(|e| ApiError::from_apply(&e))?;
+    let options = crate::http::decode::budgeted(ctx.api.config.max_body_bytes);
+    let config = decode_apply_patch_with(raw, options).map_err(|e| ApiError::from_apply(&e))?;
     let name = ctx.path.name.clone().unwrap_or_default();
     let (target, subresource) = match ctx.path.subresource.as_deref() {
         None => (Target::Main, None),

@@ -77,15 +77,34 @@ pub(super) async fn create_as(
             return Ok(ctx.respond(201, &candidate));
         }
         let key = info.key(ctx.path.namespace.as_deref(), &name);
-        let created = if crate::registry::conversion::stored_as_is(&*strategy, &candidate)? {
-            // Written as it is: no copy (persist sets its resourceVersion).
-            crate::rest::create(&ctx.api, &*strategy, &key, &mut candidate).await
+        // Written as it is when no conversion is needed: no copy (persist sets its
+        // resourceVersion).
+        let mut stored = if crate::registry::conversion::stored_as_is(&*strategy, &candidate)? {
+            None
         } else {
             let mut stored = candidate.clone();
             crate::registry::conversion::to_storage(&*strategy, &mut stored).await?;
-            crate::rest::create(&ctx.api, &*strategy, &key, &mut stored).await
+            Some(stored)
         };
-        match created {
+        let mut result = match &mut stored {
+            Some(stored) => crate::rest::create(&ctx.api, &*strategy, &key, stored).await,
+            None => crate::rest::create(&ctx.api, &*strategy, &key, &mut candidate).await,
+        };
+        // create.go: a write storage refuses as too large goes once more without managedFields.
+        if manager.is_some()
+            && let Err(e) = &result
+            && crate::rest::retry_without_managed_fields(e, stored.as_ref().unwrap_or(&candidate))
+        {
+            object::set_meta(&mut candidate, "managedFields", None);
+            result = match &mut stored {
+                Some(stored) => {
+                    object::set_meta(stored, "managedFields", None);
+                    crate::rest::create(&ctx.api, &*strategy, &key, stored).await
+                }
+                None => crate::rest::create(&ctx.api, &*strategy, &key, &mut candidate).await,
+            };
+        }
+        match result {
             Ok(rev) => {
                 object::set_meta(
                     &mut candidate,

@@ -141,15 +141,36 @@ pub(crate) async fn update_object(
                 Err(e) => return Err(e),
             }
         }
-        let updated = if crate::registry::conversion::stored_as_is(&*strategy, &new)? {
-            // Written as it is: no copy (persist sets its resourceVersion).
-            crate::rest::update(&api, &*strategy, &key, &mut new, current.revision).await
+        // Written as it is when no conversion is needed: no copy (persist sets its
+        // resourceVersion).
+        let mut stored = if crate::registry::conversion::stored_as_is(&*strategy, &new)? {
+            None
         } else {
             let mut stored = new.clone();
             crate::registry::conversion::to_storage(&*strategy, &mut stored).await?;
-            crate::rest::update(&api, &*strategy, &key, &mut stored, current.revision).await
+            Some(stored)
         };
-        match updated {
+        let rev = current.revision;
+        let mut result = match &mut stored {
+            Some(stored) => crate::rest::update(&api, &*strategy, &key, stored, rev).await,
+            None => crate::rest::update(&api, &*strategy, &key, &mut new, rev).await,
+        };
+        // update.go, patch.go: a write storage refuses as too large goes once more without
+        // managedFields (not an apply).
+        if manager.is_some()
+            && let Err(e) = &result
+            && crate::rest::retry_without_managed_fields(e, stored.as_ref().unwrap_or(&new))
+        {
+            object::set_meta(&mut new, "managedFields", None);
+            result = match &mut stored {
+                Some(stored) => {
+                    object::set_meta(stored, "managedFields", None);
+                    crate::rest::update(&api, &*strategy, &key, stored, rev).await
+                }
+                None => crate::rest::update(&api, &*strategy, &key, &mut new, rev).await,
+            };
+        }
+        match result {
             Ok(rev) => {
                 object::set_meta(&mut new, "resourceVersion", Some(json!(rev.to_string())));
                 return Ok(Updated { object: new });

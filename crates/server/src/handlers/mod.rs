@@ -14,6 +14,7 @@ mod delete;
 mod discovery;
 mod get;
 mod guaranteed;
+mod health;
 mod list;
 mod openapi;
 mod patch;
@@ -39,33 +40,14 @@ use crate::http::status::{ApiError, ApiResult};
 use crate::request_log::RequestRecord;
 use ctx::Ctx;
 
-/// Handles one request; never fails (errors are `Status` responses).
-pub async fn handle<B>(api: Arc<Api>, token: Option<Arc<str>>, req: Request<B>) -> Resp
+/// Handles one request that the filters admitted; never fails (errors are `Status` responses).
+pub async fn handle<B>(api: Arc<Api>, req: Request<B>) -> Resp
 where
     B: http_body::Body<Data = Bytes> + Send + 'static,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
     let (parts, body) = req.into_parts();
-    let accept = parts
-        .headers
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok());
-    let fallback = if accept.is_some_and(|a| a.starts_with("application/yaml")) {
-        Encoding::Yaml
-    } else {
-        Encoding::Json
-    };
-    if let Some(token) = &token {
-        let ok = parts
-            .headers
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .is_some_and(|t| constant_time_eq(t.trim().as_bytes(), token.as_bytes()));
-        if !ok {
-            return response::error(&ApiError::unauthorized(), fallback);
-        }
-    }
+    let fallback = negotiate::error_encoding(&parts.headers);
     let started = std::time::Instant::now();
     let header = |h: header::HeaderName| {
         parts
@@ -105,10 +87,6 @@ where
     resp
 }
 
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
 async fn dispatch<B>(api: Arc<Api>, parts: http::request::Parts, body: B) -> ApiResult<Resp>
 where
     B: http_body::Body<Data = Bytes> + Send + 'static,
@@ -129,11 +107,7 @@ where
     };
     match route {
         Route::Version => get_only(Ok(version(&api))),
-        Route::Health => get_only(Ok(response::bytes(
-            200,
-            "text/plain; charset=utf-8",
-            Bytes::from_static(b"ok"),
-        ))),
+        Route::Health => get_only(Ok(health::serve(&api, parts.uri.path(), &query).await)),
         Route::CoreVersions | Route::Groups | Route::Group(_) | Route::GroupVersion { .. } => {
             get_only(discovery::serve(&api, &route, accept))
         }

@@ -4,7 +4,9 @@
 //! on every try of the update (so a lost race is retried unless the patch names a
 //! resourceVersion), strict field validation of the result, and the media types: strategic
 //! merge patch only for built-in kinds (here applied as a merge patch without its `$`
-//! directives); server-side apply goes to [`super::apply`].
+//! directives); server-side apply goes to [`super::apply`]. A result nested deeper than
+//! [`crate::deep::MAX_DEPTH`] is refused as `jsonPatcher.applyPatchToCurrentObject` refuses a
+//! result that does not decode: 422, `patch: Invalid value: "<the result>": <why>`.
 
 use bytes::Bytes;
 use http::header;
@@ -13,6 +15,8 @@ use serde_json::Value;
 use super::ctx::Ctx;
 use super::guaranteed::{Target, update_object};
 use super::update::scale_update;
+use crate::deep;
+use crate::engine::{BadValue, FieldError, FieldPath};
 use crate::http::decode;
 use crate::http::negotiate::{self, BodyType};
 use crate::http::response::Resp;
@@ -56,11 +60,12 @@ pub(super) async fn patch(ctx: &mut Ctx, raw: &Bytes) -> ApiResult<Resp> {
     if kind == Kind::Strategic {
         strip_directives(&mut patch, 0);
     }
+    let max_copy = ctx.api.config.json_patch_max_copy_bytes;
     let apply = |target: &Value| -> ApiResult<Value> {
-        match kind {
+        let result = match kind {
             // patch.go: an operation that does not apply is `NewGenericServerResponse(422, …)`,
             // whose message drops evanphx's text.
-            Kind::Json => patches::json_patch(target.clone(), &patch).map_err(|e| {
+            Kind::Json => patches::json_patch(target.clone(), &patch, max_copy).map_err(|e| {
                 if e.code == 422 {
                     ApiError::unprocessable(
                         "the server rejected our request due to an error in our request",
@@ -70,6 +75,10 @@ pub(super) async fn patch(ctx: &mut Ctx, raw: &Bytes) -> ApiResult<Resp> {
                 }
             }),
             Kind::Merge | Kind::Strategic => patches::apply_merge(target.clone(), &patch),
+        }?;
+        match deep::check(&result, deep::MAX_DEPTH) {
+            Ok(()) => Ok(result),
+            Err(e) => Err(too_deep(result, e)),
         }
     };
     // Whether the patch itself names a resourceVersion (then a precondition).
@@ -115,6 +124,23 @@ pub(super) async fn patch(ctx: &mut Ctx, raw: &Bytes) -> ApiResult<Resp> {
             Ok(ctx.respond(200, &updated.object))
         }
     }
+}
+
+/// The 422 of a patch result that does not decode for being too deep (the decoder's error as
+/// `runtime.DecodeInto` reports it); the result is dropped without recursion.
+fn too_deep(result: Value, e: deep::TooDeep) -> ApiError {
+    let text = deep::to_json(&result);
+    deep::dismantle(result);
+    ApiError::invalid(
+        "",
+        "",
+        "",
+        &[FieldError::invalid(
+            &FieldPath::new("patch"),
+            BadValue::String(text),
+            format!("couldn't get version/kind; json parse error: {e}"),
+        )],
+    )
 }
 
 /// Removes strategic merge patch directives (`$patch`, `$retainKeys`, `$setElementOrder/…`,

@@ -88,7 +88,7 @@ fn keep(entry: &Entry, view: View, ty: EventType, obj: &Value) -> Arc<Encoded> {
 /// As [`encoded`].
 pub(super) async fn object(strategy: &dyn Strategy, entry: &Entry) -> ApiResult<Value> {
     let e = encoded(strategy, entry, EventType::Added).await?;
-    serde_json::from_slice(&e.json()).map_err(ApiError::internal)
+    crate::http::decode::json_value(&e.json()).map_err(ApiError::internal)
 }
 
 impl Selection {
@@ -165,7 +165,7 @@ impl Selection {
             return Ok(self.matches_decoded(strategy.info().namespaced, entry));
         }
         let e = encoded_locally(strategy, entry)?;
-        let obj: Value = serde_json::from_slice(&e.json()).map_err(ApiError::internal)?;
+        let obj = crate::http::decode::json_value(&e.json()).map_err(ApiError::internal)?;
         Ok(self.matches(strategy, &obj))
     }
 }

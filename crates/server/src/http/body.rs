@@ -85,7 +85,7 @@ where
     let raw = raw(body, limits).await?;
     match ty {
         BodyType::Json => decode::json(&raw),
-        BodyType::Yaml => decode::yaml(&raw),
+        BodyType::Yaml => decode::yaml(&raw, limits.max_bytes),
         _ => Err(ApiError::unsupported_media_type(&[
             "application/json",
             "application/yaml",

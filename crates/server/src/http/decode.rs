@@ -3,8 +3,9 @@
 //!
 //! Mirrors apimachinery `pkg/runtime/serializer/json/json.go` (`unmarshal` with strict errors:
 //! `duplicate field "spec.replicas"`, reported, not fatal) for the shape of the result. The
-//! nesting limit is serde_json's 128 levels for both formats (the API server's decoders go to
-//! 10,000; the engine's algorithms recurse, and no manifest needs that much).
+//! nesting limit is the API server's, [`MAX_DEPTH`] levels for both formats: JSON text is
+//! scanned for it before serde's recursive parser runs (with serde_json's own limit of 128
+//! lifted), YAML is bounded by serde-saphyr's budget, aliases counted as they expand.
 //!
 //! The duplicate-recording decoder is `crdkit_apimachinery::strict`, which `crdgen`'s manifest
 //! reader uses too.
@@ -15,8 +16,7 @@ use serde_json::Value;
 
 use super::status::ApiError;
 
-/// The deepest nesting accepted.
-pub const MAX_DEPTH: usize = 127;
+pub use crate::deep::MAX_DEPTH;
 
 /// A decoded body.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,36 +32,46 @@ pub struct Decoded {
 /// # Errors
 /// 400 for malformed JSON, trailing data or too deep nesting.
 pub fn json(bytes: &[u8]) -> Result<Decoded, ApiError> {
+    crate::deep::scan(bytes, MAX_DEPTH)
+        .map_err(|e| ApiError::bad_request(format!("json parse error: {e}")))?;
     let mut de = serde_json::Deserializer::from_slice(bytes);
+    de.disable_recursion_limit();
     let checked = Checked::deserialize(&mut de)
         .and_then(|c| de.end().map(|()| c))
         .map_err(|e| ApiError::bad_request(json_message(&e)))?;
     Ok(Decoded::from(checked))
 }
 
-/// Decodes one YAML document (JSON is YAML).
+/// Decodes JSON into a value: [`json`] without the record of duplicates (a stored object, a
+/// webhook's answer).
 ///
 /// # Errors
-/// 400 for malformed YAML, several documents, or too deep nesting.
-pub fn yaml(bytes: &[u8]) -> Result<Decoded, ApiError> {
+/// The parser's message, or [`crate::deep::TooDeep`]'s.
+pub fn json_value(bytes: &[u8]) -> Result<Value, String> {
+    crate::deep::scan(bytes, MAX_DEPTH).map_err(|e| e.to_string())?;
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    de.disable_recursion_limit();
+    let v = Value::deserialize(&mut de).map_err(|e| e.to_string())?;
+    de.end().map_err(|e| e.to_string())?;
+    Ok(v)
+}
+
+/// Decodes one YAML document (JSON is YAML) of at most `max_bytes`, which also bounds what its
+/// aliases expand to.
+///
+/// # Errors
+/// 400 for malformed YAML, several documents, too deep nesting, or aliases expanding past the
+/// size of the largest body.
+pub fn yaml(bytes: &[u8], max_bytes: usize) -> Result<Decoded, ApiError> {
     let text = std::str::from_utf8(bytes)
         .map_err(|e| ApiError::bad_request(format!("error converting YAML to JSON: {e}")))?;
-    let mut budget = serde_saphyr::Budget::default();
-    budget.max_depth = MAX_DEPTH;
-    budget.flow_nesting_limit = MAX_DEPTH;
-    let mut options = serde_saphyr::Options::default();
-    options.budget = Some(budget);
+    let mut options = budgeted(max_bytes);
     options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::PassThrough;
     // YAML 1.1 as go-yaml v2 reads it: `010` is eight.
     options.legacy_octal_numbers = true;
     let docs: Vec<YamlChecked> =
         serde_saphyr::from_multiple_with_options(text, options).map_err(|e| {
-            let msg = e.to_string();
-            let first = msg
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("invalid YAML");
-            ApiError::bad_request(format!("error converting YAML to JSON: {}", first.trim()))
+            ApiError::bad_request(format!("error converting YAML to JSON: {}", yaml_error(&e)))
         })?;
     let mut docs = docs.into_iter().map(|d| d.0).filter(|d| !d.value.is_null());
     let first = docs.next().unwrap_or(Checked {
@@ -69,6 +79,51 @@ pub fn yaml(bytes: &[u8]) -> Result<Decoded, ApiError> {
         duplicates: Vec::new(),
     });
     Ok(Decoded::from(first))
+}
+
+/// A YAML error as go-yaml words the limits it shares (`yaml: exceeded max depth of 10000`,
+/// `yaml: document contains excessive aliasing`: within the size of a body, only aliases can
+/// exceed the budget), otherwise the reader's first line.
+pub fn yaml_error(e: &serde_saphyr::Error) -> String {
+    let msg = e.to_string();
+    if msg.contains("budget breached: Depth") || msg.contains("recursion limit exceeded") {
+        return format!("yaml: exceeded max depth of {MAX_DEPTH}");
+    }
+    if msg.contains("budget breached") || msg.contains("alias replay") {
+        return "yaml: document contains excessive aliasing".to_owned();
+    }
+    msg.lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("invalid YAML")
+        .trim()
+        .to_owned()
+}
+
+/// YAML reader options bounded for a body of at most `max_bytes` (see [`yaml_budget`]); the
+/// reader of apply bodies takes them too.
+#[must_use]
+pub fn budgeted(max_bytes: usize) -> serde_saphyr::Options {
+    let mut options = serde_saphyr::Options::default();
+    options.budget = Some(yaml_budget(max_bytes));
+    // Replayed aliases are charged to the budget too; this cap on replays is the same one.
+    options.alias_limits.max_total_replayed_events = max_bytes.saturating_add(64);
+    options
+}
+
+/// The budget of a YAML body of at most `max_bytes`: what a document of that size without
+/// aliases stays within, charged as aliases expand (an alias naming a large string or a large
+/// subtree is refused before it is built). Nodes take at least two bytes (`[0,0,…]`), scalar
+/// text at most what it is written with, so no plain document of that size is refused.
+fn yaml_budget(max_bytes: usize) -> serde_saphyr::Budget {
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_depth = MAX_DEPTH;
+    budget.flow_nesting_limit = MAX_DEPTH;
+    budget.max_total_scalar_bytes = max_bytes;
+    budget.max_nodes = max_bytes / 2 + 16;
+    budget.max_events = max_bytes.saturating_add(64);
+    budget.max_recorded_anchor_bytes = max_bytes;
+    budget.max_recorded_anchor_events = max_bytes / 2 + 16;
+    budget
 }
 
 impl From<Checked> for Decoded {
@@ -110,27 +165,69 @@ mod tests {
     fn malformed_and_deep_json_are_bad_requests() {
         assert_eq!(json(b"{").unwrap_err().code, 400);
         assert_eq!(json(b"{} x").unwrap_err().code, 400);
-        let deep = "[".repeat(10_000) + &"]".repeat(10_000);
+        let deep = "[".repeat(MAX_DEPTH + 1) + &"]".repeat(MAX_DEPTH + 1);
         let e = json(deep.as_bytes()).unwrap_err();
         assert_eq!(e.code, 400);
-        assert!(e.message.contains("max depth"), "{}", e.message);
+        assert_eq!(
+            e.message,
+            "json parse error: invalid character '[' exceeded max depth"
+        );
+        // At the limit, on the stack the server's threads have.
+        let at_limit = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
+        let v = crate::deep::on_server_stack(move || json(at_limit.as_bytes()).map(|d| d.value));
+        crate::deep::dismantle(v.unwrap());
     }
 
     #[test]
     fn yaml_bodies() {
-        let d = yaml(b"kind: CronTab\nspec:\n  a: 1\n  a: 2\n").unwrap();
+        let d = yaml(b"kind: CronTab\nspec:\n  a: 1\n  a: 2\n", 1 << 20).unwrap();
         assert_eq!(d.value, json!({"kind": "CronTab", "spec": {"a": 2}}));
         assert_eq!(d.duplicates, ["spec.a"]);
         // As sigs.k8s.io/yaml turns YAML into JSON: YAML 1.1 keys and scalars, integral floats
         // written as integers.
-        let d = yaml(b"on: 010\nspec: {replicas: 3.0, ratio: 0.5}\n").unwrap();
+        let d = yaml(b"on: 010\nspec: {replicas: 3.0, ratio: 0.5}\n", 1 << 20).unwrap();
         assert_eq!(
             d.value,
             json!({"true": 8, "spec": {"replicas": 3, "ratio": 0.5}})
         );
         assert!(d.value["spec"]["replicas"].is_i64());
-        assert_eq!(yaml(b"a: [").unwrap_err().code, 400);
-        let deep = "a: ".to_owned() + &"[".repeat(5_000);
-        assert_eq!(yaml(deep.as_bytes()).unwrap_err().code, 400);
+        assert_eq!(yaml(b"a: [", 1 << 20).unwrap_err().code, 400);
+        // Deep YAML, on the stack the server's threads have.
+        let deep = "a: ".to_owned() + &"[".repeat(MAX_DEPTH + 1) + &"]".repeat(MAX_DEPTH + 1);
+        let e = crate::deep::on_server_stack(move || yaml(deep.as_bytes(), 1 << 20).unwrap_err());
+        assert_eq!(e.code, 400);
+        assert_eq!(
+            e.message,
+            "error converting YAML to JSON: yaml: exceeded max depth of 10000"
+        );
+        let at_limit = "a: ".to_owned() + &"[".repeat(MAX_DEPTH - 1) + &"]".repeat(MAX_DEPTH - 1);
+        let v = crate::deep::on_server_stack(move || {
+            yaml(at_limit.as_bytes(), 1 << 20).map(|d| d.value)
+        });
+        crate::deep::dismantle(v.unwrap());
+    }
+
+    #[test]
+    fn yaml_aliases_are_charged_as_they_expand() {
+        // One 64 KiB string named 99 times: 6.3 MiB once expanded, from a 64 KiB body.
+        let mut bomb = format!("a: &s \"{}\"\nb: [", "x".repeat(64 * 1024));
+        bomb.push_str(&vec!["*s"; 99].join(", "));
+        bomb.push_str("]\n");
+        let e = yaml(bomb.as_bytes(), 3 << 20).unwrap_err();
+        assert_eq!(e.code, 400);
+        assert!(
+            e.message.starts_with("error converting YAML to JSON: "),
+            "{}",
+            e.message
+        );
+        // A few aliases within the size of a body are fine.
+        let ok = "a: &s [1, 2]\nb: [*s, *s]\n";
+        assert_eq!(
+            yaml(ok.as_bytes(), 3 << 20).unwrap().value,
+            json!({"a": [1, 2], "b": [[1, 2], [1, 2]]})
+        );
+        // A document as large as the limit without aliases passes.
+        let flat = format!("[{}0]", "0,".repeat((1 << 20) / 2 - 1));
+        assert!(yaml(flat.as_bytes(), 1 << 20).is_ok());
     }
 }

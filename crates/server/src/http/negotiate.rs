@@ -31,6 +31,20 @@ pub enum Output {
     Discovery(&'static str),
 }
 
+/// The encoding of an error answered before (or instead of) negotiation: YAML when the client
+/// asks for it first, JSON otherwise.
+#[must_use]
+pub fn error_encoding(headers: &http::HeaderMap) -> Encoding {
+    let accept = headers
+        .get(http::header::ACCEPT)
+        .and_then(|v| v.to_str().ok());
+    if accept.is_some_and(|a| a.starts_with("application/yaml")) {
+        Encoding::Yaml
+    } else {
+        Encoding::Json
+    }
+}
+
 /// The media types the server produces, for 406 messages.
 pub const PRODUCED: &[&str] = &["application/json", "application/yaml"];
 

@@ -156,11 +156,21 @@ pub fn value(status: u16, v: &Value, encoding: Encoding) -> Resp {
             content_type::JSON,
             Bytes::from(serde_json::to_vec(v).unwrap_or_default()),
         ),
-        Encoding::Yaml => bytes(
-            status,
-            content_type::YAML,
-            Bytes::from(crate::engine::to_yaml(v)),
-        ),
+        Encoding::Yaml => bytes(status, content_type::YAML, Bytes::from(yaml_text(v))),
+    }
+}
+
+/// Nesting past which a YAML answer is written in flow style (its JSON, which is YAML).
+const YAML_BLOCK_DEPTH: usize = 100;
+
+/// The YAML of a value: block style as sigs.k8s.io/yaml writes it, except for a value nested
+/// deeper than [`YAML_BLOCK_DEPTH`], whose block indentation would grow with the square of its
+/// depth (300 MB for an object at the depth limit); no manifest is that deep.
+fn yaml_text(v: &Value) -> Vec<u8> {
+    if crate::deep::check(v, YAML_BLOCK_DEPTH).is_ok() {
+        crate::engine::to_yaml(v).into_bytes()
+    } else {
+        serde_json::to_vec(v).unwrap_or_default()
     }
 }
 
@@ -174,10 +184,18 @@ pub fn json_as(status: u16, v: &Value, content_type: &str) -> Resp {
     )
 }
 
-/// The `Status` of an error.
+/// The `Status` of an error, with `Retry-After` when its details ask for one
+/// (`responsewriters.ErrorNegotiated`).
 #[must_use]
 pub fn error(e: &ApiError, encoding: Encoding) -> Resp {
-    value(e.code, &e.to_status(), encoding)
+    let mut r = value(e.code, &e.to_status(), encoding);
+    if let Some(d) = e.details.as_ref().filter(|d| d.retry_after_seconds > 0) {
+        r.headers_mut().insert(
+            header::RETRY_AFTER,
+            HeaderValue::from(d.retry_after_seconds),
+        );
+    }
+    r
 }
 
 /// Adds `Warning: 299 - "<text>"` headers.
@@ -226,6 +244,20 @@ pub fn stream(content_type: &str, capacity: usize) -> (Resp, mpsc::Sender<Bytes>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn deep_yaml_is_written_in_flow_style() {
+        let mut v = serde_json::json!(1);
+        for _ in 0..YAML_BLOCK_DEPTH + 1 {
+            v = serde_json::json!({"x": v});
+        }
+        let text = String::from_utf8(yaml_text(&v)).unwrap();
+        assert!(text.starts_with("{\"x\":{\"x\":"), "{text}");
+        assert_eq!(
+            String::from_utf8(yaml_text(&serde_json::json!({"a": {"b": 1}}))).unwrap(),
+            "a:\n  b: 1\n"
+        );
+    }
 
     #[test]
     fn items_are_joined_in_chunks() {

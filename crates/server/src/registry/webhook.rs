@@ -130,7 +130,14 @@ impl Webhook {
         let body = tokio::time::timeout(TIMEOUT, self.post(&review))
             .await
             .map_err(|_| self.failed("the webhook did not answer within 30s"))??;
-        let resp: Value = serde_json::from_slice(&body)
+        // The answer's object sits three levels down (`response.convertedObjects[0]`); it is
+        // held to the depth of any object a request produces.
+        crate::deep::scan(&body, crate::deep::MAX_DEPTH + 3)
+            .map_err(|e| self.failed(format!("the response is not JSON: {e}")))?;
+        let mut de = serde_json::Deserializer::from_slice(&body);
+        de.disable_recursion_limit();
+        let resp = serde::Deserialize::deserialize(&mut de)
+            .and_then(|v: Value| de.end().map(|()| v))
             .map_err(|e| self.failed(format!("the response is not JSON: {e}")))?;
         let r = resp
             .get("response")
@@ -160,6 +167,8 @@ impl Webhook {
             )));
         }
         let out = converted.remove(0);
+        crate::deep::check(&out, crate::deep::MAX_DEPTH)
+            .map_err(|e| self.failed(format!("invalid converted object: {e}")))?;
         let obj = review["request"]["objects"][0].clone();
         if out.get("apiVersion").and_then(Value::as_str) != Some(desired) {
             return Err(self.failed(format!(

@@ -13,4 +13,4 @@ mod persist;
 pub(crate) use delete::{
     FOREGROUND_FINALIZER, ORPHAN_FINALIZER, Options, Outcome, Propagation, delete_object,
 };
-pub(crate) use persist::{create, delete, update};
+pub(crate) use persist::{create, delete, retry_without_managed_fields, update};

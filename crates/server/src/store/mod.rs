@@ -87,12 +87,13 @@ impl serde::Serialize for WithoutVersion<'_> {
     }
 }
 
-/// An object from stored bytes, its `resourceVersion` set to `revision`.
+/// An object from stored bytes, its `resourceVersion` set to `revision`: anything accepted for
+/// storage decodes (the same depth limit as request bodies).
 ///
 /// # Errors
 /// Bytes that are not a JSON object (a damaged store): 500.
 pub fn decode(bytes: &[u8], revision: Revision) -> ApiResult<Value> {
-    let mut v: Value = serde_json::from_slice(bytes)
+    let mut v = crate::http::decode::json_value(bytes)
         .map_err(|e| ApiError::internal(format!("stored object does not decode: {e}")))?;
     if !v.is_object() {
         return Err(ApiError::internal("stored object is not a JSON object"));
@@ -196,17 +197,51 @@ pub fn too_large(requested: Revision, current: Revision) -> ApiError {
     e
 }
 
+/// 500 `etcdserver: request is too large`: etcd's `ErrRequestTooLarge`, which kube-apiserver
+/// passes on as an error that is not a Status (`responsewriters.ErrorToAPIStatus`: code 500, no
+/// reason, the error's text).
+#[must_use]
+pub fn request_too_large() -> ApiError {
+    ApiError {
+        code: 500,
+        reason: "",
+        message: "etcdserver: request is too large".to_owned(),
+        details: None,
+        list_continue: None,
+    }
+}
+
+/// Whether `e` is [`request_too_large`] (apiserver `rest.go` `isTooLargeError`).
+#[must_use]
+pub fn is_request_too_large(e: &ApiError) -> bool {
+    e.code == 500 && e.reason.is_empty() && e.message == "etcdserver: request is too large"
+}
+
 /// Objects over a storage backend.
 #[derive(Clone)]
 pub struct Objects {
     storage: Arc<dyn Storage>,
+    max_object_bytes: usize,
 }
 
 impl Objects {
-    /// Objects in `storage`.
+    /// Objects in `storage`, each at most `max_object_bytes` encoded with its key (etcd
+    /// measures the whole request; its key and value are what grows).
     #[must_use]
-    pub fn new(storage: Arc<dyn Storage>) -> Objects {
-        Objects { storage }
+    pub fn new(storage: Arc<dyn Storage>, max_object_bytes: usize) -> Objects {
+        Objects {
+            storage,
+            max_object_bytes,
+        }
+    }
+
+    /// The encoding of `obj` to write at `key`, within the size limit.
+    fn encode_within(&self, key: &str, obj: &Value) -> ApiResult<Bytes> {
+        let bytes = encode(obj);
+        if bytes.len().saturating_add(key.len()) > self.max_object_bytes {
+            return Err(request_too_large());
+        }
+        Ok(bytes)
     }
 
     /// The backend.
@@ -282,9 +317,10 @@ impl Objects {
         gr: &GroupResource,
         name: &str,
     ) -> ApiResult<Revision> {
+        let bytes = self.encode_within(key, obj)?;
         let kv = self
             .storage
-            .create(key, encode(obj))
+            .create(key, bytes)
             .await
             .map_err(|e| error(e, gr, name))?;
         Ok(kv.mod_revision)
@@ -302,9 +338,10 @@ impl Objects {
         gr: &GroupResource,
         name: &str,
     ) -> ApiResult<Revision> {
+        let bytes = self.encode_within(key, obj)?;
         let kv = self
             .storage
-            .update(key, encode(obj), expected)
+            .update(key, bytes, expected)
             .await
             .map_err(|e| error(e, gr, name))?;
         Ok(kv.mod_revision)

@@ -81,6 +81,11 @@ impl Reply {
             .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
     }
 
+    /// The body as text (for answers too deep for the test thread's serde).
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers.get(name).and_then(|v| v.to_str().ok())
     }
@@ -134,8 +139,10 @@ impl Http {
         tokio::spawn(conn);
         let mut req = Request::builder()
             .method(Method::from_bytes(method.as_bytes()).unwrap())
-            .uri(path)
-            .header("host", "localhost");
+            .uri(path);
+        if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+            req = req.header("host", "localhost");
+        }
         for (k, v) in headers {
             req = req.header(*k, *v);
         }
@@ -287,7 +294,12 @@ impl WatchStream {
         loop {
             if let Some(i) = self.buf.iter().position(|b| *b == b'\n') {
                 let line: Vec<u8> = self.buf.drain(..=i).collect();
-                return Some(serde_json::from_slice(&line).expect("a JSON event per line"));
+                // Objects past serde_json's default 128 levels are served too.
+                let mut de = serde_json::Deserializer::from_slice(&line);
+                de.disable_recursion_limit();
+                let event =
+                    serde::Deserialize::deserialize(&mut de).expect("a JSON event per line");
+                return Some(event);
             }
             let frame = tokio::time::timeout_at(deadline, self.body.frame())
                 .await

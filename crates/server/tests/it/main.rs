@@ -8,6 +8,8 @@ mod conversion;
 #[cfg(feature = "etcd")]
 mod etcd;
 mod gc;
+mod hardening;
+mod hostile;
 mod kube_client;
 mod load;
 mod robustness;

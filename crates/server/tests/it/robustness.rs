@@ -239,7 +239,7 @@ async fn garbage_and_slow_clients_do_not_wedge_the_server() {
     let _ = tokio::time::timeout(Duration::from_secs(5), raw.read_to_end(&mut buf)).await;
     // A client announcing a body it never sends gets a Status after the body timeout.
     let mut slow = tokio::net::TcpStream::connect(s.addr()).await.unwrap();
-    slow.write_all(format!("POST {CT} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{{").as_bytes()).await.unwrap();
+    slow.write_all(format!("POST {CT} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{{").as_bytes()).await.unwrap();
     // Meanwhile others are served.
     for _ in 0..20 {
         h.get(CT).await.expect(200);
@@ -341,15 +341,30 @@ async fn tls_token_and_loopback_rule() {
     .err()
     .expect("refused");
     assert!(e.to_string().contains("bearer token"), "{e}");
-    let ok = ApiServer::start_with(ServerConfig {
+    // Over plain HTTP the token would cross the network in clear text: refused unless asked.
+    let e = ApiServer::start_with(ServerConfig {
         addr: any,
         allow_remote: true,
         token: Some("t".into()),
         ..ServerConfig::default()
     })
     .await
-    .expect("allowed");
-    ok.shutdown().await;
+    .err()
+    .expect("refused");
+    assert!(e.to_string().contains("--insecure-remote-http"), "{e}");
+    for (tls, insecure_remote_http) in [(Some(TlsConfig::Generate), false), (None, true)] {
+        let ok = ApiServer::start_with(ServerConfig {
+            addr: any,
+            allow_remote: true,
+            token: Some("t".into()),
+            tls,
+            insecure_remote_http,
+            ..ServerConfig::default()
+        })
+        .await
+        .expect("allowed");
+        ok.shutdown().await;
+    }
     s.shutdown().await;
 }
 
@@ -375,7 +390,7 @@ async fn h_is_closed(h: Http) -> bool {
         return true;
     };
     let _ = s
-        .write_all(b"GET /version HTTP/1.1\r\nhost: x\r\n\r\n")
+        .write_all(b"GET /version HTTP/1.1\r\nhost: localhost\r\n\r\n")
         .await;
     let mut buf = [0u8; 16];
     matches!(
