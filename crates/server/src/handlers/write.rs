@@ -276,7 +276,7 @@ pub(crate) fn finalizer_errors(new: &Value, old: &Value) -> Vec<FieldError> {
     }
     let list: Vec<String> = added
         .iter()
-        .map(|f| crate::http::status::go_quote(f))
+        .map(|f| crdkit_apimachinery::gofmt::quote(f))
         .collect();
     vec![FieldError::forbidden(
         &FieldPath::new("metadata").child("finalizers"),

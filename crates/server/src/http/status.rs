@@ -12,6 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::engine::FieldError;
+use crdkit_apimachinery::gofmt::quote as go_quote;
 
 /// A group and a resource (`crontabs.stable.example.com`, `namespaces`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -470,28 +471,6 @@ fn crdkit_runtime_aggregate(errs: &[FieldError]) -> String {
     crate::engine::aggregate(errs)
 }
 
-/// Go's `%q` of a string.
-#[must_use]
-pub fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -550,6 +529,5 @@ mod tests {
 
     #[test]
     fn quoting_is_go_s() {
-        assert_eq!(go_quote("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
     }
 }
