@@ -9,31 +9,136 @@ use super::{Shape, ValidationErrors, Walk, deduce, list_item_element, pick};
 use crate::fieldpath::{PathElement, Set};
 use crate::schema::TypeId;
 
+/// What a child's walk starts from: its type, or why it has none.
+#[derive(Clone, Copy)]
+enum ChildType {
+    Walk(TypeId),
+    /// A list item without an element type: owned, not walked.
+    Skip,
+    /// A map field without a type: `schema error: invalid atom: inlined`.
+    Invalid,
+}
+
+/// A child still to be walked: its element, its value, and whether its own path is a member
+/// whatever lies below it.
+struct Task<'v> {
+    pe: PathElement,
+    value: &'v Value,
+    ty: ChildType,
+    member: bool,
+}
+
+/// A container on the way down: its part of the field set (paths relative to it), built as its
+/// children finish, and the children still to walk.
+struct Frame<'v> {
+    pe: Option<PathElement>,
+    member: bool,
+    set: Set,
+    tasks: std::vec::IntoIter<Task<'v>>,
+}
+
+/// What a value holds under its type, before its children are walked.
+struct Node<'v> {
+    /// A leaf: scalar, atomic list or atomic map; its path is a member.
+    leaf: bool,
+    /// Members known before the walk (items of an associative list given twice).
+    set: Set,
+    tasks: Vec<Task<'v>>,
+}
+
+/// Adds a finished child to its parent: the subtree when it holds a member, the element itself
+/// when `member`.
+fn attach(parent: &mut Set, pe: PathElement, member: bool, child: Set) {
+    let holds = !(child.members.is_empty() && child.children.is_empty());
+    match (member, holds) {
+        (true, true) => {
+            parent.members.insert(pe.clone());
+            parent.add_child(pe, child);
+        }
+        (true, false) => {
+            parent.members.insert(pe);
+        }
+        (false, true) => parent.add_child(pe, child),
+        (false, false) => {}
+    }
+}
+
 impl Walk<'_> {
-    /// `toFieldSetWalker`.
-    pub(crate) fn collect_field_set(
-        &self,
-        v: &Value,
-        t: TypeId,
-        path: &mut Vec<PathElement>,
-        set: &mut Set,
-    ) -> ValidationErrors {
-        let atom = self.schema.atom(t);
-        let shape = match pick(atom, deduce(atom, Some(v))) {
-            Ok(s) => s,
-            Err(e) => return e,
-        };
+    /// `toFieldSetWalker`, with an explicit stack: each container's subset is built while its
+    /// children are walked and joins its parent's once, so the work is linear in the value's
+    /// size at any depth (a path is never inserted from the root).
+    pub(crate) fn collect_field_set(&self, v: &Value, t: TypeId) -> (Set, ValidationErrors) {
         let mut errs = ValidationErrors::default();
+        let root = match self.field_set_node(v, t) {
+            Ok(n) => n,
+            Err(e) => return (Set::new(), e),
+        };
+        let mut stack = vec![Frame {
+            pe: None,
+            member: false,
+            set: root.set,
+            tasks: root.tasks.into_iter(),
+        }];
+        loop {
+            let top = stack.last_mut().expect("the root stays until the end");
+            let Some(task) = top.tasks.next() else {
+                let done = stack.pop().expect("top");
+                match (stack.last_mut(), done.pe) {
+                    (Some(parent), Some(pe)) => attach(&mut parent.set, pe, done.member, done.set),
+                    _ => return (done.set, errs),
+                }
+                continue;
+            };
+            let mut member = task.member;
+            let node = match task.ty {
+                ChildType::Walk(t) => match self.field_set_node(task.value, t) {
+                    Ok(n) => Some(n),
+                    Err(e) => {
+                        errs.extend(e);
+                        None
+                    }
+                },
+                ChildType::Skip => None,
+                ChildType::Invalid => {
+                    errs.extend(ValidationErrors::one("schema error: invalid atom: inlined"));
+                    None
+                }
+            };
+            match node {
+                Some(n) if !n.tasks.is_empty() => stack.push(Frame {
+                    pe: Some(task.pe),
+                    member,
+                    set: n.set,
+                    tasks: n.tasks.into_iter(),
+                }),
+                Some(n) => {
+                    member |= n.leaf;
+                    attach(&mut top.set, task.pe, member, n.set);
+                }
+                None => attach(&mut top.set, task.pe, member, Set::new()),
+            }
+        }
+    }
+
+    /// One step of `toFieldSetWalker.toFieldSet`: the shape of `v` and its children.
+    fn field_set_node<'v>(&self, v: &'v Value, t: TypeId) -> Result<Node<'v>, ValidationErrors> {
+        let atom = self.schema.atom(t);
+        let shape = pick(atom, deduce(atom, Some(v)))?;
+        let mut node = Node {
+            leaf: false,
+            set: Set::new(),
+            tasks: Vec::new(),
+        };
         match shape {
-            Shape::Scalar => set.insert_elements(path),
+            Shape::Scalar => node.leaf = true,
             Shape::List => {
                 let list = atom.list.as_ref().expect("picked");
                 if !list.associative {
-                    set.insert_elements(path);
-                    return errs;
+                    node.leaf = true;
+                    return Ok(node);
                 }
                 let Value::Array(items) = v else {
-                    return errs;
+                    return Ok(node);
                 };
                 let pes: Vec<Option<PathElement>> = items
                     .iter()
@@ -43,51 +148,50 @@ impl Walk<'_> {
                 let mut seen = std::collections::BTreeSet::new();
                 let mut duplicates = std::collections::BTreeSet::new();
                 for pe in pes.iter().flatten() {
-                    if !seen.insert(pe.clone()) && duplicates.insert(pe.clone()) {
-                        path.push(pe.clone());
-                        set.insert_elements(path);
-                        path.pop();
+                    if !seen.insert(pe) {
+                        duplicates.insert(pe);
                     }
                 }
-                for (child, pe) in items.iter().zip(pes) {
+                node.set
+                    .members
+                    .extend(duplicates.iter().map(|pe| (*pe).clone()));
+                let ty = list.elem.map_or(ChildType::Skip, ChildType::Walk);
+                for (child, pe) in items.iter().zip(&pes) {
                     let Some(pe) = pe else { continue };
-                    if duplicates.contains(&pe) {
+                    if duplicates.contains(pe) {
                         continue;
                     }
-                    path.push(pe);
-                    if let Some(elem) = list.elem {
-                        errs.extend(self.collect_field_set(child, elem, path, set));
-                    }
-                    set.insert_elements(path);
-                    path.pop();
+                    node.tasks.push(Task {
+                        pe: pe.clone(),
+                        value: child,
+                        ty,
+                        member: true,
+                    });
                 }
             }
             Shape::Map => {
                 let map = atom.map.as_ref().expect("picked");
                 if map.atomic {
-                    set.insert_elements(path);
-                    return errs;
+                    node.leaf = true;
+                    return Ok(node);
                 }
                 let Value::Object(m) = v else {
-                    return errs;
+                    return Ok(node);
                 };
+                node.tasks.reserve(m.len());
                 for (key, val) in m {
-                    path.push(PathElement::Field(key.clone()));
-                    match map.type_of(key) {
-                        Some(t) => errs.extend(self.collect_field_set(val, t, path, set)),
-                        None => errs
-                            .extend(ValidationErrors::one("schema error: invalid atom: inlined")),
-                    }
                     let empty = matches!(val, Value::Object(m) if m.is_empty());
-                    // Keys of maps are owned themselves, struct fields only when null or empty.
-                    if val.is_null() || empty || !map.fields.contains_key(key) {
-                        set.insert_elements(path);
-                    }
-                    path.pop();
+                    node.tasks.push(Task {
+                        pe: PathElement::Field(key.clone()),
+                        value: val,
+                        ty: map.type_of(key).map_or(ChildType::Invalid, ChildType::Walk),
+                        // Keys of maps are owned themselves, struct fields only when null or empty.
+                        member: val.is_null() || empty || !map.fields.contains_key(key),
+                    });
                 }
             }
         }
-        errs
+        Ok(node)
     }
 
     /// `Set.EnsureNamedFieldsAreMembers` under type `t`.
