@@ -67,7 +67,7 @@ fn crontab_crd_schema() -> Structural {
 
 /// A CronTab of about 2 KB.
 fn crontab() -> Value {
-    let containers: Vec<Value> = (0..3)
+    let containers: Vec<Value> = (0..4)
         .map(|i| {
             json!({"name": format!("worker-{i}"), "image": "registry.example.com/team/cron-worker:v1.2.3",
                 "args": ["--verbose", "--interval=30s", format!("--shard={i}")],
