@@ -3,11 +3,13 @@
 //! Mirrors structured-merge-diff `typed/tofieldset.go` and `fieldpath/set.go`
 //! (`EnsureNamedFieldsAreMembers`).
 
+use std::collections::BTreeSet;
+
 use serde_json::Value;
 
 use super::{Shape, ValidationErrors, Walk, deduce, list_item_element, pick};
 use crate::fieldpath::{PathElement, Set};
-use crate::schema::TypeId;
+use crate::schema::{MapT, TypeId};
 
 /// What a child's walk starts from: its type, or why it has none.
 #[derive(Clone, Copy)]
@@ -28,22 +30,75 @@ struct Task<'v> {
     member: bool,
 }
 
+/// The children of a container still to walk, taken one at a time from the value (no list of
+/// them is built).
+enum Children<'v, 's> {
+    None,
+    Map {
+        map: &'s MapT,
+        fields: serde_json::map::Iter<'v>,
+    },
+    List {
+        items: std::iter::Zip<std::slice::Iter<'v, Value>, std::vec::IntoIter<Option<PathElement>>>,
+        duplicates: BTreeSet<PathElement>,
+        ty: ChildType,
+    },
+}
+
+impl<'v> Iterator for Children<'v, '_> {
+    type Item = Task<'v>;
+
+    fn next(&mut self) -> Option<Task<'v>> {
+        match self {
+            Children::None => None,
+            Children::Map { map, fields } => {
+                let (key, val) = fields.next()?;
+                let empty = matches!(val, Value::Object(m) if m.is_empty());
+                Some(Task {
+                    pe: PathElement::Field(key.clone()),
+                    value: val,
+                    ty: map.type_of(key).map_or(ChildType::Invalid, ChildType::Walk),
+                    // Keys of maps are owned themselves, struct fields only when null or empty.
+                    member: val.is_null() || empty || !map.fields.contains_key(key),
+                })
+            }
+            Children::List {
+                items,
+                duplicates,
+                ty,
+            } => loop {
+                let (child, pe) = items.next()?;
+                let Some(pe) = pe else { continue };
+                if duplicates.contains(&pe) {
+                    continue;
+                }
+                break Some(Task {
+                    pe,
+                    value: child,
+                    ty: *ty,
+                    member: true,
+                });
+            },
+        }
+    }
+}
+
 /// A container on the way down: its part of the field set (paths relative to it), built as its
 /// children finish, and the children still to walk.
-struct Frame<'v> {
+struct Frame<'v, 's> {
     pe: Option<PathElement>,
     member: bool,
     set: Set,
-    tasks: std::vec::IntoIter<Task<'v>>,
+    children: Children<'v, 's>,
 }
 
 /// What a value holds under its type, before its children are walked.
-struct Node<'v> {
+struct Node<'v, 's> {
     /// A leaf: scalar, atomic list or atomic map; its path is a member.
     leaf: bool,
     /// Members known before the walk (items of an associative list given twice).
     set: Set,
-    tasks: Vec<Task<'v>>,
+    children: Children<'v, 's>,
 }
 
 /// Adds a finished child to its parent: the subtree when it holds a member, the element itself
@@ -63,7 +118,7 @@ fn attach(parent: &mut Set, pe: PathElement, member: bool, child: Set) {
     }
 }
 
-impl Walk<'_> {
+impl<'s> Walk<'s> {
     /// `toFieldSetWalker`, with an explicit stack: each container's subset is built while its
     /// children are walked and joins its parent's once, so the work is linear in the value's
     /// size at any depth (a path is never inserted from the root).
@@ -77,11 +132,11 @@ impl Walk<'_> {
             pe: None,
             member: false,
             set: root.set,
-            tasks: root.tasks.into_iter(),
+            children: root.children,
         }];
         loop {
             let top = stack.last_mut().expect("the root stays until the end");
-            let Some(task) = top.tasks.next() else {
+            let Some(task) = top.children.next() else {
                 let done = stack.pop().expect("top");
                 match (stack.last_mut(), done.pe) {
                     (Some(parent), Some(pe)) => attach(&mut parent.set, pe, done.member, done.set),
@@ -105,29 +160,37 @@ impl Walk<'_> {
                 }
             };
             match node {
-                Some(n) if !n.tasks.is_empty() => stack.push(Frame {
+                Some(Node {
+                    set,
+                    children: Children::None,
+                    leaf,
+                }) => {
+                    member |= leaf;
+                    attach(&mut top.set, task.pe, member, set);
+                }
+                Some(n) => stack.push(Frame {
                     pe: Some(task.pe),
                     member,
                     set: n.set,
-                    tasks: n.tasks.into_iter(),
+                    children: n.children,
                 }),
-                Some(n) => {
-                    member |= n.leaf;
-                    attach(&mut top.set, task.pe, member, n.set);
-                }
                 None => attach(&mut top.set, task.pe, member, Set::new()),
             }
         }
     }
 
     /// One step of `toFieldSetWalker.toFieldSet`: the shape of `v` and its children.
-    fn field_set_node<'v>(&self, v: &'v Value, t: TypeId) -> Result<Node<'v>, ValidationErrors> {
+    fn field_set_node<'v>(
+        &self,
+        v: &'v Value,
+        t: TypeId,
+    ) -> Result<Node<'v, 's>, ValidationErrors> {
         let atom = self.schema.atom(t);
         let shape = pick(atom, deduce(atom, Some(v)))?;
         let mut node = Node {
             leaf: false,
             set: Set::new(),
-            tasks: Vec::new(),
+            children: Children::None,
         };
         match shape {
             Shape::Scalar => node.leaf = true,
@@ -145,29 +208,19 @@ impl Walk<'_> {
                     .map(|c| list_item_element(self.schema, list, c).ok())
                     .collect();
                 // An item given twice is owned as a whole, without its fields.
-                let mut seen = std::collections::BTreeSet::new();
-                let mut duplicates = std::collections::BTreeSet::new();
+                let mut seen = BTreeSet::new();
+                let mut duplicates = BTreeSet::new();
                 for pe in pes.iter().flatten() {
-                    if !seen.insert(pe) {
-                        duplicates.insert(pe);
+                    if !seen.insert(pe) && !duplicates.contains(pe) {
+                        duplicates.insert(pe.clone());
                     }
                 }
-                node.set
-                    .members
-                    .extend(duplicates.iter().map(|pe| (*pe).clone()));
-                let ty = list.elem.map_or(ChildType::Skip, ChildType::Walk);
-                for (child, pe) in items.iter().zip(&pes) {
-                    let Some(pe) = pe else { continue };
-                    if duplicates.contains(pe) {
-                        continue;
-                    }
-                    node.tasks.push(Task {
-                        pe: pe.clone(),
-                        value: child,
-                        ty,
-                        member: true,
-                    });
-                }
+                node.set.members.extend(duplicates.iter().cloned());
+                node.children = Children::List {
+                    items: items.iter().zip(pes),
+                    duplicates,
+                    ty: list.elem.map_or(ChildType::Skip, ChildType::Walk),
+                };
             }
             Shape::Map => {
                 let map = atom.map.as_ref().expect("picked");
@@ -178,17 +231,10 @@ impl Walk<'_> {
                 let Value::Object(m) = v else {
                     return Ok(node);
                 };
-                node.tasks.reserve(m.len());
-                for (key, val) in m {
-                    let empty = matches!(val, Value::Object(m) if m.is_empty());
-                    node.tasks.push(Task {
-                        pe: PathElement::Field(key.clone()),
-                        value: val,
-                        ty: map.type_of(key).map_or(ChildType::Invalid, ChildType::Walk),
-                        // Keys of maps are owned themselves, struct fields only when null or empty.
-                        member: val.is_null() || empty || !map.fields.contains_key(key),
-                    });
-                }
+                node.children = Children::Map {
+                    map,
+                    fields: m.iter(),
+                };
             }
         }
         Ok(node)
