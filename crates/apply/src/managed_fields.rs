@@ -77,6 +77,17 @@ impl ManagedFieldsEntry {
     /// The entry's JSON, empty fields left out.
     #[must_use]
     pub fn to_value(&self) -> Value {
+        self.value_with(self.fields_v1.clone())
+    }
+
+    /// [`ManagedFieldsEntry::to_value`], taking `fieldsV1` instead of copying it.
+    #[must_use]
+    pub fn into_value(mut self) -> Value {
+        let fields_v1 = self.fields_v1.take();
+        self.value_with(fields_v1)
+    }
+
+    fn value_with(&self, fields_v1: Option<Value>) -> Value {
         let mut m = Map::new();
         let mut put = |k: &str, v: &str| {
             if !v.is_empty() {
@@ -91,8 +102,8 @@ impl ManagedFieldsEntry {
         }
         put("fieldsType", &self.fields_type);
         put("subresource", &self.subresource);
-        if let Some(f) = &self.fields_v1 {
-            m.insert("fieldsV1".to_owned(), f.clone());
+        if let Some(f) = fields_v1 {
+            m.insert("fieldsV1".to_owned(), f);
         }
         Value::Object(m)
     }
@@ -278,6 +289,21 @@ pub fn sort_entries(entries: &mut [ManagedFieldsEntry]) {
 
 /// Writes `entries` as the object's `metadata.managedFields` (removing it for `None`).
 pub fn set_object_managed_fields(obj: &mut Value, entries: Option<&[ManagedFieldsEntry]>) {
+    put_managed_fields(
+        obj,
+        entries.map(|e| e.iter().map(ManagedFieldsEntry::to_value).collect()),
+    );
+}
+
+/// [`set_object_managed_fields`], taking the entries instead of copying their `fieldsV1`.
+pub fn put_object_managed_fields(obj: &mut Value, entries: Option<Vec<ManagedFieldsEntry>>) {
+    put_managed_fields(
+        obj,
+        entries.map(|e| e.into_iter().map(ManagedFieldsEntry::into_value).collect()),
+    );
+}
+
+fn put_managed_fields(obj: &mut Value, entries: Option<Vec<Value>>) {
     let Some(root) = obj.as_object_mut() else {
         return;
     };
@@ -289,8 +315,7 @@ pub fn set_object_managed_fields(obj: &mut Value, entries: Option<&[ManagedField
             if !meta.is_object() {
                 *meta = Value::Object(Map::new());
             }
-            meta["managedFields"] =
-                Value::Array(entries.iter().map(ManagedFieldsEntry::to_value).collect());
+            meta["managedFields"] = Value::Array(entries);
         }
         None => {
             if let Some(Value::Object(meta)) = root.get_mut("metadata") {

@@ -158,72 +158,120 @@ pub fn deserialize_path_element(s: &str) -> Result<PathElement, FieldsError> {
     }
 }
 
+/// The elements of a node in order, members and children merged (an element that is both comes
+/// once): both are kept sorted, so one pass merges them.
+struct Elements<'a> {
+    members: std::iter::Peekable<std::collections::btree_set::Iter<'a, PathElement>>,
+    children: std::iter::Peekable<std::collections::btree_map::Iter<'a, PathElement, Set>>,
+}
+
+impl<'a> Elements<'a> {
+    fn of(set: &'a Set) -> Elements<'a> {
+        Elements {
+            members: set.members.iter().peekable(),
+            children: set.children.iter().peekable(),
+        }
+    }
+}
+
+impl<'a> Iterator for Elements<'a> {
+    /// The element, whether it is a member, and the set below it.
+    type Item = (&'a PathElement, bool, Option<&'a Set>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let order = match (self.members.peek(), self.children.peek()) {
+            (None, None) => return None,
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (Some(m), Some((c, _))) => (*m).cmp(c),
+        };
+        Some(match order {
+            std::cmp::Ordering::Less => (self.members.next()?, true, None),
+            std::cmp::Ordering::Greater => {
+                let (pe, c) = self.children.next()?;
+                (pe, false, Some(c))
+            }
+            std::cmp::Ordering::Equal => {
+                self.members.next();
+                let (pe, c) = self.children.next()?;
+                (pe, true, Some(c))
+            }
+        })
+    }
+}
+
+/// Whether a node is written with `"."` (its element is a member) and anything below.
+fn has_entries(set: &Set) -> bool {
+    !(set.members.is_empty() && set.children.is_empty())
+}
+
 impl Set {
     /// The `FieldsV1` JSON text, byte for byte as the API server writes it.
     #[must_use]
     pub fn to_json_string(&self) -> String {
         let mut out = String::from("{");
-        self.emit(false, &mut out);
-        out.push('}');
-        out
-    }
-
-    fn emit(&self, include_self: bool, out: &mut String) {
-        let mut first = true;
-        let mut sep = |out: &mut String| {
-            if !std::mem::take(&mut first) {
+        // One frame per open object, with whether it has an entry yet; an explicit stack, as a
+        // set is as deep as its object.
+        let mut stack = vec![(Elements::of(self), false)];
+        while let Some((elements, written)) = stack.last_mut() {
+            let Some((pe, member, child)) = elements.next() else {
+                stack.pop();
+                out.push('}');
+                continue;
+            };
+            if std::mem::replace(written, true) {
                 out.push(',');
             }
-        };
-        if include_self && !(self.members.is_empty() && self.children.is_empty()) {
-            sep(out);
-            out.push_str("\".\":{}");
-        }
-        // Members and children merged in element order; an element that is both is written once.
-        let all: std::collections::BTreeSet<&PathElement> =
-            self.members.iter().chain(self.children.keys()).collect();
-        for pe in all {
-            let member = self.members.contains(pe);
-            let child = self.children.get(pe);
-            sep(out);
-            write_json_string(out, &serialize_path_element(pe), false);
+            write_json_string(&mut out, &serialize_path_element(pe), false);
             out.push(':');
             match child {
                 None => out.push_str("{}"),
                 Some(c) => {
                     out.push('{');
-                    c.emit(member, out);
-                    out.push('}');
+                    let dot = member && has_entries(c);
+                    if dot {
+                        out.push_str("\".\":{}");
+                    }
+                    stack.push((Elements::of(c), dot));
                 }
             }
         }
+        out
     }
 
     /// The `FieldsV1` object as a JSON value (its keys in this crate's map order; see
     /// [`Set::to_json_string`] for the API server's bytes).
     #[must_use]
     pub fn to_value(&self) -> Value {
-        Value::Object(self.to_map(false))
-    }
-
-    fn to_map(&self, include_self: bool) -> Map<String, Value> {
-        let mut out = Map::new();
-        if include_self && !(self.members.is_empty() && self.children.is_empty()) {
-            out.insert(".".to_owned(), Value::Object(Map::new()));
-        }
-        for pe in &self.members {
-            if !self.children.contains_key(pe) {
-                out.insert(serialize_path_element(pe), Value::Object(Map::new()));
+        // Each open node's object is filled, then moved into its parent's under its key.
+        let mut stack: Vec<(Elements<'_>, Map<String, Value>, String)> =
+            vec![(Elements::of(self), Map::new(), String::new())];
+        loop {
+            let (elements, map, _) = stack.last_mut().expect("the root stays until the end");
+            let Some((pe, member, child)) = elements.next() else {
+                let (_, map, key) = stack.pop().expect("top");
+                match stack.last_mut() {
+                    Some((_, parent, _)) => {
+                        parent.insert(key, Value::Object(map));
+                    }
+                    None => return Value::Object(map),
+                }
+                continue;
+            };
+            let key = serialize_path_element(pe);
+            match child {
+                None => {
+                    map.insert(key, Value::Object(Map::new()));
+                }
+                Some(c) => {
+                    let mut below = Map::new();
+                    if member && has_entries(c) {
+                        below.insert(".".to_owned(), Value::Object(Map::new()));
+                    }
+                    stack.push((Elements::of(c), below, key));
+                }
             }
         }
-        for (pe, child) in &self.children {
-            let member = self.members.contains(pe);
-            out.insert(
-                serialize_path_element(pe),
-                Value::Object(child.to_map(member)),
-            );
-        }
-        out
     }
 
     /// Reads a `FieldsV1` document (`FromJSON`). Keys of unknown kinds are skipped with what is

@@ -102,13 +102,31 @@ impl Set {
     /// Whether the set has no member at any depth.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.members.is_empty() && self.children.values().all(Set::is_empty)
+        let mut stack = vec![self];
+        while let Some(s) = stack.pop() {
+            if !s.members.is_empty() {
+                return false;
+            }
+            stack.extend(s.children.values());
+        }
+        true
+    }
+
+    /// Whether this node has neither members nor children (a node a builder never keeps).
+    pub(crate) fn is_empty_node(&self) -> bool {
+        self.members.is_empty() && self.children.is_empty()
     }
 
     /// The number of members at every depth.
     #[must_use]
     pub fn size(&self) -> usize {
-        self.members.len() + self.children.values().map(Set::size).sum::<usize>()
+        let mut n = 0;
+        let mut stack = vec![self];
+        while let Some(s) = stack.pop() {
+            n += s.members.len();
+            stack.extend(s.children.values());
+        }
+        n
     }
 
     /// The paths in either set.
@@ -233,9 +251,113 @@ impl Set {
         }
     }
 
+    /// Adds `child` below `pe`, joining the subtree there if there is one. Builders that walk a
+    /// value add each finished subtree once, in order, instead of inserting every path from the
+    /// root.
+    pub(crate) fn add_child(&mut self, pe: PathElement, child: Set) {
+        match self.children.entry(pe) {
+            std::collections::btree_map::Entry::Vacant(v) => {
+                v.insert(child);
+            }
+            std::collections::btree_map::Entry::Occupied(mut o) => o.get_mut().union_with(child),
+        }
+    }
+
+    /// Adds the paths of `other`, taking its nodes instead of copying them (an explicit stack:
+    /// both sets may be as deep as the object).
+    pub(crate) fn union_with(&mut self, mut other: Set) {
+        if self.members.is_empty() && self.children.is_empty() {
+            std::mem::swap(self, &mut other);
+            return;
+        }
+        let mut stack: Vec<(&mut Set, Set)> = vec![(self, other)];
+        while let Some((dst, mut src)) = stack.pop() {
+            if dst.members.is_empty() {
+                std::mem::swap(&mut dst.members, &mut src.members);
+            } else {
+                dst.members.append(&mut src.members);
+            }
+            let mut overlap = BTreeMap::new();
+            for (pe, child) in std::mem::take(&mut src.children) {
+                // An `Entry` would keep the element for the occupied case; it moves to `overlap`.
+                #[allow(clippy::map_entry)]
+                if dst.children.contains_key(&pe) {
+                    overlap.insert(pe, child);
+                } else {
+                    dst.children.insert(pe, child);
+                }
+            }
+            if overlap.is_empty() {
+                continue;
+            }
+            // Both sides in element order: one pass pairs them.
+            let mut theirs = overlap.into_iter().peekable();
+            for (pe, mine) in &mut dst.children {
+                match theirs.peek() {
+                    Some((p, _)) if p == pe => {
+                        let (_, child) = theirs.next().expect("peeked");
+                        stack.push((mine, child));
+                    }
+                    Some(_) => {}
+                    None => break,
+                }
+            }
+        }
+    }
+
+    /// [`Set::recursive_difference`] in place, for a small `other` (reset fields): the work
+    /// follows `other`'s nodes, `self` is not copied.
+    pub(crate) fn remove_recursive(&mut self, other: &Set) {
+        for pe in &other.members {
+            self.members.remove(pe);
+            self.children.remove(pe);
+        }
+        for (pe, theirs) in &other.children {
+            if other.members.contains(pe) {
+                continue;
+            }
+            if let Some(mine) = self.children.get_mut(pe) {
+                mine.remove_recursive(theirs);
+                if mine.is_empty() {
+                    self.children.remove(pe);
+                }
+            }
+        }
+    }
+
+    /// [`Set::difference`] in place, for a small `other` (the fields nobody owns): the work
+    /// follows `other`'s nodes, `self` is not copied.
+    pub(crate) fn remove(&mut self, other: &Set) {
+        for pe in &other.members {
+            self.members.remove(pe);
+        }
+        for (pe, theirs) in &other.children {
+            if let Some(mine) = self.children.get_mut(pe) {
+                mine.remove(theirs);
+                if mine.is_empty() {
+                    self.children.remove(pe);
+                }
+            }
+        }
+    }
+
     /// The child set at `pe`, created if missing (`Children.Descend`).
     pub(crate) fn descend(&mut self, pe: &PathElement) -> &mut Set {
         self.children.entry(pe.clone()).or_default()
+    }
+}
+
+impl Drop for Set {
+    /// Takes the tree apart with an explicit stack: a set is as deep as the object it was built
+    /// from, and the default drop would recurse once per level.
+    fn drop(&mut self) {
+        if self.children.is_empty() {
+            return;
+        }
+        let mut stack: Vec<Set> = std::mem::take(&mut self.children).into_values().collect();
+        while let Some(mut s) = stack.pop() {
+            stack.extend(std::mem::take(&mut s.children).into_values());
+        }
     }
 }
 

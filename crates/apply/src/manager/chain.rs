@@ -6,6 +6,7 @@
 //! `structuredmerge.go` and `lastappliedmanager.go` (see the [`super`] module for the order).
 
 use std::collections::BTreeMap;
+use std::sync::LazyLock;
 
 use serde_json::{Value, json};
 
@@ -55,8 +56,9 @@ fn strip_set() -> Set {
 }
 
 fn strip(managed: &mut Managed, manager: &str) {
+    static STRIP: LazyLock<Set> = LazyLock::new(strip_set);
     if let Some(vs) = managed.fields.get_mut(manager) {
-        vs.set = vs.set.difference(&strip_set());
+        vs.set.remove(&STRIP);
         if vs.set.is_empty() {
             managed.fields.remove(manager);
         }
@@ -105,23 +107,27 @@ impl Run<'_> {
 
     /// `toVersioned` and `ObjectToTyped`.
     pub(super) fn typed(&self, obj: &Value, allow_duplicates: bool) -> Result<TypedValue, String> {
-        let schema = self
-            .fm
-            .converter
-            .schema(&self.fm.gvk.version)
-            .ok_or_else(|| format!("no corresponding type for {}", self.fm.gvk))?;
         let mut v = obj.clone();
         if let Some(m) = v.as_object_mut() {
             m.insert("apiVersion".to_owned(), json!(self.gv()));
         }
+        self.typed_owned(v, allow_duplicates).map_err(|(e, _)| e)
+    }
+
+    /// [`Run::typed`] of an object already in the request's version, taken instead of copied;
+    /// on failure, the object comes back with the error.
+    fn typed_owned(&self, v: Value, allow_duplicates: bool) -> Result<TypedValue, (String, Value)> {
+        let Some(schema) = self.fm.converter.schema(&self.fm.gvk.version) else {
+            return Err((format!("no corresponding type for {}", self.fm.gvk), v));
+        };
         if GroupVersionKind::of(&v).kind != self.fm.gvk.kind {
-            return Err(format!(
-                "no corresponding type for {}",
-                GroupVersionKind::of(&v)
+            return Err((
+                format!("no corresponding type for {}", GroupVersionKind::of(&v)),
+                v,
             ));
         }
-        TypedValue::new(v, schema, ValidationOptions { allow_duplicates })
-            .map_err(|e| e.to_string())
+        TypedValue::try_new(v, schema, ValidationOptions { allow_duplicates })
+            .map_err(|(e, v)| (e.to_string(), v))
     }
 
     /// `capManagersManager.Update`.
@@ -146,12 +152,26 @@ impl Run<'_> {
         managed: Managed,
         id: &str,
     ) -> Result<(Value, Managed), ApplyError> {
-        let new_typed = self.typed(&new, true).map_err(|e| {
+        let new_error = |e: String, new: &Value| {
             ApplyError::Internal(format!(
                 "failed to convert new object ({}) to smd typed: {e}",
-                object_gvknn(&new)
+                object_gvknn(new)
             ))
-        })?;
+        };
+        // An object already in the request's version is typed as it is: moved in and out, not
+        // copied (a create's object is written back unchanged).
+        let in_version = new.get("apiVersion").and_then(Value::as_str) == Some(&*self.gv());
+        let (new_typed, kept) = if in_version {
+            match self.typed_owned(new, true) {
+                Ok(tv) => (tv, None),
+                Err((e, new)) => return Err(new_error(e, &new)),
+            }
+        } else {
+            match self.typed(&new, true) {
+                Ok(tv) => (tv, Some(new)),
+                Err(e) => return Err(new_error(e, &new)),
+            }
+        };
         let live_typed = self.typed(live, true).map_err(|e| {
             ApplyError::Internal(format!(
                 "failed to convert live object ({}) to smd typed: {e}",
@@ -171,7 +191,7 @@ impl Run<'_> {
             .map_err(|e| {
                 ApplyError::Internal(format!(
                     "failed to update ManagedFields ({}): {e}",
-                    object_gvknn(&new)
+                    object_gvknn(kept.as_ref().unwrap_or(new_typed.value()))
                 ))
             })?;
         let mut managed = Managed {
@@ -192,7 +212,8 @@ impl Run<'_> {
                 .times
                 .insert(id.to_owned(), Some(self.now.to_owned()));
         }
-        Ok((new, managed))
+        let object = kept.unwrap_or_else(|| new_typed.into_value());
+        Ok((object, managed))
     }
 
     /// `lastAppliedManager.Apply`: a conflicting `kubectl` apply is forced when every conflict

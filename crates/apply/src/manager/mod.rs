@@ -346,7 +346,7 @@ fn write_managed(object: &mut Value, managed: &Managed) -> Result<(), ApplyError
             "failed to encode managed fields: failed to convert back managed fields to API: {e}"
         ))
     })?;
-    entries::set_object_managed_fields(object, encoded.as_deref());
+    entries::put_object_managed_fields(object, encoded);
     Ok(())
 }
 

@@ -173,11 +173,11 @@ impl<'c> Updater<'c> {
         }
     }
 
-    fn filter(&self, version: &str, set: Set) -> Set {
-        match self.ignored_fields.get(version) {
-            Some(ignored) if !ignored.is_empty() => set.recursive_difference(ignored),
-            _ => set,
+    fn filter(&self, version: &str, mut set: Set) -> Set {
+        if let Some(ignored) = self.ignored_fields.get(version) {
+            set.remove_recursive(ignored);
         }
+        set
     }
 
     fn filter_comparison(&self, version: &str, c: Comparison) -> Comparison {
@@ -282,11 +282,14 @@ impl<'c> Updater<'c> {
         let (mut managers, compare) =
             self.update_managers(live, new, version, managers, manager, true)?;
         let previous = managers.remove(manager).unwrap_or_default();
-        let set = previous
-            .set
-            .difference(&compare.removed)
-            .union(&compare.modified)
-            .union(&compare.added);
+        // The comparison's sets are taken, not copied (a create owns all it added).
+        let mut set = if compare.removed.is_empty() {
+            previous.set
+        } else {
+            previous.set.difference(&compare.removed)
+        };
+        set.union_with(compare.modified);
+        set.union_with(compare.added);
         let set = self.filter(version, set);
         if !set.is_empty() {
             managers.insert(manager.to_owned(), VersionedSet::new(set, version, false));

@@ -38,75 +38,211 @@ impl Comparison {
         if fields.is_empty() {
             return self;
         }
-        self.removed = self.removed.recursive_difference(fields);
-        self.modified = self.modified.recursive_difference(fields);
-        self.added = self.added.recursive_difference(fields);
+        self.removed.remove_recursive(fields);
+        self.modified.remove_recursive(fields);
+        self.added.remove_recursive(fields);
         self
     }
 }
 
-/// Where a comparison walk is: whether it reached a leaf (`inLeaf`), which stops the recording
-/// of the container itself.
-struct Leaf(bool);
+/// A comparison relative to one node: the changes below it (paths relative to it) and whether
+/// the node itself was removed, modified or added.
+#[derive(Default)]
+struct Part {
+    below: Comparison,
+    removed: bool,
+    modified: bool,
+    added: bool,
+}
+
+impl Part {
+    /// `compareWalker.doLeaf`: the node is a leaf, recorded once (`inLeaf`).
+    fn leaf(&mut self, lhs: Option<&Value>, rhs: Option<&Value>, in_leaf: &mut bool) {
+        if std::mem::replace(in_leaf, true) {
+            return;
+        }
+        match (lhs, rhs) {
+            (None, _) => self.added = true,
+            (_, None) => self.removed = true,
+            (Some(l), Some(r)) => {
+                if !value::equals(r, l) {
+                    self.modified = true;
+                }
+            }
+        }
+    }
+
+    /// Joins a finished child's part below `pe`.
+    fn attach(&mut self, pe: PathElement, child: Part) {
+        let Part {
+            below,
+            removed,
+            modified,
+            added,
+        } = child;
+        let Comparison {
+            removed: r,
+            modified: m,
+            added: a,
+        } = below;
+        let mut uses = [
+            removed,
+            !r.is_empty_node(),
+            modified,
+            !m.is_empty_node(),
+            added,
+            !a.is_empty_node(),
+        ]
+        .iter()
+        .filter(|b| **b)
+        .count();
+        let mut slot = Some(pe);
+        let mut pe = || {
+            uses -= 1;
+            if uses == 0 {
+                slot.take().expect("one use left")
+            } else {
+                slot.clone().expect("uses left")
+            }
+        };
+        for (flag, set, out) in [
+            (removed, r, &mut self.below.removed),
+            (modified, m, &mut self.below.modified),
+            (added, a, &mut self.below.added),
+        ] {
+            if flag {
+                out.members.insert(pe());
+            }
+            if !set.is_empty_node() {
+                out.add_child(pe(), set);
+            }
+        }
+    }
+}
+
+/// One step of the walk: errors found at a node, or a child to walk.
+enum Item<'v> {
+    Errors(ValidationErrors),
+    Child {
+        pe: PathElement,
+        lhs: Option<&'v Value>,
+        rhs: Option<&'v Value>,
+        t: TypeId,
+    },
+}
+
+/// A node whose children are being walked.
+struct Frame<'v> {
+    pe: Option<PathElement>,
+    part: Part,
+    errs: ValidationErrors,
+    items: std::vec::IntoIter<Item<'v>>,
+}
 
 impl Walk<'_> {
-    /// `compareWalker.compare`.
+    /// `compareWalker.compare`, with an explicit stack: each node's changes are collected
+    /// relative to it and join its parent's once, so the work is linear in the values' size at
+    /// any depth.
     pub(crate) fn compare(
         &self,
         lhs: Option<&Value>,
         rhs: Option<&Value>,
         t: TypeId,
-        path: &mut Vec<PathElement>,
-        c: &mut super::Comparison,
-    ) -> ValidationErrors {
+    ) -> (Comparison, ValidationErrors) {
+        let (part, items) = self.compare_node(lhs, rhs, t);
+        let mut stack = vec![Frame {
+            pe: None,
+            part,
+            errs: ValidationErrors::default(),
+            items: items.into_iter(),
+        }];
+        loop {
+            let top = stack.last_mut().expect("the root stays until the end");
+            match top.items.next() {
+                Some(Item::Errors(e)) => top.errs.extend(e),
+                Some(Item::Child { pe, lhs, rhs, t }) => {
+                    let (part, items) = self.compare_node(lhs, rhs, t);
+                    let frame = Frame {
+                        pe: Some(pe),
+                        part,
+                        errs: ValidationErrors::default(),
+                        items: items.into_iter(),
+                    };
+                    if frame.items.as_slice().is_empty() {
+                        finish(top, frame);
+                    } else {
+                        stack.push(frame);
+                    }
+                }
+                None => {
+                    let done = stack.pop().expect("top");
+                    match stack.last_mut() {
+                        Some(parent) => finish(parent, done),
+                        None => return (done.part.below, done.errs),
+                    }
+                }
+            }
+        }
+    }
+
+    /// What `compareWalker.compare` finds at one node before walking its children: whether the
+    /// node itself changed, and the errors and children in the walk's order.
+    fn compare_node<'v>(
+        &self,
+        lhs: Option<&'v Value>,
+        rhs: Option<&'v Value>,
+        t: TypeId,
+    ) -> (Part, Vec<Item<'v>>) {
+        let mut part = Part::default();
+        let mut items = Vec::new();
         if lhs.is_none() && rhs.is_none() {
-            return ValidationErrors::one("at least one of lhs and rhs must be provided");
+            items.push(Item::Errors(ValidationErrors::one(
+                "at least one of lhs and rhs must be provided",
+            )));
+            return (part, items);
         }
         let atom = self.schema.atom(t);
         let alhs = deduce(atom, lhs);
         let arhs = deduce(atom, rhs);
-        let mut errs = ValidationErrors::default();
-        let mut in_leaf = Leaf(false);
+        let mut in_leaf = false;
         let shape = if rhs.is_none() {
             alhs
         } else if lhs.is_none() || alhs == arhs {
             arhs
         } else {
-            // The left shape is walked on a copy of the walker: its findings count, its leaf
-            // state does not.
+            // The left shape is walked with a leaf state of its own: its findings count, its
+            // leaf state does not.
             match pick(atom, alhs) {
-                Ok(s) => {
-                    errs.extend(self.compare_shape(s, atom, lhs, rhs, path, c, &mut Leaf(false)))
-                }
-                Err(e) => errs.extend(e),
+                Ok(s) => self.compare_shape(s, atom, lhs, rhs, &mut part, &mut items, &mut false),
+                Err(e) => items.push(Item::Errors(e)),
             }
             arhs
         };
         match pick(atom, shape) {
-            Ok(s) => errs.extend(self.compare_shape(s, atom, lhs, rhs, path, c, &mut in_leaf)),
-            Err(e) => errs.extend(e),
+            Ok(s) => self.compare_shape(s, atom, lhs, rhs, &mut part, &mut items, &mut in_leaf),
+            Err(e) => items.push(Item::Errors(e)),
         }
-        if !in_leaf.0 {
+        if !in_leaf {
             if lhs.is_none() {
-                c.added.insert_elements(path);
+                part.added = true;
             } else if rhs.is_none() {
-                c.removed.insert_elements(path);
+                part.removed = true;
             }
         }
-        errs
+        (part, items)
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn compare_shape(
+    fn compare_shape<'v>(
         &self,
         shape: Shape,
         atom: &Atom,
-        lhs: Option<&Value>,
-        rhs: Option<&Value>,
-        path: &mut Vec<PathElement>,
-        c: &mut Comparison,
-        in_leaf: &mut Leaf,
-    ) -> ValidationErrors {
+        lhs: Option<&'v Value>,
+        rhs: Option<&'v Value>,
+        part: &mut Part,
+        items: &mut Vec<Item<'v>>,
+        in_leaf: &mut bool,
+    ) {
         match shape {
             Shape::Scalar => {
                 let t = atom.scalar.unwrap_or(Scalar::Untyped);
@@ -114,10 +250,10 @@ impl Walk<'_> {
                 let rerrs = validate_scalar(t, rhs, "rhs: ");
                 if !lerrs.is_empty() && !rerrs.is_empty() {
                     lerrs.extend(rerrs);
-                    return lerrs;
+                    items.push(Item::Errors(lerrs));
+                    return;
                 }
-                do_leaf(lhs, rhs, path, c, in_leaf);
-                ValidationErrors::default()
+                part.leaf(lhs, rhs, in_leaf);
             }
             Shape::List => {
                 let list = atom.list.as_ref().expect("picked");
@@ -125,16 +261,16 @@ impl Walk<'_> {
                 let r = rhs.and_then(Value::as_array);
                 let empty = l.is_none_or(Vec::is_empty) && r.is_none_or(Vec::is_empty);
                 if !list.associative || empty {
-                    do_leaf(lhs, rhs, path, c, in_leaf);
-                    return ValidationErrors::default();
+                    part.leaf(lhs, rhs, in_leaf);
+                    return;
                 }
                 self.compare_list_items(
                     list,
                     l.map_or(&[], Vec::as_slice),
                     r.map_or(&[], Vec::as_slice),
-                    path,
-                    c,
-                )
+                    part,
+                    items,
+                );
             }
             Shape::Map => {
                 let map = atom.map.as_ref().expect("picked");
@@ -142,23 +278,22 @@ impl Walk<'_> {
                 let r = rhs.and_then(Value::as_object);
                 let empty = l.is_none_or(Map::is_empty) && r.is_none_or(Map::is_empty);
                 if map.atomic || empty {
-                    do_leaf(lhs, rhs, path, c, in_leaf);
-                    return ValidationErrors::default();
+                    part.leaf(lhs, rhs, in_leaf);
+                    return;
                 }
-                self.compare_map_items(map, l, r, path, c)
+                compare_map_items(map, l, r, items);
             }
         }
     }
 
-    fn compare_list_items(
+    fn compare_list_items<'v>(
         &self,
         list: &List,
-        lhs: &[Value],
-        rhs: &[Value],
-        path: &mut Vec<PathElement>,
-        c: &mut Comparison,
-    ) -> ValidationErrors {
-        let mut errs = ValidationErrors::default();
+        lhs: &'v [Value],
+        rhs: &'v [Value],
+        part: &mut Part,
+        items: &mut Vec<Item<'v>>,
+    ) {
         // Every key once, left-hand side's first, with all the items of each key per side.
         let mut all = Vec::new();
         let mut lvalues: BTreeMap<PathElement, Vec<&Value>> = BTreeMap::new();
@@ -171,7 +306,9 @@ impl Walk<'_> {
                     }
                     entry.push(child);
                 }
-                Err(e) => errs.extend(ValidationErrors::one(format!("element {i}: {e}"))),
+                Err(e) => items.push(Item::Errors(ValidationErrors::one(format!(
+                    "element {i}: {e}"
+                )))),
             }
         }
         let mut rvalues: BTreeMap<PathElement, Vec<&Value>> = BTreeMap::new();
@@ -184,109 +321,100 @@ impl Walk<'_> {
                     }
                     entry.push(child);
                 }
-                Err(e) => errs.extend(ValidationErrors::one(format!("element {i}: {e}"))),
+                Err(e) => items.push(Item::Errors(ValidationErrors::one(format!(
+                    "element {i}: {e}"
+                )))),
             }
         }
         let elem = list.elem.unwrap_or(crate::schema::DEDUCED);
         for pe in all {
             let l = lvalues.get(&pe).map_or(&[][..], Vec::as_slice);
             let r = rvalues.get(&pe).map_or(&[][..], Vec::as_slice);
-            path.push(pe.clone());
             match (l.len(), r.len()) {
-                (0, 0) => {
-                    path.pop();
-                    return errs;
-                }
-                (0 | 1, 0 | 1) => {
-                    errs.extend(
-                        self.compare(l.first().copied(), r.first().copied(), elem, path, c)
-                            .prefixed(&pe),
-                    );
-                }
+                (0, 0) => return,
+                (0 | 1, 0 | 1) => items.push(Item::Child {
+                    pe,
+                    lhs: l.first().copied(),
+                    rhs: r.first().copied(),
+                    t: elem,
+                }),
                 // Duplicated on both sides: one atomic value.
                 (2.., 2..) => {
                     let equal =
                         l.len() == r.len() && l.iter().zip(r).all(|(a, b)| value::equals(a, b));
                     if !equal {
-                        c.modified.insert_elements(path);
+                        part.below.modified.members.insert(pe);
                     }
                 }
                 // No longer duplicated: the single item is new, the duplicate marker goes.
                 (2.., _) => {
+                    part.below.removed.members.insert(pe.clone());
                     if let Some(r0) = r.first() {
-                        errs.extend(self.compare(None, Some(r0), elem, path, c).prefixed(&pe));
+                        items.push(Item::Child {
+                            pe,
+                            lhs: None,
+                            rhs: Some(r0),
+                            t: elem,
+                        });
                     }
-                    c.removed.insert_elements(path);
                 }
                 // Newly duplicated: the single item goes, the duplicate marker is new.
                 (_, 2..) => {
+                    part.below.added.members.insert(pe.clone());
                     if let Some(l0) = l.first() {
-                        errs.extend(self.compare(Some(l0), None, elem, path, c).prefixed(&pe));
+                        items.push(Item::Child {
+                            pe,
+                            lhs: Some(l0),
+                            rhs: None,
+                            t: elem,
+                        });
                     }
-                    c.added.insert_elements(path);
                 }
             }
-            path.pop();
         }
-        errs
-    }
-
-    fn compare_map_items(
-        &self,
-        map: &MapT,
-        lhs: Option<&Map<String, Value>>,
-        rhs: Option<&Map<String, Value>>,
-        path: &mut Vec<PathElement>,
-        c: &mut Comparison,
-    ) -> ValidationErrors {
-        let mut errs = ValidationErrors::default();
-        let keys: std::collections::BTreeSet<&String> = lhs
-            .into_iter()
-            .flat_map(Map::keys)
-            .chain(rhs.into_iter().flat_map(Map::keys))
-            .collect();
-        for key in keys {
-            let pe = PathElement::Field(key.clone());
-            let Some(t) = map.type_of(key) else {
-                errs.extend(
-                    ValidationErrors::one("schema error: invalid atom: inlined").prefixed(&pe),
-                );
-                continue;
-            };
-            path.push(pe.clone());
-            let e = self.compare(
-                lhs.and_then(|m| m.get(key)),
-                rhs.and_then(|m| m.get(key)),
-                t,
-                path,
-                c,
-            );
-            path.pop();
-            errs.extend(e.prefixed(&pe));
-        }
-        errs
     }
 }
 
-/// `compareWalker.doLeaf`.
-fn do_leaf(
-    lhs: Option<&Value>,
-    rhs: Option<&Value>,
-    path: &[PathElement],
-    c: &mut Comparison,
-    in_leaf: &mut Leaf,
+/// The fields of both maps once each, in order (both are sorted: one pass merges them).
+fn compare_map_items<'v>(
+    map: &MapT,
+    lhs: Option<&'v Map<String, Value>>,
+    rhs: Option<&'v Map<String, Value>>,
+    items: &mut Vec<Item<'v>>,
 ) {
-    if in_leaf.0 {
-        return;
-    }
-    in_leaf.0 = true;
-    match (lhs, rhs) {
-        (None, _) => c.added.insert_elements(path),
-        (_, None) => c.removed.insert_elements(path),
-        (Some(l), Some(r)) => {
-            if !value::equals(r, l) {
-                c.modified.insert_elements(path);
+    let mut l = lhs.into_iter().flat_map(Map::keys).peekable();
+    let mut r = rhs.into_iter().flat_map(Map::keys).peekable();
+    loop {
+        let key = match (l.peek(), r.peek()) {
+            (None, None) => return,
+            (Some(a), Some(b)) if a == b => {
+                r.next();
+                l.next()
             }
+            (Some(a), Some(b)) if a < b => l.next(),
+            (Some(_), None) => l.next(),
+            _ => r.next(),
         }
+        .expect("peeked");
+        let pe = PathElement::Field(key.clone());
+        let Some(t) = map.type_of(key) else {
+            items.push(Item::Errors(
+                ValidationErrors::one("schema error: invalid atom: inlined").prefixed(&pe),
+            ));
+            continue;
+        };
+        items.push(Item::Child {
+            pe,
+            lhs: lhs.and_then(|m| m.get(key)),
+            rhs: rhs.and_then(|m| m.get(key)),
+            t,
+        });
     }
+}
+
+/// A finished child joins its parent: its errors under its element, its changes below it.
+fn finish(parent: &mut Frame<'_>, child: Frame<'_>) {
+    let pe = child.pe.expect("a child has an element");
+    parent.errs.extend(child.errs.prefixed(&pe));
+    parent.part.attach(pe, child.part);
 }

@@ -3,91 +3,241 @@
 //! Mirrors structured-merge-diff `typed/tofieldset.go` and `fieldpath/set.go`
 //! (`EnsureNamedFieldsAreMembers`).
 
+use std::collections::BTreeSet;
+
 use serde_json::Value;
 
 use super::{Shape, ValidationErrors, Walk, deduce, list_item_element, pick};
 use crate::fieldpath::{PathElement, Set};
-use crate::schema::TypeId;
+use crate::schema::{MapT, TypeId};
 
-impl Walk<'_> {
-    /// `toFieldSetWalker`.
-    pub(crate) fn collect_field_set(
-        &self,
-        v: &Value,
-        t: TypeId,
-        path: &mut Vec<PathElement>,
-        set: &mut Set,
-    ) -> ValidationErrors {
-        let atom = self.schema.atom(t);
-        let shape = match pick(atom, deduce(atom, Some(v))) {
-            Ok(s) => s,
-            Err(e) => return e,
-        };
+/// What a child's walk starts from: its type, or why it has none.
+#[derive(Clone, Copy)]
+enum ChildType {
+    Walk(TypeId),
+    /// A list item without an element type: owned, not walked.
+    Skip,
+    /// A map field without a type: `schema error: invalid atom: inlined`.
+    Invalid,
+}
+
+/// A child still to be walked: its element, its value, and whether its own path is a member
+/// whatever lies below it.
+struct Task<'v> {
+    pe: PathElement,
+    value: &'v Value,
+    ty: ChildType,
+    member: bool,
+}
+
+/// The children of a container still to walk, taken one at a time from the value (no list of
+/// them is built).
+enum Children<'v, 's> {
+    None,
+    Map {
+        map: &'s MapT,
+        fields: serde_json::map::Iter<'v>,
+    },
+    List {
+        items: std::iter::Zip<std::slice::Iter<'v, Value>, std::vec::IntoIter<Option<PathElement>>>,
+        duplicates: BTreeSet<PathElement>,
+        ty: ChildType,
+    },
+}
+
+impl<'v> Iterator for Children<'v, '_> {
+    type Item = Task<'v>;
+
+    fn next(&mut self) -> Option<Task<'v>> {
+        match self {
+            Children::None => None,
+            Children::Map { map, fields } => {
+                let (key, val) = fields.next()?;
+                let empty = matches!(val, Value::Object(m) if m.is_empty());
+                Some(Task {
+                    pe: PathElement::Field(key.clone()),
+                    value: val,
+                    ty: map.type_of(key).map_or(ChildType::Invalid, ChildType::Walk),
+                    // Keys of maps are owned themselves, struct fields only when null or empty.
+                    member: val.is_null() || empty || !map.fields.contains_key(key),
+                })
+            }
+            Children::List {
+                items,
+                duplicates,
+                ty,
+            } => loop {
+                let (child, pe) = items.next()?;
+                let Some(pe) = pe else { continue };
+                if duplicates.contains(&pe) {
+                    continue;
+                }
+                break Some(Task {
+                    pe,
+                    value: child,
+                    ty: *ty,
+                    member: true,
+                });
+            },
+        }
+    }
+}
+
+/// A container on the way down: its part of the field set (paths relative to it), built as its
+/// children finish, and the children still to walk.
+struct Frame<'v, 's> {
+    pe: Option<PathElement>,
+    member: bool,
+    set: Set,
+    children: Children<'v, 's>,
+}
+
+/// What a value holds under its type, before its children are walked.
+struct Node<'v, 's> {
+    /// A leaf: scalar, atomic list or atomic map; its path is a member.
+    leaf: bool,
+    /// Members known before the walk (items of an associative list given twice).
+    set: Set,
+    children: Children<'v, 's>,
+}
+
+/// Adds a finished child to its parent: the subtree when it holds a member, the element itself
+/// when `member`.
+fn attach(parent: &mut Set, pe: PathElement, member: bool, child: Set) {
+    let holds = !(child.members.is_empty() && child.children.is_empty());
+    match (member, holds) {
+        (true, true) => {
+            parent.members.insert(pe.clone());
+            parent.add_child(pe, child);
+        }
+        (true, false) => {
+            parent.members.insert(pe);
+        }
+        (false, true) => parent.add_child(pe, child),
+        (false, false) => {}
+    }
+}
+
+impl<'s> Walk<'s> {
+    /// `toFieldSetWalker`, with an explicit stack: each container's subset is built while its
+    /// children are walked and joins its parent's once, so the work is linear in the value's
+    /// size at any depth (a path is never inserted from the root).
+    pub(crate) fn collect_field_set(&self, v: &Value, t: TypeId) -> (Set, ValidationErrors) {
         let mut errs = ValidationErrors::default();
+        let root = match self.field_set_node(v, t) {
+            Ok(n) => n,
+            Err(e) => return (Set::new(), e),
+        };
+        let mut stack = vec![Frame {
+            pe: None,
+            member: false,
+            set: root.set,
+            children: root.children,
+        }];
+        loop {
+            let top = stack.last_mut().expect("the root stays until the end");
+            let Some(task) = top.children.next() else {
+                let done = stack.pop().expect("top");
+                match (stack.last_mut(), done.pe) {
+                    (Some(parent), Some(pe)) => attach(&mut parent.set, pe, done.member, done.set),
+                    _ => return (done.set, errs),
+                }
+                continue;
+            };
+            let mut member = task.member;
+            let node = match task.ty {
+                ChildType::Walk(t) => match self.field_set_node(task.value, t) {
+                    Ok(n) => Some(n),
+                    Err(e) => {
+                        errs.extend(e);
+                        None
+                    }
+                },
+                ChildType::Skip => None,
+                ChildType::Invalid => {
+                    errs.extend(ValidationErrors::one("schema error: invalid atom: inlined"));
+                    None
+                }
+            };
+            match node {
+                Some(Node {
+                    set,
+                    children: Children::None,
+                    leaf,
+                }) => {
+                    member |= leaf;
+                    attach(&mut top.set, task.pe, member, set);
+                }
+                Some(n) => stack.push(Frame {
+                    pe: Some(task.pe),
+                    member,
+                    set: n.set,
+                    children: n.children,
+                }),
+                None => attach(&mut top.set, task.pe, member, Set::new()),
+            }
+        }
+    }
+
+    /// One step of `toFieldSetWalker.toFieldSet`: the shape of `v` and its children.
+    fn field_set_node<'v>(
+        &self,
+        v: &'v Value,
+        t: TypeId,
+    ) -> Result<Node<'v, 's>, ValidationErrors> {
+        let atom = self.schema.atom(t);
+        let shape = pick(atom, deduce(atom, Some(v)))?;
+        let mut node = Node {
+            leaf: false,
+            set: Set::new(),
+            children: Children::None,
+        };
         match shape {
-            Shape::Scalar => set.insert_elements(path),
+            Shape::Scalar => node.leaf = true,
             Shape::List => {
                 let list = atom.list.as_ref().expect("picked");
                 if !list.associative {
-                    set.insert_elements(path);
-                    return errs;
+                    node.leaf = true;
+                    return Ok(node);
                 }
                 let Value::Array(items) = v else {
-                    return errs;
+                    return Ok(node);
                 };
                 let pes: Vec<Option<PathElement>> = items
                     .iter()
                     .map(|c| list_item_element(self.schema, list, c).ok())
                     .collect();
                 // An item given twice is owned as a whole, without its fields.
-                let mut seen = std::collections::BTreeSet::new();
-                let mut duplicates = std::collections::BTreeSet::new();
+                let mut seen = BTreeSet::new();
+                let mut duplicates = BTreeSet::new();
                 for pe in pes.iter().flatten() {
-                    if !seen.insert(pe.clone()) && duplicates.insert(pe.clone()) {
-                        path.push(pe.clone());
-                        set.insert_elements(path);
-                        path.pop();
+                    if !seen.insert(pe) && !duplicates.contains(pe) {
+                        duplicates.insert(pe.clone());
                     }
                 }
-                for (child, pe) in items.iter().zip(pes) {
-                    let Some(pe) = pe else { continue };
-                    if duplicates.contains(&pe) {
-                        continue;
-                    }
-                    path.push(pe);
-                    if let Some(elem) = list.elem {
-                        errs.extend(self.collect_field_set(child, elem, path, set));
-                    }
-                    set.insert_elements(path);
-                    path.pop();
-                }
+                node.set.members.extend(duplicates.iter().cloned());
+                node.children = Children::List {
+                    items: items.iter().zip(pes),
+                    duplicates,
+                    ty: list.elem.map_or(ChildType::Skip, ChildType::Walk),
+                };
             }
             Shape::Map => {
                 let map = atom.map.as_ref().expect("picked");
                 if map.atomic {
-                    set.insert_elements(path);
-                    return errs;
+                    node.leaf = true;
+                    return Ok(node);
                 }
                 let Value::Object(m) = v else {
-                    return errs;
+                    return Ok(node);
                 };
-                for (key, val) in m {
-                    path.push(PathElement::Field(key.clone()));
-                    match map.type_of(key) {
-                        Some(t) => errs.extend(self.collect_field_set(val, t, path, set)),
-                        None => errs
-                            .extend(ValidationErrors::one("schema error: invalid atom: inlined")),
-                    }
-                    let empty = matches!(val, Value::Object(m) if m.is_empty());
-                    // Keys of maps are owned themselves, struct fields only when null or empty.
-                    if val.is_null() || empty || !map.fields.contains_key(key) {
-                        set.insert_elements(path);
-                    }
-                    path.pop();
-                }
+                node.children = Children::Map {
+                    map,
+                    fields: m.iter(),
+                };
             }
         }
-        errs
+        Ok(node)
     }
 
     /// `Set.EnsureNamedFieldsAreMembers` under type `t`.

@@ -126,6 +126,21 @@ impl TypedValue {
         Ok(tv)
     }
 
+    /// [`TypedValue::new`], giving `value` back with the errors.
+    pub(crate) fn try_new(
+        value: Value,
+        schema: Arc<Schema>,
+        options: ValidationOptions,
+    ) -> Result<TypedValue, (ValidationErrors, Value)> {
+        let errs =
+            Walk { schema: &schema }.validate(&value, schema.root(), options.allow_duplicates);
+        if errs.is_empty() {
+            Ok(TypedValue { value, schema })
+        } else {
+            Err((errs, value))
+        }
+    }
+
     /// A typed value without validation.
     #[must_use]
     pub fn new_unchecked(value: Value, schema: Arc<Schema>) -> TypedValue {
@@ -170,11 +185,9 @@ impl TypedValue {
     /// # Errors
     /// A part of the value the schema has no type for.
     pub fn to_field_set(&self) -> Result<Set, ValidationErrors> {
-        let mut set = Set::new();
-        let mut path = Vec::new();
-        let errs =
-            self.walk()
-                .collect_field_set(&self.value, self.schema.root(), &mut path, &mut set);
+        let (set, errs) = self
+            .walk()
+            .collect_field_set(&self.value, self.schema.root());
         errs.into_result().map(|()| set)
     }
 
@@ -196,15 +209,9 @@ impl TypedValue {
     /// # Errors
     /// Values that do not fit the schema on both sides.
     pub fn compare(&self, rhs: &TypedValue) -> Result<Comparison, ValidationErrors> {
-        let mut c = Comparison::default();
-        let mut path = Vec::new();
-        let errs = self.walk().compare(
-            Some(&self.value),
-            Some(&rhs.value),
-            self.schema.root(),
-            &mut path,
-            &mut c,
-        );
+        let (c, errs) =
+            self.walk()
+                .compare(Some(&self.value), Some(&rhs.value), self.schema.root());
         errs.into_result().map(|()| c)
     }
 

@@ -2,6 +2,7 @@
 
 mod common;
 mod crd_apply;
+mod deep;
 mod fieldmanager;
 mod fieldpath;
 mod managedfields;
