@@ -13,6 +13,7 @@ use tokio_util::task::TaskTracker;
 use crate::clock;
 use crate::engine::CustomResourceDefinition;
 use crate::http::status::{ApiError, ApiResult, GroupResource};
+use crate::registry::builtin::Builtins;
 use crate::registry::crd::CrdStrategy;
 use crate::registry::custom_resource::CustomResourceStrategy;
 use crate::registry::namespace::NamespaceStrategy;
@@ -47,6 +48,11 @@ pub struct ApiConfig {
     pub garbage_collection: bool,
     /// Requests kept in the request log ([`crate::RequestLog`]); 0 keeps none.
     pub request_log: usize,
+    /// The CIDRs Service cluster IPs come from (kube-apiserver's `--service-cluster-ip-range`:
+    /// one, or two of different families for dual stack).
+    pub service_cluster_ip_ranges: Vec<String>,
+    /// The range node ports come from (`--service-node-port-range`, `base-last`).
+    pub service_node_port_range: String,
 }
 
 impl Default for ApiConfig {
@@ -61,6 +67,11 @@ impl Default for ApiConfig {
             version: ("1".to_owned(), "32".to_owned(), "v1.32.0-crdkit".to_owned()),
             garbage_collection: true,
             request_log: 1000,
+            service_cluster_ip_ranges: vec![
+                crate::registry::builtin::DEFAULT_SERVICE_CLUSTER_IP_RANGE.to_owned(),
+            ],
+            service_node_port_range: crate::registry::builtin::DEFAULT_SERVICE_NODE_PORT_RANGE
+                .to_owned(),
         }
     }
 }
@@ -90,6 +101,8 @@ pub struct Api {
     pub crds: Arc<CrdStrategy>,
     /// The namespace kind.
     pub namespaces: Arc<NamespaceStrategy>,
+    /// The other built-in kinds.
+    pub builtins: Builtins,
     /// Settings.
     pub config: ApiConfig,
     /// Cancelled on shutdown: watches end, controllers stop.
@@ -128,6 +141,13 @@ impl Api {
         )
         .await
         .map_err(ApiError::internal)?;
+        let ranges: Vec<&str> = config
+            .service_cluster_ip_ranges
+            .iter()
+            .map(String::as_str)
+            .collect();
+        let builtins = Builtins::new(&ranges, &config.service_node_port_range)
+            .map_err(ApiError::bad_request)?;
         let registry = Arc::new(RwLock::new(Registry::default()));
         let api = Arc::new(Api {
             objects: Objects::new(storage),
@@ -135,6 +155,7 @@ impl Api {
             crds: Arc::new(CrdStrategy::new(Arc::clone(&registry))),
             registry,
             namespaces: Arc::new(NamespaceStrategy::new()),
+            builtins,
             request_log: Arc::new(crate::request_log::RequestLog::new(config.request_log)),
             config,
             shutdown,
@@ -143,15 +164,7 @@ impl Api {
             openapi: Mutex::new(None),
         });
         let revision = api.load_crds().await?;
-        {
-            let mut r = api
-                .registry
-                .write()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            for k in crate::registry::schemaless::kinds() {
-                r.upsert(CrdEntry::builtin(k.crd, k.prefix));
-            }
-        }
+        api.reserve_services().await?;
         api.ensure_system_namespaces().await?;
         Ok((api, revision))
     }
@@ -167,6 +180,22 @@ impl Api {
             self.upsert_crd(&s.value, s.revision);
         }
         Ok(result.revision)
+    }
+
+    /// Marks the cluster IPs and node ports of the stored Services as taken.
+    async fn reserve_services(&self) -> ApiResult<()> {
+        let Some(services) = self.builtins.get("", "v1", "services") else {
+            return Ok(());
+        };
+        let info = services.info();
+        let (items, _) = self
+            .objects
+            .list(&info.prefix, &Default::default(), &info.gr())
+            .await?;
+        for s in &items {
+            services.reserve(&s.value);
+        }
+        Ok(())
     }
 
     async fn ensure_system_namespaces(&self) -> ApiResult<()> {
@@ -194,16 +223,10 @@ impl Api {
     pub fn upsert_crd(&self, obj: &Value, revision: u64) {
         if let Ok(crd) = serde_json::from_value::<CustomResourceDefinition>(obj.clone()) {
             let entry = CrdEntry::new(crd, revision);
-            let mut r = self
-                .registry
+            self.registry
                 .write()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            // A built-in kind is never replaced by a stored CRD of its name.
-            if r.get(&entry.name)
-                .is_none_or(|e| e.builtin_prefix.is_none())
-            {
-                r.upsert(entry);
-            }
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .upsert(entry);
         }
     }
 
@@ -213,9 +236,7 @@ impl Api {
             .registry
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if r.get(name)
-            .is_some_and(|e| e.revision < revision && e.builtin_prefix.is_none())
-        {
+        if r.get(name).is_some_and(|e| e.revision < revision) {
             r.remove(name);
         }
     }
@@ -229,6 +250,9 @@ impl Api {
                 Some(Arc::clone(&self.crds) as Arc<dyn Strategy>)
             }
             _ => {
+                if let Some(s) = self.builtins.get(group, version, resource) {
+                    return Some(s);
+                }
                 let entry = self
                     .registry
                     .read()
@@ -246,12 +270,13 @@ impl Api {
         matches!(
             (group, kind),
             ("", "Namespace") | ("apiextensions.k8s.io", "CustomResourceDefinition")
-        ) || self
-            .registry
-            .read()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .all()
-            .any(|e| e.crd.spec.group == group && e.crd.spec.names.kind == kind)
+        ) || self.builtins.serves_kind(group, kind)
+            || self
+                .registry
+                .read()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .all()
+                .any(|e| e.crd.spec.group == group && e.crd.spec.names.kind == kind)
     }
 
     /// The group-resource of namespaces, for errors.

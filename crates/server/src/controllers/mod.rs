@@ -107,7 +107,7 @@ async fn resync(api: &Arc<Api>) -> u64 {
                 .read()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .all()
-                .filter(|e| e.builtin_prefix.is_none() && !names.contains(&e.name))
+                .filter(|e| !names.contains(&e.name))
                 .map(|e| e.name.clone())
                 .collect();
             for n in stale {
@@ -343,7 +343,7 @@ async fn namespace_cleanup(api: &Arc<Api>, name: &str) {
         if !object::is_deleting(&current.value) {
             return;
         }
-        let prefixes: Vec<(String, GroupResource)> = api
+        let mut prefixes: Vec<(String, GroupResource)> = api
             .registry
             .read()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -354,6 +354,12 @@ async fn namespace_cleanup(api: &Arc<Api>, name: &str) {
                 (info.prefix_for(Some(name)), info.gr())
             })
             .collect();
+        // Every namespaced built-in kind too (the namespace controller's
+        // `deleteAllContent` over discovery).
+        prefixes.extend(api.builtins.namespaced().iter().map(|s| {
+            let info = s.info();
+            (info.prefix_for(Some(name)), info.gr())
+        }));
         let mut empty = true;
         for (prefix, ogr) in &prefixes {
             empty &= delete_all(api, prefix, ogr).await;

@@ -9,12 +9,12 @@
 //! generic part with [`crate::rest`] (`pkg/registry/generic/registry/store.go`, `rest/create.go`,
 //! `rest/update.go`).
 
+pub(crate) mod builtin;
 pub(crate) mod conversion;
 pub(crate) mod crd;
 pub(crate) mod custom_resource;
 pub(crate) mod namespace;
 pub(crate) mod scale;
-pub(crate) mod schemaless;
 mod served;
 mod strategy;
 pub(crate) mod table;

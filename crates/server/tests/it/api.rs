@@ -70,7 +70,29 @@ async fn discovery_aggregated_and_legacy() {
         .iter()
         .map(|r| r["resource"].as_str().unwrap())
         .collect();
-    assert_eq!(core_resources, ["configmaps", "namespaces"]);
+    // The core group of Kubernetes 1.35, as its discovery lists it.
+    assert_eq!(
+        core_resources,
+        [
+            "bindings",
+            "componentstatuses",
+            "configmaps",
+            "endpoints",
+            "events",
+            "limitranges",
+            "namespaces",
+            "nodes",
+            "persistentvolumeclaims",
+            "persistentvolumes",
+            "pods",
+            "podtemplates",
+            "replicationcontrollers",
+            "resourcequotas",
+            "secrets",
+            "serviceaccounts",
+            "services"
+        ]
+    );
 
     // Legacy documents.
     let groups = h.get("/apis").await.expect(200);
