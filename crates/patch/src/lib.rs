@@ -44,6 +44,8 @@
 //! assert_eq!(err.code(), 500);
 //! ```
 //!
+//! The other patch types the API server applies live here too: [`json_patch`] (RFC 6902, with
+//! evanphx/json-patch's messages and the API server's codes) and [`merge_patch`] (RFC 7386).
 //! The creation of patches (two-way and three-way, which kubectl does) is not here: the API
 //! server only applies them. Depends on serde_json and `crdkit-apimachinery` (Go's `%v`/`%q`).
 #![forbid(unsafe_code)]
@@ -53,11 +55,15 @@
 
 mod error;
 mod go_value;
+mod json_patch;
 mod merge;
+mod merge_patch;
 mod meta;
 mod openapi;
 
 pub use error::{GoPanic, PANIC_BODY, PatchError};
+pub use json_patch::{JsonPatchError, json_patch};
 pub use merge::{Limits, patch_map, strategic_merge_patch};
+pub use merge_patch::merge_patch;
 pub use meta::{LookupPatchMeta, MERGE, PatchMeta, REPLACE, RETAIN_KEYS};
 pub use openapi::{FieldKind, OpenApiPatchMeta};

@@ -166,6 +166,7 @@ impl Api {
         let revision = api.load_crds().await?;
         api.reserve_services().await?;
         api.ensure_system_namespaces().await?;
+        api.ensure_kubernetes_service().await?;
         Ok((api, revision))
     }
 
@@ -196,6 +197,55 @@ impl Api {
             services.reserve(&s.value);
         }
         Ok(())
+    }
+
+    /// The `default/kubernetes` Service every cluster has (kubernetes
+    /// `pkg/controlplane/controller/kubernetesservice`: the first address of the range, port
+    /// 443 `https` to the API server's secure port); no Endpoints, as no IP is served.
+    async fn ensure_kubernetes_service(&self) -> ApiResult<()> {
+        let Some(services) = self.builtins.get("", "v1", "services") else {
+            return Ok(());
+        };
+        let info = services.info();
+        let key = info.key(Some("default"), "kubernetes");
+        if self
+            .objects
+            .get(&key, &info.gr(), "kubernetes")
+            .await
+            .is_ok()
+        {
+            return Ok(());
+        }
+        let Some(ip) = self
+            .config
+            .service_cluster_ip_ranges
+            .first()
+            .and_then(|r| first_address(r))
+        else {
+            return Ok(());
+        };
+        let now = clock::format(clock::now());
+        let mut obj = json!({"apiVersion": "v1", "kind": "Service",
+            "metadata": {"name": "kubernetes", "namespace": "default",
+                "uid": uuid::Uuid::new_v4().to_string(), "creationTimestamp": now,
+                "labels": {"component": "apiserver", "provider": "kubernetes"}},
+            "spec": {"type": "ClusterIP", "clusterIP": ip, "sessionAffinity": "None",
+                "ports": [{"name": "https", "port": 443, "protocol": "TCP", "targetPort": 6443}]}});
+        let admitted = services.create(&mut obj)?;
+        if !admitted.is_valid() {
+            return Err(ApiError::internal(crate::engine::aggregate(
+                &admitted.errors,
+            )));
+        }
+        match self
+            .objects
+            .create(&key, &obj, &info.gr(), "kubernetes")
+            .await
+        {
+            Ok(_) => Ok(()),
+            Err(e) if e.code == 409 => Ok(()),
+            Err(e) => Err(e),
+        }
     }
 
     async fn ensure_system_namespaces(&self) -> ApiResult<()> {
@@ -283,5 +333,18 @@ impl Api {
     #[must_use]
     pub fn namespaces_gr() -> GroupResource {
         GroupResource::new("", "namespaces")
+    }
+}
+
+/// The first host address of an IPv4 or IPv6 CIDR (`10.96.0.0/12` → `10.96.0.1`).
+fn first_address(cidr: &str) -> Option<String> {
+    let (addr, _) = cidr.split_once('/')?;
+    match addr.parse::<std::net::IpAddr>().ok()? {
+        std::net::IpAddr::V4(a) => {
+            Some(std::net::Ipv4Addr::from(u32::from(a).checked_add(1)?).to_string())
+        }
+        std::net::IpAddr::V6(a) => {
+            Some(std::net::Ipv6Addr::from(u128::from(a).checked_add(1)?).to_string())
+        }
     }
 }

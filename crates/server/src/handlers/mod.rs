@@ -18,6 +18,7 @@ mod list;
 mod openapi;
 mod patch;
 mod read;
+mod review;
 mod selection;
 mod update;
 mod watch;
@@ -105,6 +106,34 @@ where
     resp
 }
 
+/// `POST` of a self review ([`review`]).
+async fn self_review<B>(
+    api: &Api,
+    parts: &http::request::Parts,
+    path: &ResourcePath,
+    body: B,
+) -> ApiResult<Resp>
+where
+    B: http_body::Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    if parts.method != Method::POST || path.name.is_some() || path.namespace.is_some() {
+        return Err(ApiError::method_not_allowed());
+    }
+    let accept = parts
+        .headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok());
+    let output = negotiate::output_with(accept, true)?;
+    let body = body::decoded(&parts.headers, body, api.config.body_limits()).await?;
+    let review = review::answer(&path.group, &path.resource, body)?;
+    let encoding = match output {
+        negotiate::Output::Object(e) => e,
+        _ => Encoding::Json,
+    };
+    Ok(response::value(201, &review, encoding))
+}
+
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
@@ -169,6 +198,9 @@ where
     B: http_body::Body<Data = Bytes> + Send + 'static,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
+    if review::is_review(&path.group, &path.version, &path.resource) {
+        return self_review(&api, &parts, &path, body).await;
+    }
     let strategy = api
         .resolve(&path.group, &path.version, &path.resource)
         .ok_or_else(ApiError::no_such_resource)?;
@@ -182,7 +214,20 @@ where
         .headers
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok());
-    let output = negotiate::output(accept)?;
+    // Protobuf for the kinds that have a message (built-in kinds), as kube-apiserver's
+    // serializers; custom resources are JSON and YAML only.
+    let protobuf = crdkit_protobuf::supports(&info.api_version(), &info.kind);
+    let output = negotiate::output_with(accept, protobuf)?;
+    let content_type = parts
+        .headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok());
+    if !protobuf && negotiate::body_type(content_type) == negotiate::BodyType::Protobuf {
+        return Err(ApiError::unsupported_media_type(&[
+            "application/json",
+            "application/yaml",
+        ]));
+    }
     let warnings = strategy.warnings();
     let mut ctx = Ctx {
         api,

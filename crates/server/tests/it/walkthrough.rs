@@ -554,10 +554,16 @@ crontabs ct stable.example.com/v1 true CronTab
 ",
     );
     // With several kinds in `all`, kubectl prefixes each name with its kind, as on the page
-    // (the page's cluster names it `crontabs/...`; kubectl 1.32 writes the kind and group).
+    // (the page's cluster names it `crontabs/...`; kubectl 1.32 writes the kind and group), and
+    // every cluster's `default/kubernetes` Service comes first (the page leaves it out).
     k.ok(
         &["get", "all"],
-        "NAME AGE\ncrontab.stable.example.com/my-new-cron-object 3s\n",
+        "NAME TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE
+service/kubernetes ClusterIP 10.96.0.1 <none> 443/TCP 3s
+
+NAME AGE
+crontab.stable.example.com/my-new-cron-object 3s
+",
     );
 
     // ### Finalizers

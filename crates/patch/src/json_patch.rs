@@ -1,8 +1,42 @@
-//! RFC 6902 JSON patch with evanphx/json-patch v4's behaviour and messages.
+//! RFC 6902 JSON patch (`application/json-patch+json`) as the API server applies it: apiserver
+//! `pkg/endpoints/handlers/patch.go` (`applyPatchToObject`, its limit of 10,000 operations) over
+//! `gopkg.in/evanphx/json-patch.v4`, whose behaviour and messages are reproduced:
+//! `testing value /metadata/finalizers failed: test failed`, and a `test` of `null` passing on a
+//! missing path (kube-rs's finalizer helper relies on it).
+
+// `path` (of an operation) and `patch` are the RFC's words.
+#![allow(clippy::similar_names)]
+
+use std::fmt;
 
 use serde_json::Value;
 
-use crate::http::status::ApiError;
+/// Why a JSON patch does not apply, with the API server's HTTP code: 400 for a patch that does
+/// not decode, 413 for too many operations, 422 for an operation that does not apply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JsonPatchError {
+    /// 400, 413 or 422.
+    pub code: u16,
+    /// The message of the `Status`.
+    pub message: String,
+}
+
+impl JsonPatchError {
+    fn new(code: u16, message: impl Into<String>) -> JsonPatchError {
+        JsonPatchError {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for JsonPatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for JsonPatchError {}
 
 /// patch.go `maxJSONPatchOperations`.
 const MAX_JSON_PATCH_OPERATIONS: usize = 10_000;
@@ -12,21 +46,26 @@ const MAX_JSON_PATCH_OPERATIONS: usize = 10_000;
 /// # Errors
 /// 400 for a malformed patch, 413 for more than 10,000 operations, 422 when an operation does
 /// not apply (a failed `test`, a missing path).
-pub fn apply(mut doc: Value, patch: &Value) -> Result<Value, ApiError> {
+pub fn json_patch(mut doc: Value, patch: &Value) -> Result<Value, JsonPatchError> {
     let Value::Array(ops) = patch else {
-        return Err(ApiError::bad_request(
+        return Err(JsonPatchError::new(
+            400,
             "json: cannot unmarshal object into Go value of type jsonpatch.Patch",
         ));
     };
     if ops.len() > MAX_JSON_PATCH_OPERATIONS {
-        return Err(ApiError::too_large(&format!(
-            "The allowed maximum operations in a JSON patch is {MAX_JSON_PATCH_OPERATIONS}, got {}",
-            ops.len()
-        )));
+        return Err(JsonPatchError::new(
+            413,
+            format!(
+                "The allowed maximum operations in a JSON patch is {MAX_JSON_PATCH_OPERATIONS}, got {}",
+                ops.len()
+            ),
+        ));
     }
     for op in ops {
         let Value::Object(op) = op else {
-            return Err(ApiError::bad_request(
+            return Err(JsonPatchError::new(
+                400,
                 "json: cannot unmarshal into Go value of type jsonpatch.Operation",
             ));
         };
@@ -34,7 +73,7 @@ pub fn apply(mut doc: Value, patch: &Value) -> Result<Value, ApiError> {
         let path = op.get("path").and_then(Value::as_str);
         let value = op.get("value");
         let from = op.get("from").and_then(Value::as_str);
-        let fail = |m: String| ApiError::unprocessable(m);
+        let fail = |m: String| JsonPatchError::new(422, m);
         match kind {
             "add" => {
                 let path = path.ok_or_else(|| fail("add operation missing path".into()))?;
@@ -126,10 +165,12 @@ fn tokens(path: &str) -> Option<Vec<String>> {
 fn split(path: &str) -> Option<(String, String)> {
     let toks = tokens(path)?;
     let (last, parent) = toks.split_last()?;
-    let parent: String = parent
-        .iter()
-        .map(|t| format!("/{}", t.replace('~', "~0").replace('/', "~1")))
-        .collect();
+    let mut joined = String::new();
+    for t in parent {
+        joined.push('/');
+        joined.push_str(&t.replace('~', "~0").replace('/', "~1"));
+    }
+    let parent = joined;
     Some((parent, last.clone()))
 }
 
@@ -245,13 +286,13 @@ mod tests {
         let obj = json!({"metadata": {"name": "probe"}});
         let add = json!([{"op": "test", "path": "/metadata/finalizers", "value": null},
             {"op": "add", "path": "/metadata/finalizers", "value": ["stable.example.com/cleanup"]}]);
-        let obj = apply(obj, &add).unwrap();
+        let obj = json_patch(obj, &add).unwrap();
         assert_eq!(
             obj["metadata"]["finalizers"],
             json!(["stable.example.com/cleanup"])
         );
         // The same patch again fails its test: 422, as the API server answers.
-        let e = apply(obj.clone(), &add).unwrap_err();
+        let e = json_patch(obj.clone(), &add).unwrap_err();
         assert_eq!(e.code, 422);
         assert_eq!(
             e.message,
@@ -260,7 +301,7 @@ mod tests {
         // Removal guarded by a test of the element.
         let rm = json!([{"op": "test", "path": "/metadata/finalizers/0", "value": "stable.example.com/cleanup"},
             {"op": "remove", "path": "/metadata/finalizers/0"}]);
-        let obj = apply(obj, &rm).unwrap();
+        let obj = json_patch(obj, &rm).unwrap();
         assert_eq!(obj["metadata"]["finalizers"], json!([]));
     }
 
@@ -277,7 +318,7 @@ mod tests {
             {"op": "test", "path": "/moved/3", "value": 3},
         ]);
         assert_eq!(
-            apply(doc, &p).unwrap(),
+            json_patch(doc, &p).unwrap(),
             json!({"a": {"b": [0, 1, 2, 3]}, "c~d": 5, "moved": [0, 1, 2, 3]})
         );
     }
@@ -294,12 +335,12 @@ mod tests {
             (json!([{"op": "test", "path": "/a", "value": 2}]), 422),
             (json!([5]), 400),
         ] {
-            assert_eq!(apply(doc.clone(), &p).unwrap_err().code, code, "{p}");
+            assert_eq!(json_patch(doc.clone(), &p).unwrap_err().code, code, "{p}");
         }
         let many = Value::Array(vec![
             json!({"op": "test", "path": "/a", "value": 1});
             10_001
         ]);
-        assert_eq!(apply(doc, &many).unwrap_err().code, 413);
+        assert_eq!(json_patch(doc, &many).unwrap_err().code, 413);
     }
 }
