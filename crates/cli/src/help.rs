@@ -68,9 +68,11 @@ const OPENAPI: &str =
 const SERVE: &str = "    crdgen serve [--addr 127.0.0.1:PORT] [--data DIR | --etcd URL[,URL...] [--etcd-prefix PREFIX]]
                  [--kubeconfig FILE] [--allow-remote --token TOKEN]
                  [--tls-generate | --tls-cert FILE --tls-key FILE]
-        Serve the Kubernetes API for CustomResourceDefinitions and their objects to kubectl and
-        kube-rs (the local API server); prints the URL and the kubeconfig's path once listening,
-        runs until interrupted.
+                 [--service-cluster-ip-range CIDR[,CIDR]] [--service-node-port-range RANGE]
+        Serve the Kubernetes API for CustomResourceDefinitions and their objects, and for the
+        built-in kinds of Kubernetes 1.35, to kubectl and kube-rs (the local API server, a cluster
+        without nodes: no Pod runs, no controller but namespace deletion and garbage collection);
+        prints the URL and the kubeconfig's path once listening, runs until interrupted.
         --addr ADDR         listen address (default 127.0.0.1:8001; port 0 picks a free port)
         --data DIR          keep objects in DIR (persistent); without it, in memory
         --etcd URLS         keep objects in etcd (several servers may share it; feature `etcd`)
@@ -81,6 +83,9 @@ const SERVE: &str = "    crdgen serve [--addr 127.0.0.1:PORT] [--data DIR | --et
         --token TOKEN       require `Authorization: Bearer TOKEN`
         --tls-generate      serve HTTPS with a generated certificate (its CA goes in the kubeconfig)
         --tls-cert, --tls-key FILE   serve HTTPS with this PEM certificate chain and key
+        --service-cluster-ip-range CIDRS   Service cluster IPs (default 10.96.0.0/12; two CIDRs
+                            of different families for dual stack)
+        --service-node-port-range RANGE    Service node ports (default 30000-32767)
 ";
 
 const FOOTER: &str = "

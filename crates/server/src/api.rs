@@ -89,6 +89,14 @@ impl ApiConfig {
 /// The OpenAPI documents by path, each with its hash.
 pub(crate) type OpenApiDocs = BTreeMap<String, (Arc<Value>, String)>;
 
+/// `/openapi/v2`: the document, its JSON, its hash, and its protobuf once asked for.
+pub(crate) struct OpenApiV2 {
+    pub doc: Arc<Value>,
+    pub json: bytes::Bytes,
+    pub hash: String,
+    pub protobuf: std::sync::OnceLock<bytes::Bytes>,
+}
+
 /// Everything a request needs.
 pub struct Api {
     /// Objects in storage.
@@ -115,6 +123,8 @@ pub struct Api {
     pub(crate) cleanups: Mutex<HashSet<String>>,
     /// The OpenAPI documents of the registry generation they were built for.
     pub(crate) openapi: Mutex<Option<(u64, OpenApiDocs)>>,
+    /// `/openapi/v2` of the registry generation it was built for.
+    pub(crate) openapi_v2: Mutex<Option<(u64, Arc<OpenApiV2>)>>,
 }
 
 impl Api {
@@ -162,6 +172,7 @@ impl Api {
             tasks: TaskTracker::new(),
             cleanups: Mutex::new(HashSet::new()),
             openapi: Mutex::new(None),
+            openapi_v2: Mutex::new(None),
         });
         let revision = api.load_crds().await?;
         api.reserve_services().await?;

@@ -16,6 +16,7 @@ mod get;
 mod guaranteed;
 mod list;
 mod openapi;
+mod openapi_v2;
 mod patch;
 mod read;
 mod review;
@@ -167,7 +168,7 @@ where
             get_only(discovery::serve(&api, &route, accept))
         }
         Route::OpenApiIndex | Route::OpenApiDoc(_) => get_only(openapi::serve(&api, &route)),
-        Route::OpenApiV2 => get_only(Err(ApiError::no_such_resource())),
+        Route::OpenApiV2 => get_only(openapi_v2::serve(&api, accept)),
         Route::Unknown => Err(ApiError::no_such_resource()),
         Route::Resource(path) => resource(api, parts, path, query, body).await,
     }
