@@ -71,7 +71,8 @@ pub(super) fn serve(api: &Api, accept: Option<&str>) -> ApiResult<Resp> {
     let protobuf = accept.is_some_and(|a| {
         a.split(',').any(|c| {
             let ty = c.split(';').next().unwrap_or("").trim();
-            ty == crdkit_protobuf::OPENAPI_V2_ACCEPT || ty == crdkit_protobuf::OPENAPI_V2_CONTENT_TYPE
+            ty == crdkit_protobuf::OPENAPI_V2_ACCEPT
+                || ty == crdkit_protobuf::OPENAPI_V2_CONTENT_TYPE
         })
     });
     let mut r = if protobuf {

@@ -23,7 +23,13 @@ async fn protobuf_bodies_for_built_in_kinds_json_for_custom_resources() {
         .send(
             "POST",
             CM,
-            &[("content-type", PB), ("accept", "application/vnd.kubernetes.protobuf,application/json")],
+            &[
+                ("content-type", PB),
+                (
+                    "accept",
+                    "application/vnd.kubernetes.protobuf,application/json",
+                ),
+            ],
             Some(body),
         )
         .await
@@ -33,17 +39,22 @@ async fn protobuf_bodies_for_built_in_kinds_json_for_custom_resources() {
     assert_eq!(created["metadata"]["name"], "pb");
     assert_eq!(created["data"]["a"], "1");
     // A list in protobuf.
-    let r = h
-        .send("GET", CM, &[("accept", PB)], None)
-        .await
-        .expect(200);
+    let r = h.send("GET", CM, &[("accept", PB)], None).await.expect(200);
     let list = crdkit_protobuf::decode(&r.body).unwrap();
     assert_eq!(list["kind"], "ConfigMapList");
     assert_eq!(list["items"][0]["metadata"]["name"], "pb");
     // Custom resources: JSON when the client offers it after protobuf, 415 for a protobuf body.
     h.crd("resourcedefinition.yaml").await;
     let r = h
-        .send("GET", CT, &[("accept", "application/vnd.kubernetes.protobuf,application/json")], None)
+        .send(
+            "GET",
+            CT,
+            &[(
+                "accept",
+                "application/vnd.kubernetes.protobuf,application/json",
+            )],
+            None,
+        )
         .await
         .expect(200);
     assert_eq!(r.header("content-type"), Some("application/json"));
@@ -110,7 +121,9 @@ async fn openapi_v2_in_json_and_protobuf() {
     assert!(pb.body.len() > 100_000);
     // The v3 documents of built-in group-versions: paths and the published schemas.
     let apps = h.get("/openapi/v3/apis/apps/v1").await.expect(200).json();
-    assert!(apps["paths"]["/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale"].is_object());
+    assert!(
+        apps["paths"]["/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale"].is_object()
+    );
     assert!(apps["components"]["schemas"]["io.k8s.api.apps.v1.DeploymentSpec"].is_object());
     s.shutdown().await;
 }
@@ -203,7 +216,10 @@ async fn services_get_addresses_and_node_ports_from_the_configured_ranges() {
         .expect(422)
         .json();
     assert!(
-        e["message"].as_str().unwrap().contains("provided port is already allocated"),
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("provided port is already allocated"),
         "{e}"
     );
     // Deleting the Service gives its port back.
@@ -284,9 +300,6 @@ async fn strategic_merge_patch_errors_as_the_api_server_answers_them() {
         )
         .await
         .expect(500);
-    assert_eq!(
-        r.header("content-type"),
-        Some("text/plain; charset=utf-8")
-    );
+    assert_eq!(r.header("content-type"), Some("text/plain; charset=utf-8"));
     s.shutdown().await;
 }

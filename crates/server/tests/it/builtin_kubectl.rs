@@ -232,10 +232,26 @@ fn imperative_creates_with_kubectl_1_32_and_1_33_in_protobuf() {
             n,
         ]);
         assert_eq!(created.trim(), "deployment.apps/web created");
-        k.ok(&["create", "secret", "generic", "db", "--from-literal=a=b", "-n", n]);
+        k.ok(&[
+            "create",
+            "secret",
+            "generic",
+            "db",
+            "--from-literal=a=b",
+            "-n",
+            n,
+        ]);
         k.ok(&["create", "configmap", "cfg", "--from-literal=x=y", "-n", n]);
         k.ok(&["create", "serviceaccount", "robot", "-n", n]);
-        k.ok(&["create", "service", "clusterip", "web", "--tcp=80:8080", "-n", n]);
+        k.ok(&[
+            "create",
+            "service",
+            "clusterip",
+            "web",
+            "--tcp=80:8080",
+            "-n",
+            n,
+        ]);
 
         // The defaults of a real API server.
         let d = k.json(&["get", "deployment", "web", "-n", n]);
@@ -286,9 +302,18 @@ fn imperative_creates_with_kubectl_1_32_and_1_33_in_protobuf() {
             table.contains(&format!("service/web ClusterIP {ip} <none> 80/TCP <age>")),
             "{table:?}"
         );
-        assert!(table.contains(&"secret/db Opaque 1 <age>".to_owned()), "{table:?}");
-        assert!(table.contains(&"serviceaccount/robot 0 <age>".to_owned()), "{table:?}");
-        assert!(table.contains(&"configmap/cfg 1 <age>".to_owned()), "{table:?}");
+        assert!(
+            table.contains(&"secret/db Opaque 1 <age>".to_owned()),
+            "{table:?}"
+        );
+        assert!(
+            table.contains(&"serviceaccount/robot 0 <age>".to_owned()),
+            "{table:?}"
+        );
+        assert!(
+            table.contains(&"configmap/cfg 1 <age>".to_owned()),
+            "{table:?}"
+        );
 
         // Validation with Go's texts.
         let e = k.fails(&[
@@ -343,7 +368,12 @@ fn a_bundle_applied_client_side_and_server_side_then_the_namespace_deleted() {
         );
     let changed = c.write("changed.yaml", &changed);
     let diff = k.run(&["diff", "-f", &changed]);
-    assert!(diff.stdout.contains("nginx:1.28"), "{}{}", diff.stdout, diff.stderr);
+    assert!(
+        diff.stdout.contains("nginx:1.28"),
+        "{}{}",
+        diff.stdout,
+        diff.stderr
+    );
     let out = k.ok(&["apply", "-f", &changed]);
     assert!(out.contains("deployment.apps/shop configured"), "{out}");
     let d = k.json(&["get", "deploy", "shop", "-n", "shop"]);
@@ -356,7 +386,10 @@ fn a_bundle_applied_client_side_and_server_side_then_the_namespace_deleted() {
     // Server-side apply of the first bundle: kubectl moves the client-side apply's fields to
     // its manager first (csaupgrade), so what the bundle no longer names goes.
     let out = k.ok(&["apply", "--server-side", "--force-conflicts", "-f", &bundle]);
-    assert!(out.contains("deployment.apps/shop serverside-applied"), "{out}");
+    assert!(
+        out.contains("deployment.apps/shop serverside-applied"),
+        "{out}"
+    );
     let d = k.json(&["get", "deploy", "shop", "-n", "shop"]);
     let containers = &d["spec"]["template"]["spec"]["containers"];
     assert_eq!(containers.as_array().map(Vec::len), Some(1), "{containers}");
@@ -368,7 +401,10 @@ fn a_bundle_applied_client_side_and_server_side_then_the_namespace_deleted() {
         all.contains(&"deployment.apps/shop 0/3 0 0 <age>".to_owned()),
         "{all:?}"
     );
-    assert!(all.iter().any(|l| l.starts_with("service/shop ClusterIP ")), "{all:?}");
+    assert!(
+        all.iter().any(|l| l.starts_with("service/shop ClusterIP ")),
+        "{all:?}"
+    );
 
     let explain = k.ok(&["explain", "deployment.spec.replicas"]);
     assert!(explain.contains("FIELD: replicas <integer>"), "{explain}");
@@ -413,7 +449,13 @@ fn a_bundle_applied_client_side_and_server_side_then_the_namespace_deleted() {
     );
 
     // Namespace deletion removes every kind inside.
-    k.ok(&["delete", "namespace", "shop", "--wait=true", "--timeout=30s"]);
+    k.ok(&[
+        "delete",
+        "namespace",
+        "shop",
+        "--wait=true",
+        "--timeout=30s",
+    ]);
     let gone = k.fails(&["get", "namespace", "shop"]);
     assert!(gone.contains("NotFound"), "{gone}");
     let left = c.runtime.block_on(async {
