@@ -196,35 +196,31 @@ impl Api {
 
     /// Marks the cluster IPs and node ports of the stored Services as taken.
     async fn reserve_services(&self) -> ApiResult<()> {
-        let Some(services) = self.builtins.get("", "v1", "services") else {
-            return Ok(());
-        };
-        let info = services.info();
+        let gr = GroupResource::new("", "services");
         let (items, _) = self
             .objects
-            .list(&info.prefix, &Default::default(), &info.gr())
+            .list(&services_prefix(), &Default::default(), &gr)
             .await?;
+        let mut allocator = self
+            .builtins
+            .service_allocator()
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         for s in &items {
-            services.reserve(&s.value);
+            allocator.reserve(&s.value);
         }
         Ok(())
     }
 
     /// The `default/kubernetes` Service every cluster has (kubernetes
     /// `pkg/controlplane/controller/kubernetesservice`: the first address of the range, port
-    /// 443 `https` to the API server's secure port); no Endpoints, as no IP is served.
+    /// 443 `https` to the API server's secure port); no Endpoints, as no IP is served. Written
+    /// with crdkit-builtin's defaulting and the allocator, not through the Service strategy,
+    /// whose published schema is only loaded when a request needs it.
     async fn ensure_kubernetes_service(&self) -> ApiResult<()> {
-        let Some(services) = self.builtins.get("", "v1", "services") else {
-            return Ok(());
-        };
-        let info = services.info();
-        let key = info.key(Some("default"), "kubernetes");
-        if self
-            .objects
-            .get(&key, &info.gr(), "kubernetes")
-            .await
-            .is_ok()
-        {
+        let gr = GroupResource::new("", "services");
+        let key = format!("{}default/kubernetes", services_prefix());
+        if self.objects.get(&key, &gr, "kubernetes").await.is_ok() {
             return Ok(());
         }
         let Some(ip) = self
@@ -242,20 +238,26 @@ impl Api {
                 "labels": {"component": "apiserver", "provider": "kubernetes"}},
             "spec": {"type": "ClusterIP", "clusterIP": ip, "sessionAffinity": "None",
                 "ports": [{"name": "https", "port": 443, "protocol": "TCP", "targetPort": 6443}]}});
-        let admitted = services.create(&mut obj)?;
-        if !admitted.is_valid() {
-            return Err(ApiError::internal(crate::engine::aggregate(
-                &admitted.errors,
-            )));
-        }
-        match self
-            .objects
-            .create(&key, &obj, &info.gr(), "kubernetes")
-            .await
-        {
+        crdkit_builtin::defaults::apply("v1", "Service", &mut obj);
+        let allocation = self
+            .builtins
+            .service_allocator()
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .allocate_create(&mut obj)
+            .map_err(ApiError::internal)?;
+        crdkit_builtin::defaults::prepare_for_create("v1", "Service", &mut obj);
+        match self.objects.create(&key, &obj, &gr, "kubernetes").await {
             Ok(_) => Ok(()),
-            Err(e) if e.code == 409 => Ok(()),
-            Err(e) => Err(e),
+            Err(e) => {
+                self.builtins
+                    .service_allocator()
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .revert(&allocation);
+                // Another replica on the same storage made it first.
+                if e.code == 409 { Ok(()) } else { Err(e) }
+            }
         }
     }
 
@@ -345,6 +347,13 @@ impl Api {
     pub fn namespaces_gr() -> GroupResource {
         GroupResource::new("", "namespaces")
     }
+}
+
+/// Where Services are stored (kube-apiserver's key, `/registry/services/specs/`).
+fn services_prefix() -> String {
+    crdkit_builtin::resources::find("", "v1", "services")
+        .map(crate::registry::builtin::storage_prefix)
+        .unwrap_or_default()
 }
 
 /// The first host address of an IPv4 or IPv6 CIDR (`10.96.0.0/12` → `10.96.0.1`).

@@ -250,6 +250,26 @@ where
     }
     let watch = ctx.path.watch_path || ctx.query.bool("watch")?;
     let has_name = ctx.path.name.is_some();
+    // A verb the resource does not have is a 405, as the API server's installer registers no
+    // route for it.
+    if let Some(verbs) = ctx.strategy.verbs()
+        && sub.is_none()
+    {
+        let verb = match (&ctx.method, has_name) {
+            (&Method::GET | &Method::HEAD, _) if watch => "watch",
+            (&Method::GET | &Method::HEAD, true) => "get",
+            (&Method::GET | &Method::HEAD, false) => "list",
+            (&Method::POST, _) => "create",
+            (&Method::PUT, _) => "update",
+            (&Method::PATCH, _) => "patch",
+            (&Method::DELETE, true) => "delete",
+            (&Method::DELETE, false) => "deletecollection",
+            _ => "",
+        };
+        if !verbs.contains(&verb) {
+            return Err(ApiError::method_not_allowed());
+        }
+    }
     match (ctx.method.clone(), has_name) {
         (Method::GET, _) if watch => watch::watch(ctx).await,
         (Method::GET, true) => get::get(&ctx).await,

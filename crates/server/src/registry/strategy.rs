@@ -95,6 +95,12 @@ pub trait Strategy: Send + Sync {
         Subresources::default()
     }
 
+    /// The verbs the resource allows (discovery's), when they are not all of them (built-in
+    /// resources: `create` alone for reviews, no `deletecollection` for some).
+    fn verbs(&self) -> Option<&'static [&'static str]> {
+        None
+    }
+
     /// Whether the kind is built in (not defined by a CRD): built-in kinds take strategic merge
     /// patches.
     fn builtin(&self) -> bool {

@@ -233,6 +233,20 @@ async fn services_get_addresses_and_node_ports_from_the_configured_ranges() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn verbs_a_resource_does_not_have_are_not_allowed() {
+    let s = server().await;
+    let h = Http::of(&s);
+    h.send("DELETE", "/api/v1/namespaces", &[], None)
+        .await
+        .expect(405);
+    h.send("DELETE", CM, &[], None).await.expect(200);
+    h.get("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews")
+        .await
+        .expect(405);
+    s.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn self_reviews_are_allowed() {
     let s = server().await;
     let h = Http::of(&s);

@@ -148,6 +148,13 @@ impl Builtins {
         self.get(r.group, r.version, r.name)
     }
 
+    /// The Service allocator, for the server's own Services (without building the Service
+    /// strategy and its schema: start-up stays cheap).
+    #[must_use]
+    pub fn service_allocator(&self) -> &Arc<Mutex<ServiceAllocator>> {
+        &self.services
+    }
+
     /// The strategies (storage versions) of every namespaced resource, for namespace deletion.
     pub fn namespaced(&self) -> Vec<Arc<BuiltinStrategy>> {
         self.resources()

@@ -141,13 +141,6 @@ impl BuiltinStrategy {
             a.release(obj);
         }
     }
-
-    /// Marks what a stored Service holds as taken.
-    pub fn reserve(&self, obj: &Value) {
-        if let Some(mut a) = self.allocator() {
-            a.reserve(obj);
-        }
-    }
 }
 
 fn decoding_failed(e: FieldError) -> Admitted {
@@ -176,6 +169,10 @@ impl Strategy for BuiltinStrategy {
 
     fn uses_generation(&self) -> bool {
         self.generation
+    }
+
+    fn verbs(&self) -> Option<&'static [&'static str]> {
+        Some(self.resource.verbs)
     }
 
     fn create(&self, obj: &mut Value) -> ApiResult<Admitted> {
