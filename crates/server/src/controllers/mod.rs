@@ -347,6 +347,10 @@ async fn crd_cleanup(api: &Arc<Api>, name: &str) {
     }
 }
 
+/// The objects of one kind in a namespace: their prefix, their resource, and the strategy told
+/// of each deletion (built-in kinds).
+type Contents = (String, GroupResource, Option<Arc<dyn Strategy>>);
+
 async fn namespace_cleanup(api: &Arc<Api>, name: &str) {
     let gr = GroupResource::new("", "namespaces");
     let key = api.namespaces.info().key(None, name);
@@ -358,7 +362,7 @@ async fn namespace_cleanup(api: &Arc<Api>, name: &str) {
         if !object::is_deleting(&current.value) {
             return;
         }
-        let mut prefixes: Vec<(String, GroupResource, Option<Arc<dyn Strategy>>)> = api
+        let mut prefixes: Vec<Contents> = api
             .registry
             .read()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
