@@ -412,20 +412,29 @@ fn a_bundle_applied_client_side_and_server_side_then_the_namespace_deleted() {
     assert_eq!(k.ok(&["auth", "can-i", "create", "pods"]).trim(), "yes");
     assert!(k.ok(&["auth", "whoami"]).contains("admin"));
 
-    // core/v1 Events, as client-go's recorders post them, shown by `kubectl events`.
+    // core/v1 Events, as client-go's recorders post them, shown by `kubectl events` and
+    // `kubectl describe` (which selects them by the involved object's fields).
+    let uid = d["metadata"]["uid"].as_str().unwrap().to_owned();
     let event = c.write(
         "event.yaml",
-        "apiVersion: v1\nkind: Event\nmetadata: {name: shop.1, namespace: shop}\n\
-         involvedObject: {kind: Deployment, name: shop, namespace: shop, apiVersion: apps/v1}\n\
-         reason: ScalingReplicaSet\nmessage: Scaled up replica set shop-1 to 3\ntype: Normal\n\
-         source: {component: deployment-controller}\ncount: 1\n\
-         firstTimestamp: \"2025-01-01T00:00:00Z\"\nlastTimestamp: \"2025-01-01T00:00:00Z\"\n",
+        &format!(
+            "apiVersion: v1\nkind: Event\nmetadata: {{name: shop.1, namespace: shop}}\n\
+             involvedObject: {{kind: Deployment, name: shop, namespace: shop, apiVersion: apps/v1, uid: {uid}}}\n\
+             reason: ScalingReplicaSet\nmessage: Scaled up replica set shop-1 to 3\ntype: Normal\n\
+             source: {{component: deployment-controller}}\ncount: 1\n\
+             firstTimestamp: \"2025-01-01T00:00:00Z\"\nlastTimestamp: \"2025-01-01T00:00:00Z\"\n"
+        ),
     );
     k.ok(&["create", "-f", &event]);
     let events = k.ok(&["events", "-n", "shop"]);
     assert!(
         events.contains("Scaled up replica set shop-1 to 3"),
         "{events}"
+    );
+    let describe = k.ok(&["describe", "deployment", "shop", "-n", "shop"]);
+    assert!(
+        describe.contains("ScalingReplicaSet") && describe.contains("deployment-controller"),
+        "{describe}"
     );
 
     // ConfigMap `immutable`.
