@@ -69,9 +69,11 @@ const SERVE: &str = "    crdgen serve [--addr 127.0.0.1:PORT] [--data DIR | --et
                  [--kubeconfig FILE] [--allow-remote [--insecure-remote-http]]
                  [--token TOKEN | --token-file FILE] [--accept-hosts REGEXPS]
                  [--tls-generate | --tls-cert FILE --tls-key FILE]
-        Serve the Kubernetes API for CustomResourceDefinitions and their objects to kubectl and
-        kube-rs (the local API server); prints the URL and the kubeconfig's path once listening,
-        runs until interrupted.
+                 [--service-cluster-ip-range CIDR[,CIDR]] [--service-node-port-range RANGE]
+        Serve the Kubernetes API for CustomResourceDefinitions and their objects, and for the
+        built-in kinds of Kubernetes 1.35, to kubectl and kube-rs (the local API server, a cluster
+        without nodes: no Pod runs, no controller but namespace deletion and garbage collection);
+        prints the URL and the kubeconfig's path once listening, runs until interrupted.
         --addr ADDR         listen address (default 127.0.0.1:8001; port 0 picks a free port)
         --data DIR          keep objects in DIR (persistent); without it, in memory
         --etcd URLS         keep objects in etcd (several servers may share it; feature `etcd`)
@@ -91,6 +93,9 @@ const SERVE: &str = "    crdgen serve [--addr 127.0.0.1:PORT] [--data DIR | --et
                             kubeconfig carries the CA and the client certificate, which
                             authenticates)
         --tls-cert, --tls-key FILE   serve HTTPS with this PEM certificate chain and key
+        --service-cluster-ip-range CIDRS   Service cluster IPs (default 10.96.0.0/12; two CIDRs
+                            of different families for dual stack)
+        --service-node-port-range RANGE    Service node ports (default 30000-32767)
 ";
 
 const FOOTER: &str = "

@@ -37,6 +37,10 @@ struct Options {
     tls_key: Option<PathBuf>,
     etcd: Option<String>,
     etcd_prefix: Option<String>,
+    /// kube-apiserver's `--service-cluster-ip-range` (one CIDR, or two for dual stack).
+    service_cluster_ip_range: Option<String>,
+    /// kube-apiserver's `--service-node-port-range` (`30000-32767`).
+    service_node_port_range: Option<String>,
 }
 
 /// The options, or `None` for `--help`.
@@ -77,6 +81,12 @@ fn parse_args(args: Vec<OsString>) -> Result<Option<Options>, Failure> {
             Long("tls-key") => o.tls_key = Some(parser.value()?.into()),
             Long("etcd") => o.etcd = Some(parser.value()?.string()?),
             Long("etcd-prefix") => o.etcd_prefix = Some(parser.value()?.string()?),
+            Long("service-cluster-ip-range") => {
+                o.service_cluster_ip_range = Some(parser.value()?.string()?);
+            }
+            Long("service-node-port-range") => {
+                o.service_node_port_range = Some(parser.value()?.string()?);
+            }
             _ => return Err(arg.unexpected().into()),
         }
     }
@@ -145,6 +155,12 @@ async fn config(o: &Options, env_token: Option<String>) -> Result<ServerConfig, 
     }
     if let Some(k) = &o.kubeconfig {
         c.kubeconfig = Some(k.clone());
+    }
+    if let Some(r) = &o.service_cluster_ip_range {
+        c.api.service_cluster_ip_ranges = r.split(',').map(|s| s.trim().to_owned()).collect();
+    }
+    if let Some(r) = &o.service_node_port_range {
+        c.api.service_node_port_range.clone_from(r);
     }
     Ok(c)
 }
@@ -257,8 +273,22 @@ mod tests {
                 tls_key: Some(PathBuf::from("k.pem")),
                 etcd: None,
                 etcd_prefix: None,
+                service_cluster_ip_range: None,
+                service_node_port_range: None,
             }
         );
+        let o = parse(&[
+            "--service-cluster-ip-range",
+            "10.0.0.0/16,fd00::/108",
+            "--service-node-port-range=30000-30100",
+        ])
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            o.service_cluster_ip_range.as_deref(),
+            Some("10.0.0.0/16,fd00::/108")
+        );
+        assert_eq!(o.service_node_port_range.as_deref(), Some("30000-30100"));
         let o = parse(&[
             "--etcd",
             "http://127.0.0.1:2379,http://[::1]:2379",

@@ -44,6 +44,9 @@
 //! assert_eq!(err.code(), 500);
 //! ```
 //!
+//! [`merge_patch`] (RFC 7386) lives here too. JSON patch (RFC 6902) stays in crdkit-server for
+//! now: its hardened form (no recursion on documents a `copy` makes deep, the copy-size bound)
+//! uses the server's non-recursive JSON helpers, which would have to move below both first.
 //! The creation of patches (two-way and three-way, which kubectl does) is not here: the API
 //! server only applies them. Depends on serde_json and `crdkit-apimachinery` (Go's `%v`/`%q`).
 #![forbid(unsafe_code)]
@@ -54,10 +57,12 @@
 mod error;
 mod go_value;
 mod merge;
+mod merge_patch;
 mod meta;
 mod openapi;
 
 pub use error::{GoPanic, PANIC_BODY, PatchError};
 pub use merge::{Limits, patch_map, strategic_merge_patch};
+pub use merge_patch::merge_patch;
 pub use meta::{LookupPatchMeta, MERGE, PatchMeta, REPLACE, RETAIN_KEYS};
 pub use openapi::{FieldKind, OpenApiPatchMeta};

@@ -13,6 +13,7 @@ use tokio_util::task::TaskTracker;
 use crate::clock;
 use crate::engine::CustomResourceDefinition;
 use crate::http::status::{ApiError, ApiResult, GroupResource};
+use crate::registry::builtin::Builtins;
 use crate::registry::crd::CrdStrategy;
 use crate::registry::custom_resource::CustomResourceStrategy;
 use crate::registry::namespace::NamespaceStrategy;
@@ -54,6 +55,11 @@ pub struct ApiConfig {
     pub garbage_collection: bool,
     /// Requests kept in the request log ([`crate::RequestLog`]); 0 keeps none.
     pub request_log: usize,
+    /// The CIDRs Service cluster IPs come from (kube-apiserver's `--service-cluster-ip-range`:
+    /// one, or two of different families for dual stack).
+    pub service_cluster_ip_ranges: Vec<String>,
+    /// The range node ports come from (`--service-node-port-range`, `base-last`).
+    pub service_node_port_range: String,
 }
 
 impl Default for ApiConfig {
@@ -70,6 +76,11 @@ impl Default for ApiConfig {
             version: ("1".to_owned(), "32".to_owned(), "v1.32.0-crdkit".to_owned()),
             garbage_collection: true,
             request_log: 1000,
+            service_cluster_ip_ranges: vec![
+                crate::registry::builtin::DEFAULT_SERVICE_CLUSTER_IP_RANGE.to_owned(),
+            ],
+            service_node_port_range: crate::registry::builtin::DEFAULT_SERVICE_NODE_PORT_RANGE
+                .to_owned(),
         }
     }
 }
@@ -87,6 +98,14 @@ impl ApiConfig {
 /// The OpenAPI documents by path, each with its hash.
 pub(crate) type OpenApiDocs = BTreeMap<String, (Arc<Value>, String)>;
 
+/// `/openapi/v2`: the document, its JSON, its hash, and its protobuf once asked for.
+pub(crate) struct OpenApiV2 {
+    pub doc: Arc<Value>,
+    pub json: bytes::Bytes,
+    pub hash: String,
+    pub protobuf: std::sync::OnceLock<bytes::Bytes>,
+}
+
 /// Everything a request needs.
 pub struct Api {
     /// Objects in storage.
@@ -99,6 +118,8 @@ pub struct Api {
     pub crds: Arc<CrdStrategy>,
     /// The namespace kind.
     pub namespaces: Arc<NamespaceStrategy>,
+    /// The other built-in kinds.
+    pub builtins: Builtins,
     /// Settings.
     pub config: ApiConfig,
     /// Cancelled on shutdown: watches end, controllers stop.
@@ -111,6 +132,8 @@ pub struct Api {
     pub(crate) cleanups: Mutex<HashSet<String>>,
     /// The OpenAPI documents of the registry generation they were built for.
     pub(crate) openapi: Mutex<Option<(u64, OpenApiDocs)>>,
+    /// `/openapi/v2` of the registry generation it was built for.
+    pub(crate) openapi_v2: Mutex<Option<(u64, Arc<OpenApiV2>)>>,
 }
 
 impl Api {
@@ -137,6 +160,13 @@ impl Api {
         )
         .await
         .map_err(ApiError::internal)?;
+        let ranges: Vec<&str> = config
+            .service_cluster_ip_ranges
+            .iter()
+            .map(String::as_str)
+            .collect();
+        let builtins = Builtins::new(&ranges, &config.service_node_port_range)
+            .map_err(ApiError::bad_request)?;
         let registry = Arc::new(RwLock::new(Registry::default()));
         let api = Arc::new(Api {
             objects: Objects::new(storage, config.max_object_bytes),
@@ -144,24 +174,19 @@ impl Api {
             crds: Arc::new(CrdStrategy::new(Arc::clone(&registry))),
             registry,
             namespaces: Arc::new(NamespaceStrategy::new()),
+            builtins,
             request_log: Arc::new(crate::request_log::RequestLog::new(config.request_log)),
             config,
             shutdown,
             tasks: TaskTracker::new(),
             cleanups: Mutex::new(HashSet::new()),
             openapi: Mutex::new(None),
+            openapi_v2: Mutex::new(None),
         });
         let revision = api.load_crds().await?;
-        {
-            let mut r = api
-                .registry
-                .write()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            for k in crate::registry::schemaless::kinds() {
-                r.upsert(CrdEntry::builtin(k.crd, k.prefix));
-            }
-        }
+        api.reserve_services().await?;
         api.ensure_system_namespaces().await?;
+        api.ensure_kubernetes_service().await?;
         Ok((api, revision))
     }
 
@@ -176,6 +201,73 @@ impl Api {
             self.upsert_crd(&s.value, s.revision);
         }
         Ok(result.revision)
+    }
+
+    /// Marks the cluster IPs and node ports of the stored Services as taken.
+    async fn reserve_services(&self) -> ApiResult<()> {
+        let gr = GroupResource::new("", "services");
+        let (items, _) = self
+            .objects
+            .list(&services_prefix(), &Default::default(), &gr)
+            .await?;
+        let mut allocator = self
+            .builtins
+            .service_allocator()
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for s in &items {
+            allocator.reserve(&s.value);
+        }
+        Ok(())
+    }
+
+    /// The `default/kubernetes` Service every cluster has (kubernetes
+    /// `pkg/controlplane/controller/kubernetesservice`: the first address of the range, port
+    /// 443 `https` to the API server's secure port); no Endpoints, as no IP is served. Written
+    /// with crdkit-builtin's defaulting and the allocator, not through the Service strategy,
+    /// whose published schema is only loaded when a request needs it.
+    async fn ensure_kubernetes_service(&self) -> ApiResult<()> {
+        let gr = GroupResource::new("", "services");
+        let key = format!("{}default/kubernetes", services_prefix());
+        if self.objects.get(&key, &gr, "kubernetes").await.is_ok() {
+            return Ok(());
+        }
+        let Some(ip) = self
+            .config
+            .service_cluster_ip_ranges
+            .first()
+            .and_then(|r| first_address(r))
+        else {
+            return Ok(());
+        };
+        let now = clock::format(clock::now());
+        let mut obj = json!({"apiVersion": "v1", "kind": "Service",
+            "metadata": {"name": "kubernetes", "namespace": "default",
+                "uid": uuid::Uuid::new_v4().to_string(), "creationTimestamp": now,
+                "labels": {"component": "apiserver", "provider": "kubernetes"}},
+            "spec": {"type": "ClusterIP", "clusterIP": ip, "sessionAffinity": "None",
+                "ports": [{"name": "https", "port": 443, "protocol": "TCP", "targetPort": 6443}]}});
+        crdkit_builtin::defaults::apply("v1", "Service", &mut obj);
+        let allocation = self
+            .builtins
+            .service_allocator()
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .allocate_create(&mut obj)
+            .map_err(ApiError::internal)?;
+        crdkit_builtin::defaults::prepare_for_create("v1", "Service", &mut obj);
+        match self.objects.create(&key, &obj, &gr, "kubernetes").await {
+            Ok(_) => Ok(()),
+            Err(e) => {
+                self.builtins
+                    .service_allocator()
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .revert(&allocation);
+                // Another replica on the same storage made it first.
+                if e.code == 409 { Ok(()) } else { Err(e) }
+            }
+        }
     }
 
     async fn ensure_system_namespaces(&self) -> ApiResult<()> {
@@ -203,16 +295,10 @@ impl Api {
     pub fn upsert_crd(&self, obj: &Value, revision: u64) {
         if let Ok(crd) = serde_json::from_value::<CustomResourceDefinition>(obj.clone()) {
             let entry = CrdEntry::new(crd, revision);
-            let mut r = self
-                .registry
+            self.registry
                 .write()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            // A built-in kind is never replaced by a stored CRD of its name.
-            if r.get(&entry.name)
-                .is_none_or(|e| e.builtin_prefix.is_none())
-            {
-                r.upsert(entry);
-            }
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .upsert(entry);
         }
     }
 
@@ -222,9 +308,7 @@ impl Api {
             .registry
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if r.get(name)
-            .is_some_and(|e| e.revision < revision && e.builtin_prefix.is_none())
-        {
+        if r.get(name).is_some_and(|e| e.revision < revision) {
             r.remove(name);
         }
     }
@@ -238,6 +322,9 @@ impl Api {
                 Some(Arc::clone(&self.crds) as Arc<dyn Strategy>)
             }
             _ => {
+                if let Some(s) = self.builtins.get(group, version, resource) {
+                    return Some(s);
+                }
                 let entry = self
                     .registry
                     .read()
@@ -255,17 +342,38 @@ impl Api {
         matches!(
             (group, kind),
             ("", "Namespace") | ("apiextensions.k8s.io", "CustomResourceDefinition")
-        ) || self
-            .registry
-            .read()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .all()
-            .any(|e| e.crd.spec.group == group && e.crd.spec.names.kind == kind)
+        ) || self.builtins.serves_kind(group, kind)
+            || self
+                .registry
+                .read()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .all()
+                .any(|e| e.crd.spec.group == group && e.crd.spec.names.kind == kind)
     }
 
     /// The group-resource of namespaces, for errors.
     #[must_use]
     pub fn namespaces_gr() -> GroupResource {
         GroupResource::new("", "namespaces")
+    }
+}
+
+/// Where Services are stored (kube-apiserver's key, `/registry/services/specs/`).
+fn services_prefix() -> String {
+    crdkit_builtin::resources::find("", "v1", "services")
+        .map(crate::registry::builtin::storage_prefix)
+        .unwrap_or_default()
+}
+
+/// The first host address of an IPv4 or IPv6 CIDR (`10.96.0.0/12` → `10.96.0.1`).
+fn first_address(cidr: &str) -> Option<String> {
+    let (addr, _) = cidr.split_once('/')?;
+    match addr.parse::<std::net::IpAddr>().ok()? {
+        std::net::IpAddr::V4(a) => {
+            Some(std::net::Ipv4Addr::from(u32::from(a).checked_add(1)?).to_string())
+        }
+        std::net::IpAddr::V6(a) => {
+            Some(std::net::Ipv6Addr::from(u128::from(a).checked_add(1)?).to_string())
+        }
     }
 }

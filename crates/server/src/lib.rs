@@ -1,5 +1,6 @@
-//! A local Kubernetes API server for CustomResourceDefinitions: the real `kubectl` and kube-rs
-//! clients against crdkit's engine, with no cluster.
+//! A local Kubernetes API server for CustomResourceDefinitions and Kubernetes' built-in kinds:
+//! the real `kubectl` and kube-rs clients against crdkit's engine, with no cluster (and no node:
+//! no Pod runs, no Deployment rolls out).
 //!
 //! ```
 //! # tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap().block_on(async {
@@ -35,10 +36,10 @@
 //! | `controllers` | the CRD finalizer, namespace deletion, the registry kept in step with storage, the garbage collector | `rest`, `api`, `registry`, `store`, `http::status`, leaves |
 //! | `rest` | the generic store: deletion (preconditions, finalizers, propagation) and `persist`, the one door for writes (and their depth and size), with their effects on what is served | `api`, `registry`, `store`, `http::status`, leaves |
 //! | `api` | the state: storage, the watch cache, the CRDs served, settings; a path resolved to its strategy | `registry`, `store`, `http`, `request_log`, leaves |
-//! | `registry` | a strategy per kind: prepare, validate, convert, select, print | `http::status`, leaves |
+//! | `registry` | a strategy per kind: prepare, validate, convert, select, print (built-in kinds from crdkit-builtin's catalog, `registry::builtin`) | `http::status`, leaves |
 //! | `store` | objects over the storage trait: bytes to JSON, storage errors to `Status` errors, the size limit; what the watch cache keeps of each object (`store::cached`: labels, name, namespace, the encoding served) | `http::status`, `http::decode`, `object` |
-//! | `request_log`, `patch`, `selector` | the request log; JSON and merge patches; label and field selectors | `http`, `engine`, `deep` |
-//! | `http` | paths, queries, content negotiation, request bodies and their limits, responses, `Status` errors | `engine`, `deep` |
+//! | `request_log`, `patch`, `selector` | the request log; JSON, merge and strategic merge patches (crdkit-patch); label and field selectors | `http`, `engine`, `deep` |
+//! | `http` | paths, queries, content negotiation, request bodies and their limits (JSON, YAML, protobuf through crdkit-protobuf), responses, `Status` errors | `engine`, `deep` |
 //! | leaves | `engine` (the one door to crdkit's engine), `deep` (the depth limit, and JSON handled without recursion), `object`, `clock`, `jsonpath`, `tls`, `storage` (the backends), `private` (files 0600, directories 0700) | nothing of this crate (`storage` uses `private`) |
 //!
 //! Every object a request can produce (a body, a patch or apply result, a conversion answer)
@@ -50,8 +51,9 @@
 //! server: both act on objects through `rest` and read through `store`; neither calls the other.
 //!
 //! Depends on `crdkit-apiextensions` (admission, CRD checks, conversion), `crdkit-crd`,
-//! `crdkit-apply`, `crdkit-storage`, `crdkit-schema` and `crdkit-apimachinery`, plus tokio, hyper
-//! and rustls: only `crdgen serve` and tests pull it in.
+//! `crdkit-apply`, `crdkit-storage`, `crdkit-schema`, `crdkit-apimachinery`, `crdkit-builtin`
+//! (the built-in kinds' catalog, defaulting and validation), `crdkit-patch` and
+//! `crdkit-protobuf`, plus tokio, hyper and rustls: only `crdgen serve` and tests pull it in.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -167,3 +167,55 @@ pub fn apiextensions_v1() -> Value {
     let list = list(&names, "apiextensions.k8s.io");
     build(names, kind, list)
 }
+
+/// A built-in resource whose paths [`builtin_paths`] builds.
+#[derive(Clone, Copy, Debug)]
+pub struct BuiltinResource<'a> {
+    /// `apps`; empty for the core group.
+    pub group: &'a str,
+    /// `v1`.
+    pub version: &'a str,
+    /// `Deployment`.
+    pub kind: &'a str,
+    /// `deployments`.
+    pub plural: &'a str,
+    /// Whether objects live in namespaces.
+    pub namespaced: bool,
+    /// Whether it has `/status`.
+    pub status: bool,
+    /// Whether it has `/scale`.
+    pub scale: bool,
+    /// The definition-name prefix of its kind (`io.k8s.api.apps.v1`).
+    pub definition_prefix: &'static str,
+}
+
+/// The `paths` of a built-in resource in its group-version's v3 document, from the same route
+/// builder as CRDs (apiserver `pkg/endpoints/installer.go` registers the same verbs); its
+/// schemas are the published ones the caller adds.
+#[must_use]
+pub fn builtin_paths(r: &BuiltinResource<'_>) -> Value {
+    let names = Names {
+        group: r.group.to_owned(),
+        version: r.version.to_owned(),
+        kind: r.kind.to_owned(),
+        list_kind: format!("{}List", r.kind),
+        plural: r.plural.to_owned(),
+        namespaced: r.namespaced,
+        definition_prefix: Some(r.definition_prefix),
+    };
+    let mut subresources = serde_json::Map::new();
+    if r.status {
+        subresources.insert("status".to_owned(), json!({}));
+    }
+    if r.scale {
+        subresources.insert(
+            "scale".to_owned(),
+            json!({"specReplicasPath": ".spec.replicas", "statusReplicasPath": ".status.replicas"}),
+        );
+    }
+    let v: CustomResourceDefinitionVersion = serde_json::from_value(json!({
+        "name": r.version, "served": true, "storage": true, "subresources": subresources}))
+    .unwrap_or_default();
+    let mut doc = v3doc::build(&Builder::builtin(names, &v, json!({}), json!({})));
+    doc.get_mut("paths").map(Value::take).unwrap_or_default()
+}

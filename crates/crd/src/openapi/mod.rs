@@ -32,7 +32,7 @@ use serde_json::{Value, json};
 
 use crdkit_schema::crd::{CustomResourceDefinition, CustomResourceDefinitionVersion};
 
-pub use builtin::{apiextensions_v1, core_v1};
+pub use builtin::{BuiltinResource, apiextensions_v1, builtin_paths, core_v1};
 
 /// The Kubernetes release whose published documents these are.
 pub const KUBERNETES_VERSION: &str = "1.36";

@@ -315,6 +315,9 @@ fn strategy_of(api: &Api, key: &str) -> Option<Arc<dyn Strategy>> {
     if key.starts_with(&api.crds.info().prefix) {
         return Some(Arc::clone(&api.crds) as Arc<dyn Strategy>);
     }
+    if let Some(s) = api.builtins.for_key(key) {
+        return Some(s as Arc<dyn Strategy>);
+    }
     let registry = api
         .registry
         .read()

@@ -107,7 +107,7 @@ async fn resync(api: &Arc<Api>) -> u64 {
                 .read()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .all()
-                .filter(|e| e.builtin_prefix.is_none() && !names.contains(&e.name))
+                .filter(|e| !names.contains(&e.name))
                 .map(|e| e.name.clone())
                 .collect();
             for n in stale {
@@ -194,6 +194,17 @@ fn spawn_namespace_cleanup(api: &Arc<Api>, name: &str) {
 /// Deletes every object under `prefix` (objects with finalizers are marked as deleting and
 /// waited for); returns whether none is left.
 async fn delete_all(api: &Api, prefix: &str, gr: &GroupResource) -> bool {
+    delete_all_with(api, prefix, gr, None).await
+}
+
+/// [`delete_all`], telling `strategy` of each object deleted (a Service's addresses and ports
+/// go back to their ranges).
+async fn delete_all_with(
+    api: &Api,
+    prefix: &str,
+    gr: &GroupResource,
+    strategy: Option<&dyn Strategy>,
+) -> bool {
     let Ok((items, _)) = api.objects.list(prefix, &Default::default(), gr).await else {
         return false;
     };
@@ -204,7 +215,11 @@ async fn delete_all(api: &Api, prefix: &str, gr: &GroupResource) -> bool {
         let key = format!("{prefix}{}", key_suffix(prefix, &value));
         let name = object::name(&value).to_owned();
         if object::finalizers(&value).is_empty() {
-            let _ = api.objects.delete(&key, Some(revision), gr, &name).await;
+            if let Ok(gone) = api.objects.delete(&key, Some(revision), gr, &name).await
+                && let Some(s) = strategy
+            {
+                s.deleted(&gone.value);
+            }
         } else if !object::is_deleting(&value) {
             let mut obj = value;
             let now = crate::clock::now();
@@ -332,6 +347,10 @@ async fn crd_cleanup(api: &Arc<Api>, name: &str) {
     }
 }
 
+/// The objects of one kind in a namespace: their prefix, their resource, and the strategy told
+/// of each deletion (built-in kinds).
+type Contents = (String, GroupResource, Option<Arc<dyn Strategy>>);
+
 async fn namespace_cleanup(api: &Arc<Api>, name: &str) {
     let gr = GroupResource::new("", "namespaces");
     let key = api.namespaces.info().key(None, name);
@@ -343,7 +362,7 @@ async fn namespace_cleanup(api: &Arc<Api>, name: &str) {
         if !object::is_deleting(&current.value) {
             return;
         }
-        let prefixes: Vec<(String, GroupResource)> = api
+        let mut prefixes: Vec<Contents> = api
             .registry
             .read()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -351,12 +370,19 @@ async fn namespace_cleanup(api: &Arc<Api>, name: &str) {
             .filter(|e| e.namespaced())
             .map(|e| {
                 let info = e.info(&e.storage_version);
-                (info.prefix_for(Some(name)), info.gr())
+                (info.prefix_for(Some(name)), info.gr(), None)
             })
             .collect();
+        // Every namespaced built-in kind too (the namespace controller's
+        // `deleteAllContent` over discovery).
+        prefixes.extend(api.builtins.namespaced().into_iter().map(|s| {
+            let info = s.info();
+            let (prefix, gr) = (info.prefix_for(Some(name)), info.gr());
+            (prefix, gr, Some(s as Arc<dyn Strategy>))
+        }));
         let mut empty = true;
-        for (prefix, ogr) in &prefixes {
-            empty &= delete_all(api, prefix, ogr).await;
+        for (prefix, ogr, strategy) in &prefixes {
+            empty &= delete_all_with(api, prefix, ogr, strategy.as_deref()).await;
         }
         if empty {
             let mut obj = current.value;

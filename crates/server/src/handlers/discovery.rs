@@ -3,14 +3,18 @@
 //! `APIGroup`, `APIResourceList`).
 //!
 //! Mirrors apiserver `pkg/endpoints/discovery/aggregated` (the document shapes, `freshness`,
-//! subresources with their `responseKind`) and `discovery/{root,group,version}.go`, and
-//! apiextensions-apiserver `pkg/apiserver/customresource_discovery_controller.go` (CRDs listed
-//! once established, versions by priority, the preferred version first, groups of CRDs after
-//! the built-in ones).
+//! subresources with their `responseKind`), `discovery/{root,group,version}.go` and
+//! `storageversionhash.go`, and apiextensions-apiserver
+//! `pkg/apiserver/customresource_discovery_controller.go` (CRDs listed once established,
+//! versions by priority, the preferred version first, groups of CRDs after the built-in ones).
+//! The built-in groups, versions and resources are crdkit-builtin's catalog, in
+//! kube-aggregator's order; every resource of it is listed, served or not (as on a cluster,
+//! where `pods/log` needs a kubelet).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use crdkit_builtin::resources;
 use serde_json::{Value, json};
 
 use crate::api::Api;
@@ -32,10 +36,99 @@ const VERBS: &[&str] = &[
 ];
 const SUB_VERBS: &[&str] = &["get", "patch", "update"];
 
+/// A subresource of a served resource.
+struct Sub {
+    name: String,
+    /// Group, version and kind of what it reads and writes.
+    gvk: (String, String, String),
+    verbs: Vec<&'static str>,
+}
+
 /// One served resource of a group-version.
 struct Served {
     info: ResourceInfo,
-    subresources: Subresources,
+    verbs: Vec<&'static str>,
+    storage_hash: Option<String>,
+    subresources: Vec<Sub>,
+}
+
+impl Served {
+    /// A resource of a CRD, or of a strategy of this crate.
+    fn of(info: ResourceInfo, subresources: &Subresources) -> Served {
+        let mut subs = Vec::new();
+        let own = (info.group.clone(), info.version.clone(), info.kind.clone());
+        if subresources.status {
+            subs.push(Sub {
+                name: "status".to_owned(),
+                gvk: own.clone(),
+                verbs: SUB_VERBS.to_vec(),
+            });
+        }
+        if subresources.scale.is_some() {
+            subs.push(Sub {
+                name: "scale".to_owned(),
+                gvk: (
+                    "autoscaling".to_owned(),
+                    "v1".to_owned(),
+                    "Scale".to_owned(),
+                ),
+                verbs: SUB_VERBS.to_vec(),
+            });
+        }
+        Served {
+            info,
+            verbs: VERBS.to_vec(),
+            storage_hash: None,
+            subresources: subs,
+        }
+    }
+
+    /// A resource of the built-in catalog.
+    fn builtin(r: &resources::Resource, strategy: Option<&dyn Strategy>) -> Served {
+        let info = match strategy {
+            Some(s) => s.info().clone(),
+            None => ResourceInfo {
+                group: r.group.to_owned(),
+                version: r.version.to_owned(),
+                resource: r.name.to_owned(),
+                singular: r.singular(),
+                kind: r.kind.to_owned(),
+                list_kind: format!("{}List", r.kind),
+                namespaced: r.namespaced,
+                short_names: r.short_names.iter().map(|s| (*s).to_owned()).collect(),
+                categories: r.categories.iter().map(|s| (*s).to_owned()).collect(),
+                prefix: String::new(),
+            },
+        };
+        Served {
+            info,
+            verbs: r.verbs.to_vec(),
+            storage_hash: r
+                .storage
+                .map(|s| storage_version_hash(s.group, s.version, s.kind)),
+            subresources: r
+                .subresources
+                .iter()
+                .map(|s| {
+                    let (g, v) = s.group_version(r);
+                    Sub {
+                        name: s.name.to_owned(),
+                        gvk: (g.to_owned(), v.to_owned(), s.kind.to_owned()),
+                        verbs: s.verbs.to_vec(),
+                    }
+                })
+                .collect(),
+        }
+    }
+}
+
+/// `StorageVersionHash`: the first 8 bytes of the SHA-256 of `group/version/kind`, in base64.
+fn storage_version_hash(group: &str, version: &str, kind: &str) -> String {
+    let d = ring::digest::digest(
+        &ring::digest::SHA256,
+        format!("{group}/{version}/{kind}").as_bytes(),
+    );
+    crdkit_apimachinery::gobase64::encode(&d.as_ref()[..8])
 }
 
 /// A group and its versions (highest priority first) with their resources.
@@ -43,49 +136,48 @@ type Group = (String, Vec<(String, Vec<Served>)>);
 
 /// Every group with its versions (highest priority first) and their resources.
 fn groups(api: &Api) -> Vec<Group> {
-    let builtin = |s: &dyn Strategy| Served {
-        info: s.info().clone(),
-        subresources: s.subresources(),
-    };
-    let mut out = vec![
-        (
-            String::new(),
-            vec![("v1".to_owned(), vec![builtin(&*api.namespaces)])],
-        ),
-        (
-            "apiextensions.k8s.io".to_owned(),
-            vec![("v1".to_owned(), vec![builtin(&*api.crds)])],
-        ),
-    ];
+    let mut out: Vec<Group> = Vec::new();
+    for g in resources::groups() {
+        let mut versions = Vec::new();
+        for v in g.versions {
+            let mut res: Vec<Served> = resources::all()
+                .iter()
+                .filter(|r| r.group == g.name && r.version == *v)
+                .map(|r| {
+                    let own: Option<Arc<dyn Strategy>> = match (r.group, r.name) {
+                        ("", "namespaces") => Some(Arc::clone(&api.namespaces) as _),
+                        ("apiextensions.k8s.io", "customresourcedefinitions") => {
+                            Some(Arc::clone(&api.crds) as _)
+                        }
+                        _ => None,
+                    };
+                    Served::builtin(r, own.as_deref())
+                })
+                .collect();
+            res.sort_by(|a, b| a.info.resource.cmp(&b.info.resource));
+            if !res.is_empty() {
+                versions.push(((*v).to_owned(), res));
+            }
+        }
+        if !versions.is_empty() {
+            out.push((g.name.to_owned(), versions));
+        }
+    }
     let registry = api
         .registry
         .read()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     let mut crd_groups: BTreeMap<String, BTreeMap<String, Vec<Served>>> = BTreeMap::new();
     for entry in registry.all().filter(|e| e.served()) {
-        if entry.crd.spec.group.is_empty() {
-            // A core kind served like a CRD (ConfigMaps): listed with namespaces.
-            out[0].1[0].1.push(Served {
-                info: entry.info("v1"),
-                subresources: entry.subresources("v1"),
-            });
-            continue;
-        }
         for v in entry.served_versions() {
             crd_groups
                 .entry(entry.crd.spec.group.clone())
                 .or_default()
                 .entry(v.clone())
                 .or_default()
-                .push(Served {
-                    info: entry.info(&v),
-                    subresources: entry.subresources(&v),
-                });
+                .push(Served::of(entry.info(&v), &entry.subresources(&v)));
         }
     }
-    out[0].1[0]
-        .1
-        .sort_by(|a, b| a.info.resource.cmp(&b.info.resource));
     for (group, versions) in crd_groups {
         let mut vs: Vec<(String, Vec<Served>)> = versions.into_iter().collect();
         vs.sort_by(|a, b| version::compare(&b.0, &a.0));
@@ -103,19 +195,20 @@ fn gvk(group: &str, version: &str, kind: &str) -> Value {
 
 fn aggregated_resource(s: &Served) -> Value {
     let i = &s.info;
-    let mut subs = Vec::new();
-    if s.subresources.status {
-        subs.push(json!({"subresource": "status", "responseKind": gvk(&i.group, &i.version, &i.kind), "verbs": SUB_VERBS}));
-    }
-    if s.subresources.scale.is_some() {
-        subs.push(json!({"subresource": "scale", "responseKind": gvk("autoscaling", "v1", "Scale"), "verbs": SUB_VERBS}));
-    }
+    let subs: Vec<Value> = s
+        .subresources
+        .iter()
+        .map(|sub| {
+            let (g, v, k) = &sub.gvk;
+            json!({"subresource": sub.name, "responseKind": gvk(g, v, k), "verbs": sub.verbs})
+        })
+        .collect();
     let mut r = json!({
         "resource": i.resource,
         "responseKind": gvk(&i.group, &i.version, &i.kind),
         "scope": if i.namespaced { "Namespaced" } else { "Cluster" },
         "singularResource": i.singular,
-        "verbs": VERBS,
+        "verbs": s.verbs,
     });
     if !i.short_names.is_empty() {
         r["shortNames"] = json!(i.short_names);
@@ -156,24 +249,26 @@ fn resource_list(group: &str, version: &str, res: &[Served]) -> Value {
     for s in res {
         let i = &s.info;
         let mut r = json!({"name": i.resource, "singularName": i.singular, "namespaced": i.namespaced,
-            "kind": i.kind, "verbs": VERBS});
+            "kind": i.kind, "verbs": s.verbs});
         if !i.short_names.is_empty() {
             r["shortNames"] = json!(i.short_names);
         }
         if !i.categories.is_empty() {
             r["categories"] = json!(i.categories);
         }
-        list.push(r);
-        if s.subresources.status {
-            list.push(
-                json!({"name": format!("{}/status", i.resource), "singularName": "",
-                "namespaced": i.namespaced, "kind": i.kind, "verbs": SUB_VERBS}),
-            );
+        if let Some(h) = &s.storage_hash {
+            r["storageVersionHash"] = json!(h);
         }
-        if s.subresources.scale.is_some() {
-            list.push(json!({"name": format!("{}/scale", i.resource), "singularName": "",
-                "namespaced": i.namespaced, "group": "autoscaling", "version": "v1", "kind": "Scale",
-                "verbs": SUB_VERBS}));
+        list.push(r);
+        for sub in &s.subresources {
+            let (g, v, k) = &sub.gvk;
+            let mut e = json!({"name": format!("{}/{}", i.resource, sub.name), "singularName": "",
+                "namespaced": i.namespaced, "kind": k, "verbs": sub.verbs});
+            if *g != i.group || *v != i.version {
+                e["group"] = json!(g);
+                e["version"] = json!(v);
+            }
+            list.push(e);
         }
     }
     json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": list})
@@ -187,7 +282,6 @@ fn api_group(group: &str, versions: &[(String, Vec<Served>)]) -> Value {
     let preferred = vs.first().cloned().unwrap_or(Value::Null);
     json!({"name": group, "versions": vs, "preferredVersion": preferred})
 }
-
 /// Answers a discovery path.
 pub(super) fn serve(api: &Arc<Api>, route: &Route, accept: Option<&str>) -> ApiResult<Resp> {
     let groups = groups(api);

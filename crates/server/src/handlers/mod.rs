@@ -17,8 +17,10 @@ mod guaranteed;
 mod health;
 mod list;
 mod openapi;
+mod openapi_v2;
 mod patch;
 mod read;
+mod review;
 mod selection;
 mod update;
 mod watch;
@@ -87,6 +89,34 @@ where
     resp
 }
 
+/// `POST` of a self review ([`review`]).
+async fn self_review<B>(
+    api: &Api,
+    parts: &http::request::Parts,
+    path: &ResourcePath,
+    body: B,
+) -> ApiResult<Resp>
+where
+    B: http_body::Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    if parts.method != Method::POST || path.name.is_some() || path.namespace.is_some() {
+        return Err(ApiError::method_not_allowed());
+    }
+    let accept = parts
+        .headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok());
+    let output = negotiate::output_with(accept, true)?;
+    let body = body::decoded(&parts.headers, body, api.config.body_limits()).await?;
+    let review = review::answer(&path.group, &path.resource, body)?;
+    let encoding = match output {
+        negotiate::Output::Object(e) => e,
+        _ => Encoding::Json,
+    };
+    Ok(response::value(201, &review, encoding))
+}
+
 async fn dispatch<B>(api: Arc<Api>, parts: http::request::Parts, body: B) -> ApiResult<Resp>
 where
     B: http_body::Body<Data = Bytes> + Send + 'static,
@@ -112,7 +142,7 @@ where
             get_only(discovery::serve(&api, &route, accept))
         }
         Route::OpenApiIndex | Route::OpenApiDoc(_) => get_only(openapi::serve(&api, &route)),
-        Route::OpenApiV2 => get_only(Err(ApiError::no_such_resource())),
+        Route::OpenApiV2 => get_only(openapi_v2::serve(&api, accept)),
         Route::Unknown => Err(ApiError::no_such_resource()),
         Route::Resource(path) => resource(api, parts, path, query, body).await,
     }
@@ -143,6 +173,9 @@ where
     B: http_body::Body<Data = Bytes> + Send + 'static,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
+    if review::is_review(&path.group, &path.version, &path.resource) {
+        return self_review(&api, &parts, &path, body).await;
+    }
     let strategy = api
         .resolve(&path.group, &path.version, &path.resource)
         .ok_or_else(ApiError::no_such_resource)?;
@@ -156,7 +189,20 @@ where
         .headers
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok());
-    let output = negotiate::output(accept)?;
+    // Protobuf for the kinds that have a message (built-in kinds), as kube-apiserver's
+    // serializers; custom resources are JSON and YAML only.
+    let protobuf = crdkit_protobuf::supports(&info.api_version(), &info.kind);
+    let output = negotiate::output_with(accept, protobuf)?;
+    let content_type = parts
+        .headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok());
+    if !protobuf && negotiate::body_type(content_type) == negotiate::BodyType::Protobuf {
+        return Err(ApiError::unsupported_media_type(&[
+            "application/json",
+            "application/yaml",
+        ]));
+    }
     let warnings = strategy.warnings();
     let mut ctx = Ctx {
         api,
@@ -178,6 +224,26 @@ where
     }
     let watch = ctx.path.watch_path || ctx.query.bool("watch")?;
     let has_name = ctx.path.name.is_some();
+    // A verb the resource does not have is a 405, as the API server's installer registers no
+    // route for it.
+    if let Some(verbs) = ctx.strategy.verbs()
+        && sub.is_none()
+    {
+        let verb = match (&ctx.method, has_name) {
+            (&Method::GET | &Method::HEAD, _) if watch => "watch",
+            (&Method::GET | &Method::HEAD, true) => "get",
+            (&Method::GET | &Method::HEAD, false) => "list",
+            (&Method::POST, _) => "create",
+            (&Method::PUT, _) => "update",
+            (&Method::PATCH, _) => "patch",
+            (&Method::DELETE, true) => "delete",
+            (&Method::DELETE, false) => "deletecollection",
+            _ => "",
+        };
+        if !verbs.contains(&verb) {
+            return Err(ApiError::method_not_allowed());
+        }
+    }
     match (ctx.method.clone(), has_name) {
         (Method::GET, _) if watch => watch::watch(ctx).await,
         (Method::GET, true) => get::get(&ctx).await,

@@ -1,4 +1,5 @@
-//! `/openapi/v3` and its per-group-version documents, rebuilt when the CRDs served change.
+//! `/openapi/v3` and its per-group-version documents (the built-in ones from crdkit-builtin's
+//! published schemas), rebuilt when the CRDs served change.
 //!
 //! Mirrors kube-openapi `pkg/handler3` (the index of paths with `?hash=`, and the document with
 //! its hash as `ETag`; the current document is served whatever hash a client asks for, as the
@@ -39,40 +40,39 @@ fn documents(api: &Api) -> BTreeMap<String, (Arc<Value>, String)> {
         let h = openapi::hash(&doc);
         docs.insert(path, (Arc::new(doc), h));
     };
+    // The built-in group-versions: the published `components.schemas` (the namespaces'
+    // paths in `api/v1`, the CRDs' document for apiextensions).
     let mut core = openapi::core_v1();
-    let core_kinds: Vec<_> = registry
-        .all()
-        .filter(|e| e.served() && e.crd.spec.group.is_empty())
-        .map(|e| e.crd.clone())
-        .collect();
-    if !core_kinds.is_empty() {
-        // Built-in core kinds served like CRDs (ConfigMaps) join the namespaces' document.
-        let refs: Vec<_> = core_kinds.iter().collect();
-        let extra = openapi::group_version("", "v1", &refs);
-        for section in ["paths", "components"] {
-            if let (Some(Value::Object(dst)), Some(Value::Object(src))) =
-                (core.get_mut(section), extra.get(section))
-            {
-                for (k, v) in src {
-                    match (dst.get_mut(k), v) {
-                        (Some(Value::Object(d)), Value::Object(s)) if section == "components" => {
-                            for (k2, v2) in s {
-                                d.entry(k2.clone()).or_insert_with(|| v2.clone());
-                            }
-                        }
-                        _ => {
-                            dst.entry(k.clone()).or_insert_with(|| v.clone());
-                        }
-                    }
-                }
-            }
+    if let (Some(Value::Object(dst)), Some(src)) = (
+        core.pointer_mut("/components/schemas"),
+        crdkit_builtin::openapi::components("", "v1"),
+    ) {
+        for (k, v) in src {
+            dst.insert(k.clone(), v.clone());
         }
+    }
+    if let Some(Value::Object(dst)) = core.get_mut("paths") {
+        dst.extend(builtin_paths(api, "", "v1"));
     }
     add("api/v1".to_owned(), core);
     add(
         "apis/apiextensions.k8s.io/v1".to_owned(),
         openapi::apiextensions_v1(),
     );
+    for g in crdkit_builtin::resources::groups() {
+        if g.name.is_empty() || g.name == "apiextensions.k8s.io" {
+            continue;
+        }
+        for v in g.versions {
+            if let Some(schemas) = crdkit_builtin::openapi::components(g.name, v) {
+                let paths = builtin_paths(api, g.name, v);
+                add(
+                    format!("apis/{}/{v}", g.name),
+                    builtin_document(paths, schemas),
+                );
+            }
+        }
+    }
     let crds: Vec<_> = registry
         .all()
         .filter(|e| e.served())
@@ -96,6 +96,49 @@ fn documents(api: &Api) -> BTreeMap<String, (Arc<Value>, String)> {
     }
     *cache = Some((generation, docs.clone()));
     docs
+}
+
+/// A built-in group-version's document: the paths of its served resources and its published
+/// schemas.
+fn builtin_document(
+    paths: serde_json::Map<String, Value>,
+    schemas: &serde_json::Map<String, Value>,
+) -> Value {
+    serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Kubernetes", "version": format!("v{}", crdkit_builtin::openapi::release())},
+        "paths": paths,
+        "components": {"schemas": schemas},
+    })
+}
+
+/// The paths of the built-in resources served at `group/version`.
+fn builtin_paths(api: &Api, group: &str, version: &str) -> serde_json::Map<String, Value> {
+    let mut paths = serde_json::Map::new();
+    for r in api
+        .builtins
+        .resources()
+        .filter(|r| r.group == group && r.version == version)
+    {
+        let Some(def) = crdkit_builtin::openapi::definition_name(r.group, r.version, r.kind) else {
+            continue;
+        };
+        let served = |name| r.subresource(name).is_some_and(|s| s.served);
+        let p = openapi::builtin_paths(&openapi::BuiltinResource {
+            group: r.group,
+            version: r.version,
+            kind: r.kind,
+            plural: r.name,
+            namespaced: r.namespaced,
+            status: served("status"),
+            scale: served("scale"),
+            definition_prefix: def.rsplit_once('.').map_or(def, |(p, _)| p),
+        });
+        if let Value::Object(p) = p {
+            paths.extend(p);
+        }
+    }
+    paths
 }
 
 pub(super) fn serve(api: &Api, route: &Route) -> ApiResult<Resp> {

@@ -1,12 +1,14 @@
-//! `PATCH` of an object, its status or its scale: JSON merge patch and JSON patch.
+//! `PATCH` of an object, its status or its scale: JSON merge patch, JSON patch and strategic
+//! merge patch.
 //!
 //! Mirrors apiserver `pkg/endpoints/handlers/patch.go`: the patch applied to the current object
 //! on every try of the update (so a lost race is retried unless the patch names a
 //! resourceVersion), strict field validation of the result, and the media types: strategic
-//! merge patch only for built-in kinds (here applied as a merge patch without its `$`
-//! directives); server-side apply goes to [`super::apply`]. A result nested deeper than
-//! [`crate::deep::MAX_DEPTH`] is refused as `jsonPatcher.applyPatchToCurrentObject` refuses a
-//! result that does not decode: 422, `patch: Invalid value: "<the result>": <why>`.
+//! merge patch only for built-in kinds (custom resources answer 415), with the patch strategies
+//! and merge keys of the kind's published schema (a Scale's of `autoscaling/v1`); server-side
+//! apply goes to [`super::apply`]. A result nested deeper than [`crate::deep::MAX_DEPTH`] is refused
+//! as `jsonPatcher.applyPatchToCurrentObject` refuses a result that does not decode: 422,
+//! `patch: Invalid value: "<the result>": <why>`.
 
 use bytes::Bytes;
 use http::header;
@@ -56,11 +58,12 @@ pub(super) async fn patch(ctx: &mut Ctx, raw: &Bytes) -> ApiResult<Resp> {
         Err(e) if kind == Kind::Json => return Err(e),
         Err(_) => return Err(ApiError::bad_request("Invalid JSON Patch")),
     };
-    let mut patch = decoded.value;
-    if kind == Kind::Strategic {
-        strip_directives(&mut patch, 0);
-    }
+    let patch = decoded.value;
     let max_copy = ctx.api.config.json_patch_max_copy_bytes;
+    let info = ctx.strategy.info().clone();
+    let scale = ctx.path.subresource.as_deref() == Some("scale");
+    // Go's panic page, answered instead of a `Status`.
+    let panicked = std::sync::atomic::AtomicBool::new(false);
     let apply = |target: &Value| -> ApiResult<Value> {
         let result = match kind {
             // patch.go: an operation that does not apply is `NewGenericServerResponse(422, …)`,
@@ -74,13 +77,50 @@ pub(super) async fn patch(ctx: &mut Ctx, raw: &Bytes) -> ApiResult<Resp> {
                     e
                 }
             }),
-            Kind::Merge | Kind::Strategic => patches::apply_merge(target.clone(), &patch),
+            Kind::Merge => patches::apply_merge(target.clone(), &patch),
+            Kind::Strategic => {
+                let (group, version, kind) = if scale {
+                    ("autoscaling", "v1", "Scale")
+                } else {
+                    (
+                        info.group.as_str(),
+                        info.version.as_str(),
+                        info.kind.as_str(),
+                    )
+                };
+                patches::strategic(target.clone(), &patch, group, version, kind).map_err(
+                    |e| match e {
+                        patches::StrategicError::Status(e) => e,
+                        patches::StrategicError::Panic => {
+                            panicked.store(true, std::sync::atomic::Ordering::Relaxed);
+                            ApiError::internal("panic")
+                        }
+                    },
+                )
+            }
         }?;
         match deep::check(&result, deep::MAX_DEPTH) {
             Ok(()) => Ok(result),
             Err(e) => Err(too_deep(result, e)),
         }
     };
+    let result = patch_with(ctx, &decoded.duplicates, apply).await;
+    if panicked.load(std::sync::atomic::Ordering::Relaxed) {
+        return Ok(crate::http::response::bytes(
+            500,
+            "text/plain; charset=utf-8",
+            Bytes::from_static(crdkit_patch::PANIC_BODY.as_bytes()),
+        ));
+    }
+    result
+}
+
+/// The update of the object, its status or its scale with `apply` run on the current state.
+async fn patch_with(
+    ctx: &mut Ctx,
+    duplicates: &[String],
+    apply: impl Fn(&Value) -> ApiResult<Value>,
+) -> ApiResult<Resp> {
     // Whether the patch itself names a resourceVersion (then a precondition).
     let names_rv = |patched: &Value, old: &Value| {
         object::resource_version(patched) != object::resource_version(old)
@@ -100,26 +140,19 @@ pub(super) async fn patch(ctx: &mut Ctx, raw: &Bytes) -> ApiResult<Resp> {
                 Target::Main
             };
             let manager = super::write::manager(ctx, "PatchOptions")?;
-            let updated = update_object(
-                ctx,
-                target,
-                &decoded.duplicates,
-                true,
-                Some(&manager),
-                |old| {
-                    let mut new = apply(old)?;
-                    if !new.is_object() {
-                        return Err(ApiError::bad_request(
-                            "the patched object is not a JSON object",
-                        ));
-                    }
-                    if !names_rv(&new, old) {
-                        // Patched from the current object: retried on conflict.
-                        object::set_meta(&mut new, "resourceVersion", None);
-                    }
-                    Ok(new)
-                },
-            )
+            let updated = update_object(ctx, target, duplicates, true, Some(&manager), |old| {
+                let mut new = apply(old)?;
+                if !new.is_object() {
+                    return Err(ApiError::bad_request(
+                        "the patched object is not a JSON object",
+                    ));
+                }
+                if !names_rv(&new, old) {
+                    // Patched from the current object: retried on conflict.
+                    object::set_meta(&mut new, "resourceVersion", None);
+                }
+                Ok(new)
+            })
             .await?;
             Ok(ctx.respond(200, &updated.object))
         }
@@ -141,26 +174,4 @@ fn too_deep(result: Value, e: deep::TooDeep) -> ApiError {
             format!("couldn't get version/kind; json parse error: {e}"),
         )],
     )
-}
-
-/// Removes strategic merge patch directives (`$patch`, `$retainKeys`, `$setElementOrder/…`,
-/// `$deleteFromPrimitiveList/…`), leaving the merge patch they decorate.
-fn strip_directives(v: &mut Value, depth: usize) {
-    if depth > 128 {
-        return;
-    }
-    match v {
-        Value::Object(m) => {
-            m.retain(|k, _| !k.starts_with('$'));
-            for c in m.values_mut() {
-                strip_directives(c, depth + 1);
-            }
-        }
-        Value::Array(a) => {
-            for c in a {
-                strip_directives(c, depth + 1);
-            }
-        }
-        _ => {}
-    }
 }

@@ -23,6 +23,9 @@ impl Selection {
             .map_err(ApiError::bad_request)?;
         let info = ctx.strategy.info();
         for term in &field.terms {
+            if let Some(msg) = ctx.strategy.field_label_error(&term.field) {
+                return Err(ApiError::bad_request(msg));
+            }
             if !ctx.strategy.field_label_supported(&term.field) {
                 return Err(ApiError::bad_request(
                     if info.group == "apiextensions.k8s.io" {

@@ -34,6 +34,8 @@ use crate::store::cached::{Change, Entry, EventType};
 #[derive(Clone, Copy)]
 enum Format {
     Object,
+    /// `application/vnd.kubernetes.protobuf;stream=watch`: length-prefixed `WatchEvent`s.
+    Protobuf,
     Table(&'static str),
 }
 
@@ -68,6 +70,12 @@ impl Stream {
             }
             _ => obj.clone(),
         };
+        if matches!(self.format, Format::Protobuf) {
+            return match crdkit_protobuf::Codec::default().encode_watch_event(ty, &object) {
+                Ok(frame) => self.tx.send(Bytes::from(frame)).await.is_ok(),
+                Err(_) => false,
+            };
+        }
         // watch.Event's fields in Go's order.
         let mut line =
             format!("{{\"type\":{},\"object\":", Value::String(ty.to_owned())).into_bytes();
@@ -83,7 +91,7 @@ impl Stream {
                 let frame = read::encoded(&*self.strategy, entry, ty).await?.frame(ty);
                 Ok(self.tx.send(frame).await.is_ok())
             }
-            Format::Table(_) => {
+            Format::Table(_) | Format::Protobuf => {
                 let obj = read::object(&*self.strategy, entry).await?;
                 let ty = match ty {
                     EventType::Added => "ADDED",
@@ -237,6 +245,7 @@ pub(super) async fn watch(ctx: Ctx) -> ApiResult<Resp> {
     };
     let format = match ctx.output {
         Output::Table(v) => Format::Table(v),
+        Output::Object(crate::http::negotiate::Encoding::Protobuf) => Format::Protobuf,
         _ => Format::Object,
     };
     let info = ctx.strategy.info().clone();
@@ -251,6 +260,7 @@ pub(super) async fn watch(ctx: Ctx) -> ApiResult<Resp> {
     };
     let content_type = match format {
         Format::Object => "application/json".to_owned(),
+        Format::Protobuf => crdkit_protobuf::WATCH_CONTENT_TYPE.to_owned(),
         Format::Table(v) => format!("application/json;as=Table;v={v};g=meta.k8s.io"),
     };
     let (mut resp, tx) = response::stream(&content_type, 64);

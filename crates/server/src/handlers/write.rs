@@ -177,13 +177,22 @@ pub(crate) async fn check_namespace(ctx: &Ctx, name: &str) -> ApiResult<()> {
         .await?;
     let namespace = crate::store::decode_head(&kv.value).unwrap_or_default();
     if object::is_deleting(&namespace) {
-        return Err(ApiError::forbidden(
+        let mut e = ApiError::forbidden(
             &ctx.strategy.info().gr(),
             name,
             &format!(
                 "unable to create new content in namespace {ns} because it is being terminated"
             ),
-        ));
+        );
+        // The cause client-go's event recorders look for (`v1.NamespaceTerminatingCause`).
+        if let Some(d) = e.details.as_mut() {
+            d.causes.push(crate::http::status::Cause {
+                reason: "NamespaceTerminating".to_owned(),
+                message: format!("namespace {ns} is being terminated"),
+                field: "metadata.namespace".to_owned(),
+            });
+        }
+        return Err(e);
     }
     Ok(())
 }

@@ -69,7 +69,7 @@ where
         })
 }
 
-/// The body of a create or update: JSON or YAML.
+/// The body of a create or update: JSON, YAML or protobuf.
 ///
 /// # Errors
 /// As [`raw`]; 415 for another `Content-Type`; 400 for a body that does not decode.
@@ -86,6 +86,12 @@ where
     match ty {
         BodyType::Json => decode::json(&raw),
         BodyType::Yaml => decode::yaml(&raw, limits.max_bytes),
+        BodyType::Protobuf => crdkit_protobuf::decode(&raw)
+            .map(|value| Decoded {
+                value,
+                duplicates: Vec::new(),
+            })
+            .map_err(|e| ApiError::bad_request(e.to_string())),
         _ => Err(ApiError::unsupported_media_type(&[
             "application/json",
             "application/yaml",

@@ -4,8 +4,9 @@
 //! of `handlers/response.go`: JSON and YAML, `as=Table` and `as=PartialObjectMetadata[List]` of
 //! `meta.k8s.io` `v1`/`v1beta1`, and aggregated discovery (`as=APIGroupDiscoveryList` of
 //! `apidiscovery.k8s.io` `v2`/`v2beta1`). The first acceptable clause wins, in the client's order
-//! (client-go sends no `q` weights). Protobuf is not served: a client offering JSON after it gets
-//! JSON, one offering protobuf alone gets 406.
+//! (client-go sends no `q` weights). Protobuf (`application/vnd.kubernetes.protobuf`) is
+//! served for the built-in kinds that have a message (crdkit-protobuf); for the others a client
+//! offering JSON after it gets JSON, one offering protobuf alone gets 406.
 
 use super::status::ApiError;
 
@@ -16,6 +17,8 @@ pub enum Encoding {
     Json,
     /// `application/yaml`
     Yaml,
+    /// `application/vnd.kubernetes.protobuf` (built-in kinds).
+    Protobuf,
 }
 
 /// What the client asked for.
@@ -69,11 +72,19 @@ impl<'a> Clause<'a> {
     }
 }
 
-/// The output for an `Accept` header (absent means JSON).
+/// The output for an `Accept` header (absent means JSON), protobuf not offered.
 ///
 /// # Errors
 /// 406 when no clause is acceptable.
 pub fn output(accept: Option<&str>) -> Result<Output, ApiError> {
+    output_with(accept, false)
+}
+
+/// The output for an `Accept` header, protobuf offered when `protobuf` (a built-in kind).
+///
+/// # Errors
+/// 406 when no clause is acceptable.
+pub fn output_with(accept: Option<&str>, protobuf: bool) -> Result<Output, ApiError> {
     let Some(accept) = accept.filter(|a| !a.trim().is_empty()) else {
         return Ok(Output::Object(Encoding::Json));
     };
@@ -81,6 +92,10 @@ pub fn output(accept: Option<&str>) -> Result<Output, ApiError> {
         let encoding = match clause.ty.to_ascii_lowercase().as_str() {
             "application/json" | "application/*" | "*/*" | "*" => Encoding::Json,
             "application/yaml" => Encoding::Yaml,
+            // `Table` and the other transformations have no protobuf form here.
+            "application/vnd.kubernetes.protobuf" if protobuf && clause.param("as").is_none() => {
+                Encoding::Protobuf
+            }
             _ => continue,
         };
         match (clause.param("as"), clause.param("g"), clause.param("v")) {
@@ -127,6 +142,8 @@ pub enum BodyType {
     StrategicMergePatch,
     /// `application/apply-patch+yaml` (also `+cbor`)
     ApplyPatch,
+    /// `application/vnd.kubernetes.protobuf`
+    Protobuf,
     /// Anything else.
     Other,
 }
@@ -150,6 +167,7 @@ pub fn body_type(content_type: Option<&str>) -> BodyType {
         "application/json-patch+json" => BodyType::JsonPatch,
         "application/strategic-merge-patch+json" => BodyType::StrategicMergePatch,
         "application/apply-patch+yaml" | "application/apply-patch+cbor" => BodyType::ApplyPatch,
+        "application/vnd.kubernetes.protobuf" => BodyType::Protobuf,
         _ => BodyType::Other,
     }
 }
@@ -206,7 +224,12 @@ mod tests {
         );
         assert_eq!(
             body_type(Some("application/vnd.kubernetes.protobuf")),
-            BodyType::Other
+            BodyType::Protobuf
+        );
+        let kubectl = "application/vnd.kubernetes.protobuf,application/json";
+        assert_eq!(
+            output_with(Some(kubectl), true).unwrap(),
+            Output::Object(Encoding::Protobuf)
         );
     }
 }

@@ -147,10 +147,14 @@ pub fn items(status: u16, content_type: &str, head: Bytes, items: Vec<Bytes>, ta
     r
 }
 
-/// A value encoded as JSON or YAML.
+/// A value encoded as JSON, YAML or protobuf (JSON when it has no protobuf form).
 #[must_use]
 pub fn value(status: u16, v: &Value, encoding: Encoding) -> Resp {
     match encoding {
+        Encoding::Protobuf => match crdkit_protobuf::encode(v) {
+            Ok(b) => bytes(status, crdkit_protobuf::CONTENT_TYPE, Bytes::from(b)),
+            Err(_) => value(status, v, Encoding::Json),
+        },
         Encoding::Json => bytes(
             status,
             content_type::JSON,

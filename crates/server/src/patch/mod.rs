@@ -1,40 +1,17 @@
-//! JSON merge patch (RFC 7386) and JSON patch (RFC 6902), as the API server applies them.
+//! The patch types the API server applies, with their errors as `Status` errors: JSON patch
+//! (`json`, here), JSON merge patch and strategic merge patch from crdkit-patch (built-in kinds, with the
+//! published OpenAPI's patch strategies and merge keys).
 //!
-//! Mirrors apiserver `pkg/endpoints/handlers/patch.go` (`applyPatchToObject` for
-//! `application/json-patch+json` and `application/merge-patch+json`, its limit of 10,000
-//! operations and its error codes: a patch that does not decode is 400, one that does not apply
-//! is 422) over `gopkg.in/evanphx/json-patch.v4` semantics, whose messages are reproduced:
-//! `testing value /metadata/finalizers failed: test failed`, and a `test` of `null` passing on a
-//! missing path (kube-rs's finalizer helper relies on it).
+//! Mirrors apiserver `pkg/endpoints/handlers/patch.go` (`applyPatchToObject`,
+//! `strategicPatchObject`, `interpretStrategicMergePatchError`).
 
 mod json;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::http::status::ApiError;
 
 pub use json::apply as json_patch;
-
-/// RFC 7386: `null` removes a key, objects merge recursively, anything else replaces.
-#[must_use]
-pub fn merge_patch(target: Value, patch: &Value) -> Value {
-    let Value::Object(patch) = patch else {
-        return patch.clone();
-    };
-    let mut target = match target {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    };
-    for (k, v) in patch {
-        if v.is_null() {
-            target.remove(k);
-        } else {
-            let cur = target.remove(k).unwrap_or(Value::Null);
-            target.insert(k.clone(), merge_patch(cur, v));
-        }
-    }
-    Value::Object(target)
-}
 
 /// Applies a decoded merge patch; the patch must be an object to apply to an object.
 ///
@@ -44,67 +21,62 @@ pub fn apply_merge(target: Value, patch: &Value) -> Result<Value, ApiError> {
     if !patch.is_object() {
         return Err(ApiError::bad_request("Invalid JSON Patch"));
     }
-    Ok(merge_patch(target, patch))
+    Ok(crdkit_patch::merge_patch(target, patch))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
+/// What a strategic merge patch that failed answers.
+pub enum StrategicError {
+    /// A `Status`.
+    Status(ApiError),
+    /// Go's panic: a plain-text 500 ([`crdkit_patch::PANIC_BODY`]).
+    Panic,
+}
 
-    #[test]
-    fn merge_patch_rfc7386_examples() {
-        // The examples of RFC 7386 appendix A.
-        let cases = [
-            (json!({"a": "b"}), json!({"a": "c"}), json!({"a": "c"})),
-            (
-                json!({"a": "b"}),
-                json!({"b": "c"}),
-                json!({"a": "b", "b": "c"}),
-            ),
-            (json!({"a": "b"}), json!({"a": null}), json!({})),
-            (
-                json!({"a": "b", "b": "c"}),
-                json!({"a": null}),
-                json!({"b": "c"}),
-            ),
-            (json!({"a": ["b"]}), json!({"a": "c"}), json!({"a": "c"})),
-            (json!({"a": "c"}), json!({"a": ["b"]}), json!({"a": ["b"]})),
-            (
-                json!({"a": {"b": "c"}}),
-                json!({"a": {"b": "d", "c": null}}),
-                json!({"a": {"b": "d"}}),
-            ),
-            (
-                json!({"a": [{"b": "c"}]}),
-                json!({"a": [1]}),
-                json!({"a": [1]}),
-            ),
-            (json!(["a", "b"]), json!(["c", "d"]), json!(["c", "d"])),
-            (json!({"a": "b"}), json!(["c"]), json!(["c"])),
-            (
-                json!({"e": null}),
-                json!({"a": 1}),
-                json!({"e": null, "a": 1}),
-            ),
-            (
-                json!([1, 2]),
-                json!({"a": "b", "c": null}),
-                json!({"a": "b"}),
-            ),
-            (
-                json!({}),
-                json!({"a": {"bb": {"ccc": null}}}),
-                json!({"a": {"bb": {}}}),
-            ),
-        ];
-        for (target, patch, want) in cases {
-            assert_eq!(
-                merge_patch(target.clone(), &patch),
-                want,
-                "{target} + {patch}"
-            );
+/// Applies a strategic merge patch to `target`, an object of the built-in `group/version`
+/// `kind`, with the patch strategies and merge keys of its published schema.
+///
+/// # Errors
+/// Go's errors with the API server's answers ([`crdkit_patch::PatchError::code`]).
+pub fn strategic(
+    target: Value,
+    patch: &Value,
+    group: &str,
+    version: &str,
+    kind: &str,
+) -> Result<Value, StrategicError> {
+    let status = |e: &crdkit_patch::PatchError| -> StrategicError {
+        if e.is_panic() {
+            return StrategicError::Panic;
         }
-        assert_eq!(apply_merge(json!({}), &json!([1])).unwrap_err().code, 400);
-    }
+        StrategicError::Status(match e.code() {
+            400 => ApiError::bad_request(e.status_message()),
+            422 => ApiError::unprocessable(e.status_message()),
+            // `ErrorToAPIStatus` of a plain error: 500 without a reason.
+            _ => ApiError {
+                list_continue: None,
+                code: 500,
+                reason: "",
+                message: e.status_message(),
+                details: None,
+            },
+        })
+    };
+    let (Some(schemas), Some(name)) = (
+        crdkit_builtin::openapi::components(group, version),
+        crdkit_builtin::openapi::definition_name(group, version, kind),
+    ) else {
+        return Err(StrategicError::Status(ApiError::internal(format!(
+            "no patch metadata for {kind}"
+        ))));
+    };
+    let meta = crdkit_patch::OpenApiPatchMeta::new(schemas, name).map_err(|e| status(&e))?;
+    let patch = crdkit_patch::patch_map(patch.clone()).map_err(|e| status(&e))?;
+    let Value::Object(target) = target else {
+        return Err(StrategicError::Status(ApiError::bad_request(
+            "the object to patch is not a JSON object",
+        )));
+    };
+    crdkit_patch::strategic_merge_patch(target, patch, &meta, crdkit_patch::Limits::default())
+        .map(Value::Object)
+        .map_err(|e| status(&e))
 }

@@ -47,9 +47,6 @@ pub struct CrdEntry {
     pub storage_version: String,
     /// The conversion webhook (`spec.conversion.strategy: Webhook`), or why it cannot be called.
     pub webhook: Option<Result<Arc<super::webhook::Webhook>, String>>,
-    /// For a built-in kind served like a custom resource ([`super::schemaless`]): its storage
-    /// prefix; `None` for CRDs.
-    pub builtin_prefix: Option<String>,
     versions: BTreeMap<String, VersionEntry>,
 }
 
@@ -115,18 +112,9 @@ impl CrdEntry {
             established,
             terminating,
             storage_version,
-            builtin_prefix: None,
             webhook,
             versions,
         }
-    }
-
-    /// A built-in kind served like a custom resource, its objects under `prefix`.
-    #[must_use]
-    pub fn builtin(crd: CustomResourceDefinition, prefix: &str) -> CrdEntry {
-        let mut e = CrdEntry::new(crd, 0);
-        e.builtin_prefix = Some(prefix.to_owned());
-        e
     }
 
     /// Whether the CRD's resources are served (established).
@@ -171,10 +159,7 @@ impl CrdEntry {
             namespaced: self.namespaced(),
             short_names: n.short_names.clone(),
             categories: n.categories.clone(),
-            prefix: self
-                .builtin_prefix
-                .clone()
-                .unwrap_or_else(|| storage_prefix(&self.crd.spec.group, &n.plural)),
+            prefix: storage_prefix(&self.crd.spec.group, &n.plural),
         }
     }
 
@@ -261,12 +246,7 @@ impl Strategy for CustomResourceStrategy {
     }
 
     fn builtin(&self) -> bool {
-        self.entry.builtin_prefix.is_some()
-    }
-
-    fn uses_generation(&self) -> bool {
-        // Leases, Events and ConfigMaps carry no generation on a cluster.
-        self.entry.builtin_prefix.is_none()
+        false
     }
 
     fn subresources(&self) -> Subresources {

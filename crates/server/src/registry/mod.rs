@@ -4,17 +4,18 @@
 //! Mirrors the split of apiserver `pkg/registry/rest` (`RESTCreateStrategy`,
 //! `RESTUpdateStrategy`: prepare, validate, canonicalize) with one strategy per kind:
 //! [`crd`] (apiextensions-apiserver `pkg/registry/customresourcedefinition/strategy.go`),
-//! [`custom_resource`] (`pkg/registry/customresource/strategy.go`, `status_strategy.go`) and
-//! [`namespace`] (kubernetes `pkg/registry/core/namespace/strategy.go`). The handlers do the
+//! [`custom_resource`] (`pkg/registry/customresource/strategy.go`, `status_strategy.go`),
+//! [`namespace`] (kubernetes `pkg/registry/core/namespace/strategy.go`) and [`builtin`] (every
+//! other built-in kind: kubernetes `pkg/registry/**/strategy.go` through crdkit-builtin). The handlers do the
 //! generic part with [`crate::rest`] (`pkg/registry/generic/registry/store.go`, `rest/create.go`,
 //! `rest/update.go`).
 
+pub(crate) mod builtin;
 pub(crate) mod conversion;
 pub(crate) mod crd;
 pub(crate) mod custom_resource;
 pub(crate) mod namespace;
 pub(crate) mod scale;
-pub(crate) mod schemaless;
 mod served;
 mod strategy;
 pub(crate) mod table;

@@ -159,6 +159,11 @@ impl Strategy for NamespaceStrategy {
         false
     }
 
+    fn verbs(&self) -> Option<&'static [&'static str]> {
+        // No `deletecollection` (kubernetes `pkg/registry/core/namespace/storage`).
+        crdkit_builtin::resources::find("", "v1", "namespaces").map(|r| r.verbs)
+    }
+
     fn create(&self, obj: &mut Value) -> ApiResult<Admitted> {
         if let Value::Object(m) = obj {
             m.insert("status".to_owned(), json!({"phase": "Active"}));

@@ -25,8 +25,9 @@ pub fn scale_of(obj: &Value, spec: &CustomResourceSubresourceScale) -> Value {
         .label_selector_path
         .as_deref()
         .and_then(|p| object::at_path(obj, p))
-        .and_then(Value::as_str)
-        .unwrap_or("");
+        .map(selector_string)
+        .unwrap_or_default();
+    let selector = selector.as_str();
     let mut meta = Map::new();
     for k in [
         "name",
@@ -50,6 +51,59 @@ pub fn scale_of(obj: &Value, spec: &CustomResourceSubresourceScale) -> Value {
     }
     json!({"kind": "Scale", "apiVersion": "autoscaling/v1", "metadata": meta,
         "spec": scale_spec, "status": status})
+}
+
+/// A selector as Scale's `status.selector` carries it: a string as it is (custom resources'
+/// `labelSelectorPath`); a `LabelSelector` (Deployments, ReplicaSets, StatefulSets) or a map
+/// of labels (ReplicationControllers) printed as apimachinery's `labels.Selector.String()`
+/// (`pkg/registry/apps/deployment/storage/storage.go` `scaleFromDeployment`: requirements
+/// sorted by key, `k=v`, `k in (a,b)`, `k notin (a,b)`, `k`, `!k`).
+fn selector_string(v: &Value) -> String {
+    let strs = |v: Option<&Value>| -> Vec<String> {
+        let mut s: Vec<String> = v
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect();
+        s.sort();
+        s
+    };
+    let Value::Object(m) = v else {
+        return v.as_str().unwrap_or("").to_owned();
+    };
+    let mut reqs: Vec<(String, String)> = Vec::new();
+    let labels = match m.get("matchLabels") {
+        Some(Value::Object(l)) => Some(l),
+        _ if m.values().all(Value::is_string) => Some(m),
+        _ => None,
+    };
+    for (k, v) in labels.into_iter().flatten() {
+        reqs.push((k.clone(), format!("{k}={}", v.as_str().unwrap_or(""))));
+    }
+    for e in m
+        .get("matchExpressions")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let key = e.get("key").and_then(Value::as_str).unwrap_or("");
+        let values = strs(e.get("values")).join(",");
+        let r = match e.get("operator").and_then(Value::as_str).unwrap_or("") {
+            "In" => format!("{key} in ({values})"),
+            "NotIn" => format!("{key} notin ({values})"),
+            "Exists" => key.to_owned(),
+            "DoesNotExist" => format!("!{key}"),
+            _ => continue,
+        };
+        reqs.push((key.to_owned(), r));
+    }
+    reqs.sort();
+    reqs.into_iter()
+        .map(|(_, r)| r)
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// The replica count a Scale asks for, validated (`ValidateScale`).
@@ -108,6 +162,16 @@ mod tests {
         assert_eq!(s["spec"]["replicas"], 3);
         assert_eq!(s["status"], json!({"replicas": 0, "selector": "app=x"}));
         assert_eq!(s["metadata"]["resourceVersion"], "7");
+    }
+
+    #[test]
+    fn selectors_print_as_go_prints_them() {
+        let sel = json!({"matchLabels": {"b": "2", "a": "1"},
+            "matchExpressions": [{"key": "c", "operator": "In", "values": ["y", "x"]},
+                                 {"key": "d", "operator": "DoesNotExist"}]});
+        assert_eq!(selector_string(&sel), "a=1,b=2,c in (x,y),!d");
+        assert_eq!(selector_string(&json!({"app": "web"})), "app=web");
+        assert_eq!(selector_string(&json!("x=y")), "x=y");
     }
 
     #[test]

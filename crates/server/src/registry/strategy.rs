@@ -95,6 +95,12 @@ pub trait Strategy: Send + Sync {
         Subresources::default()
     }
 
+    /// The verbs the resource allows (discovery's), when they are not all of them (built-in
+    /// resources: `create` alone for reviews, no `deletecollection` for some).
+    fn verbs(&self) -> Option<&'static [&'static str]> {
+        None
+    }
+
     /// Whether the kind is built in (not defined by a CRD): built-in kinds take strategic merge
     /// patches.
     fn builtin(&self) -> bool {
@@ -177,6 +183,12 @@ pub trait Strategy: Send + Sync {
         matches!(label, "metadata.name" | "metadata.namespace")
     }
 
+    /// The API server's refusal of `label` in a field selector, when the kind has its own
+    /// text (built-in kinds); `None` leaves it to [`Strategy::field_label_supported`].
+    fn field_label_error(&self, _label: &str) -> Option<String> {
+        None
+    }
+
     /// The Table columns and a row's cells for these objects.
     fn table(&self, objs: &[&Value], now: i64) -> Table;
 
@@ -188,6 +200,10 @@ pub trait Strategy: Send + Sync {
     /// Changes made when a delete marks the object as deleting (a CRD gets its cleanup
     /// finalizer and `Terminating` condition, a namespace its `Terminating` phase).
     fn mark_deleting(&self, _obj: &mut Value, _now: i64) {}
+
+    /// Called once an object is deleted from storage (a Service's cluster IPs and node ports
+    /// go back to their ranges).
+    fn deleted(&self, _obj: &Value) {}
 
     /// Whether the object still waits for finalizers before it can go.
     fn has_finalizers(&self, obj: &Value) -> bool {

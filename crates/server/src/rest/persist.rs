@@ -122,6 +122,7 @@ pub(crate) async fn delete(
     if is_crd(strategy) {
         api.remove_crd(name, gone.revision);
     }
+    strategy.deleted(&gone.value);
     Ok(gone)
 }
 

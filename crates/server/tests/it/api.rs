@@ -18,7 +18,8 @@ async fn version_and_health() {
         (Some("1"), Some("32"))
     );
     assert_eq!(h.get("/healthz").await.expect(200).body, "ok");
-    assert_eq!(h.get("/openapi/v2?timeout=32s").await.status, 404);
+    // Served since the built-in kinds (kubectl 1.27/1.28 need it; see `builtin_api`).
+    assert_eq!(h.get("/openapi/v2?timeout=32s").await.status, 200);
     let e = h.get("/nope").await.expect(404).json();
     assert_eq!(
         e["message"],
@@ -70,7 +71,29 @@ async fn discovery_aggregated_and_legacy() {
         .iter()
         .map(|r| r["resource"].as_str().unwrap())
         .collect();
-    assert_eq!(core_resources, ["configmaps", "namespaces"]);
+    // The core group of Kubernetes 1.35, as its discovery lists it.
+    assert_eq!(
+        core_resources,
+        [
+            "bindings",
+            "componentstatuses",
+            "configmaps",
+            "endpoints",
+            "events",
+            "limitranges",
+            "namespaces",
+            "nodes",
+            "persistentvolumeclaims",
+            "persistentvolumes",
+            "pods",
+            "podtemplates",
+            "replicationcontrollers",
+            "resourcequotas",
+            "secrets",
+            "serviceaccounts",
+            "services"
+        ]
+    );
 
     // Legacy documents.
     let groups = h.get("/apis").await.expect(200);

@@ -288,6 +288,15 @@ impl Http {
 }
 
 impl WatchStream {
+    /// The next bytes of the body (protobuf watches), `None` when the stream ended or nothing
+    /// came within `secs`.
+    pub async fn raw_within(&mut self, secs: u64) -> Option<Vec<u8>> {
+        let frame = tokio::time::timeout(std::time::Duration::from_secs(secs), self.body.frame())
+            .await
+            .ok()??;
+        frame.expect("frame").into_data().ok().map(|d| d.to_vec())
+    }
+
     /// The next event, `None` when the stream ended or nothing came within `secs`.
     pub async fn next_within(&mut self, secs: u64) -> Option<Value> {
         let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(secs);

@@ -218,7 +218,7 @@ async fn solid_owners_keep_dependents_and_dangling_references_do_not() {
         .expect(201);
     until(&h, &format!("{CM}/dangling"), 404).await;
     // A reference to a kind the server does not serve is left alone.
-    let unknown = json!({"apiVersion": "apps/v1", "kind": "Deployment", "name": "d",
+    let unknown = json!({"apiVersion": "widgets.example.com/v1", "kind": "Widget", "name": "d",
         "uid": "11111111-1111-1111-1111-111111111111"});
     h.post(CM, &config_map("unknown-kind", &[unknown], &[]))
         .await

@@ -1,7 +1,10 @@
 //! Integration tests of crdkit-server: the HTTP API as kubectl and kube-rs use it, the docs'
-//! walkthrough with the real kubectl, kube-rs clients, robustness and a bounded load test.
+//! walkthrough with the real kubectl, built-in kinds with kubectl 1.27 to 1.33, kube-rs clients,
+//! robustness and a bounded load test.
 
 mod api;
+mod builtin_api;
+mod builtin_kubectl;
 mod cache;
 mod common;
 mod conversion;

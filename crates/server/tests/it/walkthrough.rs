@@ -536,15 +536,34 @@ spec:
     // kubectl expands categories from its cached discovery before it refreshes it (a user's
     // first `get all` after a category appears on a kind it already knew fails the same way
     // against any API server); `api-resources` refreshes the cache, and checks discovery.
+    // `all` spans the built-in workloads as on a cluster (Kubernetes 1.35's list).
     k.ok(
         &["api-resources", "--categories=all"],
-        "NAME       SHORTNAMES   APIVERSION              NAMESPACED   KIND\ncrontabs   ct           stable.example.com/v1   true         CronTab\n",
+        "NAME SHORTNAMES APIVERSION NAMESPACED KIND
+pods po v1 true Pod
+replicationcontrollers rc v1 true ReplicationController
+services svc v1 true Service
+daemonsets ds apps/v1 true DaemonSet
+deployments deploy apps/v1 true Deployment
+replicasets rs apps/v1 true ReplicaSet
+statefulsets sts apps/v1 true StatefulSet
+horizontalpodautoscalers hpa autoscaling/v2 true HorizontalPodAutoscaler
+cronjobs cj batch/v1 true CronJob
+jobs batch/v1 true Job
+crontabs ct stable.example.com/v1 true CronTab
+",
     );
-    // On a cluster, `all` spans several kinds and kubectl prefixes each name with its kind
-    // (`crontabs/my-new-cron-object` on the page); here crontabs are the only kind in `all`.
+    // With several kinds in `all`, kubectl prefixes each name with its kind, as on the page
+    // (the page's cluster names it `crontabs/...`; kubectl 1.32 writes the kind and group), and
+    // every cluster's `default/kubernetes` Service comes first (the page leaves it out).
     k.ok(
         &["get", "all"],
-        "NAME                 AGE\nmy-new-cron-object   3s\n",
+        "NAME TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE
+service/kubernetes ClusterIP 10.96.0.1 <none> 443/TCP 3s
+
+NAME AGE
+crontab.stable.example.com/my-new-cron-object 3s
+",
     );
 
     // ### Finalizers

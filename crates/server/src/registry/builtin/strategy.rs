@@ -1,0 +1,349 @@
+//! The strategy of one built-in resource: decoding (pruning with the published schema), then
+//! kubernetes' defaulting, Service allocation, `PrepareForCreate`/`PrepareForUpdate` and
+//! validation, in kube-apiserver's order (`pkg/registry/generic/registry/store.go` `Create`:
+//! decode with defaults, `BeginCreate` (Services: `pkg/registry/core/service/storage/alloc.go`),
+//! `rest.BeforeCreate`: `PrepareForCreate`, `Validate`).
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use crdkit_builtin::defaults::{self, AllocError, ServiceAllocator};
+use crdkit_builtin::resources::Resource;
+use crdkit_builtin::schemas::Catalog;
+use crdkit_builtin::{fields, tables, validation};
+use serde_json::{Value, json};
+
+use super::super::strategy::{ResourceInfo, Strategy, Subresources};
+use super::super::table::Table;
+use super::{events, storage_prefix};
+use crate::engine::{
+    Admission, Admitted, CustomResourceSubresourceScale, FieldError, FieldManager, Structural,
+};
+use crate::http::status::{ApiError, ApiResult};
+
+/// A built-in resource's strategy, built once.
+pub struct BuiltinStrategy {
+    resource: &'static Resource,
+    info: ResourceInfo,
+    api_version: String,
+    admission: Option<Admission>,
+    field_manager: Arc<FieldManager>,
+    subresources: Subresources,
+    generation: bool,
+    services: Option<Arc<Mutex<ServiceAllocator>>>,
+}
+
+impl BuiltinStrategy {
+    /// The strategy of `r`, its schema from `catalog`.
+    #[must_use]
+    pub fn new(
+        r: &'static Resource,
+        catalog: &Catalog,
+        services: Arc<Mutex<ServiceAllocator>>,
+    ) -> BuiltinStrategy {
+        let api_version = r.api_version();
+        let schema: Option<Structural> = catalog.schema(&api_version, r.kind).and_then(Result::ok);
+        let status = r.subresource("status").is_some_and(|s| s.served);
+        let scale =
+            r.subresource("scale")
+                .filter(|s| s.served)
+                .map(|_| CustomResourceSubresourceScale {
+                    spec_replicas_path: ".spec.replicas".to_owned(),
+                    status_replicas_path: ".status.replicas".to_owned(),
+                    // An object (a LabelSelector) or a map (ReplicationControllers): printed as
+                    // `LabelSelectorAsSelector(...).String()` (see `registry::scale`).
+                    label_selector_path: Some(".spec.selector".to_owned()),
+                });
+        let mut field_manager = FieldManager::new(schema.as_ref(), &api_version, r.kind);
+        if status {
+            field_manager = field_manager.with_status_subresource();
+        }
+        // Whether the kind's strategy keeps `metadata.generation`, as its `PrepareForCreate`
+        // says.
+        let mut probe = json!({"metadata": {}});
+        defaults::prepare_for_create(&api_version, r.kind, &mut probe);
+        let generation = probe["metadata"].get("generation").is_some();
+        BuiltinStrategy {
+            resource: r,
+            info: ResourceInfo {
+                group: r.group.to_owned(),
+                version: r.version.to_owned(),
+                resource: r.name.to_owned(),
+                singular: r.singular(),
+                kind: r.kind.to_owned(),
+                list_kind: format!("{}List", r.kind),
+                namespaced: r.namespaced,
+                short_names: r.short_names.iter().map(|s| (*s).to_owned()).collect(),
+                categories: r.categories.iter().map(|s| (*s).to_owned()).collect(),
+                prefix: storage_prefix(r),
+            },
+            admission: schema
+                .as_ref()
+                .map(|s| Admission::for_schema(&api_version, r.kind, s)),
+            api_version,
+            field_manager: Arc::new(field_manager),
+            subresources: Subresources { status, scale },
+            generation,
+            services: (r.group.is_empty() && r.kind == "Service").then_some(services),
+        }
+    }
+
+    /// Decodes a request body: unknown fields pruned as the typed decoding drops them, the
+    /// kind's defaults applied.
+    fn decode(&self, obj: &mut Value) -> Result<Vec<String>, FieldError> {
+        let unknown = match &self.admission {
+            Some(a) => a.schema().prune_and_default(obj)?,
+            None => Vec::new(),
+        };
+        defaults::apply(&self.api_version, &self.info.kind, obj);
+        Ok(unknown)
+    }
+
+    fn allocator(&self) -> Option<std::sync::MutexGuard<'_, ServiceAllocator>> {
+        self.services
+            .as_ref()
+            .map(|s| s.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+    }
+
+    /// Validation when crdkit-builtin has the kind's; else the name rule of the catalog
+    /// (`ValidateObjectMeta` with the kind's name function).
+    fn validate(&self, new: &Value, old: Option<&Value>) -> Vec<FieldError> {
+        if validation::knows(&self.api_version, &self.info.kind) {
+            return match old {
+                None => validation::validate_create(&self.api_version, &self.info.kind, new),
+                Some(old) => {
+                    validation::validate_update(&self.api_version, &self.info.kind, new, old)
+                }
+            };
+        }
+        match old {
+            None => self
+                .resource
+                .name_rule
+                .validate(new.get("metadata").unwrap_or(&Value::Null)),
+            Some(_) => Vec::new(),
+        }
+    }
+
+    /// Validates an update of `old` (whose `resourceVersion` an unconditional update takes
+    /// first, as `store.go` `Update` does before `ValidateObjectMetaUpdate` runs).
+    fn validate_update(&self, new: &mut Value, old: &Value) -> Vec<FieldError> {
+        if crate::object::resource_version(new).is_empty() {
+            let rv = crate::object::resource_version(old).to_owned();
+            crate::object::set_meta(new, "resourceVersion", Some(Value::from(rv)));
+        }
+        self.validate(new, Some(old))
+    }
+
+    /// Releases what a deleted Service held.
+    pub fn release(&self, obj: &Value) {
+        if let Some(mut a) = self.allocator() {
+            a.release(obj);
+        }
+    }
+}
+
+fn decoding_failed(e: FieldError) -> Admitted {
+    Admitted {
+        unknown_fields: Vec::new(),
+        errors: vec![e],
+        decoding_failed: true,
+    }
+}
+
+fn alloc_error(e: AllocError) -> ApiResult<Vec<FieldError>> {
+    match e {
+        AllocError::Invalid(errs) => Ok(errs),
+        AllocError::Internal(m) => Err(ApiError::internal(m)),
+    }
+}
+
+impl Strategy for BuiltinStrategy {
+    fn info(&self) -> &ResourceInfo {
+        &self.info
+    }
+
+    fn subresources(&self) -> Subresources {
+        self.subresources.clone()
+    }
+
+    fn uses_generation(&self) -> bool {
+        self.generation
+    }
+
+    fn verbs(&self) -> Option<&'static [&'static str]> {
+        Some(self.resource.verbs)
+    }
+
+    fn create(&self, obj: &mut Value) -> ApiResult<Admitted> {
+        let unknown_fields = match self.decode(obj) {
+            Ok(u) => u,
+            Err(e) => return Ok(decoding_failed(e)),
+        };
+        let allocation = match self.allocator().map(|mut a| a.allocate_create(obj)) {
+            Some(Err(e)) => {
+                return Ok(Admitted {
+                    unknown_fields,
+                    errors: alloc_error(e)?,
+                    decoding_failed: false,
+                });
+            }
+            Some(Ok(a)) => Some(a),
+            None => None,
+        };
+        defaults::prepare_for_create(&self.api_version, &self.info.kind, obj);
+        let errors = self.validate(obj, None);
+        if let (Some(a), false) = (&allocation, errors.is_empty())
+            && let Some(mut s) = self.allocator()
+        {
+            s.revert(a);
+        }
+        Ok(Admitted {
+            unknown_fields,
+            errors,
+            decoding_failed: false,
+        })
+    }
+
+    fn update(&self, new: &mut Value, old: &Value) -> ApiResult<Admitted> {
+        let unknown_fields = match self.decode(new) {
+            Ok(u) => u,
+            Err(e) => return Ok(decoding_failed(e)),
+        };
+        let allocation = match self.allocator().map(|mut a| a.allocate_update(new, old)) {
+            Some(Err(e)) => {
+                return Ok(Admitted {
+                    unknown_fields,
+                    errors: alloc_error(e)?,
+                    decoding_failed: false,
+                });
+            }
+            Some(Ok(a)) => Some(a),
+            None => None,
+        };
+        defaults::prepare_for_update(&self.api_version, &self.info.kind, new, old);
+        let errors = self.validate_update(new, old);
+        if let Some(a) = &allocation
+            && let Some(mut s) = self.allocator()
+        {
+            if errors.is_empty() {
+                s.commit(a);
+            } else {
+                s.revert(a);
+            }
+        }
+        Ok(Admitted {
+            unknown_fields,
+            errors,
+            decoding_failed: false,
+        })
+    }
+
+    fn update_status(&self, new: &mut Value, old: &Value) -> ApiResult<Admitted> {
+        if !self.subresources.status {
+            return Err(ApiError::no_such_resource());
+        }
+        let unknown_fields = match self.decode(new) {
+            Ok(u) => u,
+            Err(e) => return Ok(decoding_failed(e)),
+        };
+        take_new_status(new, old);
+        let errors = self.validate_update(new, old);
+        Ok(Admitted {
+            unknown_fields,
+            errors,
+            decoding_failed: false,
+        })
+    }
+
+    fn encode_for_storage(&self, obj: &mut Value) {
+        if self.is_new_event() {
+            events::to_core(obj);
+        }
+    }
+
+    fn decode_stored(&self, obj: &mut Value) {
+        if self.is_new_event() && obj.get("apiVersion").and_then(Value::as_str) == Some("v1") {
+            events::from_core(obj);
+        }
+    }
+
+    fn rules_revision(&self) -> u64 {
+        // The cache keeps one encoding per (rules, version): `events.k8s.io/v1` and `v1`
+        // Events share their objects and their version's name.
+        u64::from(self.is_new_event())
+    }
+
+    fn storage_api_version(&self) -> String {
+        match self.resource.storage {
+            Some(s) if s.group.is_empty() => s.version.to_owned(),
+            Some(s) => format!("{}/{}", s.group, s.version),
+            None => self.api_version.clone(),
+        }
+    }
+
+    fn fields(&self, obj: &Value) -> BTreeMap<String, String> {
+        fields::selectable_fields(&self.info.group, &self.info.kind, obj)
+    }
+
+    fn field_label_supported(&self, label: &str) -> bool {
+        self.field_label_error(label).is_none()
+    }
+
+    fn field_label_error(&self, label: &str) -> Option<String> {
+        fields::convert_label(&self.info.group, &self.info.version, &self.info.kind, label).err()
+    }
+
+    fn table(&self, objs: &[&Value], now: i64) -> Table {
+        let printer = tables::printer(&self.info.group, &self.info.kind);
+        Table {
+            columns: printer.column_definitions(),
+            rows: objs.iter().map(|o| printer.row(o, now).cells).collect(),
+        }
+    }
+
+    fn warnings(&self) -> Vec<String> {
+        self.resource
+            .deprecation
+            .map(str::to_owned)
+            .into_iter()
+            .collect()
+    }
+
+    fn field_manager(&self) -> Arc<FieldManager> {
+        Arc::clone(&self.field_manager)
+    }
+
+    fn deleted(&self, obj: &Value) {
+        self.release(obj);
+    }
+}
+
+impl BuiltinStrategy {
+    fn is_new_event(&self) -> bool {
+        self.info.group == "events.k8s.io"
+    }
+}
+
+/// `/status` changes nothing but `status` (the kinds' `statusStrategy.PrepareForUpdate`); the
+/// field manager's record of the write is kept.
+fn take_new_status(new: &mut Value, old: &Value) {
+    let status = new.get("status").cloned();
+    let managed = new
+        .get("metadata")
+        .and_then(|m| m.get("managedFields"))
+        .cloned();
+    *new = old.clone();
+    if let Some(Value::Object(meta)) = new.get_mut("metadata") {
+        match managed {
+            Some(m) if !m.is_null() => meta.insert("managedFields".to_owned(), m),
+            _ => meta.remove("managedFields"),
+        };
+    }
+    if let Value::Object(map) = new {
+        match status {
+            Some(s) => map.insert("status".to_owned(), s),
+            None => map.remove("status"),
+        };
+    }
+}

@@ -1,0 +1,319 @@
+//! Built-in kinds over HTTP: protobuf bodies and watches (and JSON for custom resources),
+//! `/openapi/v2`, paged lists, the `NamespaceTerminating` cause, Service allocation from the
+//! configured ranges, self reviews, strategic merge patch errors.
+
+use serde_json::{Value, json};
+
+use super::common::{CT, Http, server, server_with};
+use crdkit_server::ApiConfig;
+
+const PB: &str = "application/vnd.kubernetes.protobuf";
+const CM: &str = "/api/v1/namespaces/default/configmaps";
+
+fn config_map(name: &str) -> Value {
+    json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name}, "data": {"a": "1"}})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn protobuf_bodies_for_built_in_kinds_json_for_custom_resources() {
+    let s = server().await;
+    let h = Http::of(&s);
+    let body = crdkit_protobuf::encode(&config_map("pb")).unwrap();
+    let r = h
+        .send(
+            "POST",
+            CM,
+            &[
+                ("content-type", PB),
+                (
+                    "accept",
+                    "application/vnd.kubernetes.protobuf,application/json",
+                ),
+            ],
+            Some(body),
+        )
+        .await
+        .expect(201);
+    assert_eq!(r.header("content-type"), Some(PB));
+    let created = crdkit_protobuf::decode(&r.body).unwrap();
+    assert_eq!(created["metadata"]["name"], "pb");
+    assert_eq!(created["data"]["a"], "1");
+    // A list in protobuf.
+    let r = h.send("GET", CM, &[("accept", PB)], None).await.expect(200);
+    let list = crdkit_protobuf::decode(&r.body).unwrap();
+    assert_eq!(list["kind"], "ConfigMapList");
+    assert_eq!(list["items"][0]["metadata"]["name"], "pb");
+    // Custom resources: JSON when the client offers it after protobuf, 415 for a protobuf body.
+    h.crd("resourcedefinition.yaml").await;
+    let r = h
+        .send(
+            "GET",
+            CT,
+            &[(
+                "accept",
+                "application/vnd.kubernetes.protobuf,application/json",
+            )],
+            None,
+        )
+        .await
+        .expect(200);
+    assert_eq!(r.header("content-type"), Some("application/json"));
+    h.send("POST", CT, &[("content-type", PB)], Some(b"k8s\0".to_vec()))
+        .await
+        .expect(415);
+    // Strategic merge patch stays refused for custom resources.
+    h.patch(
+        &format!("{CT}/x"),
+        "application/strategic-merge-patch+json",
+        &json!({}),
+    )
+    .await
+    .expect(415);
+    s.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn protobuf_watch_frames() {
+    let s = server().await;
+    let h = Http::of(&s);
+    h.post(CM, &config_map("w1")).await.expect(201);
+    let mut w = h
+        .watch_as(&format!("{CM}?watch=true&timeoutSeconds=5"), PB)
+        .await;
+    assert_eq!(w.status, 200);
+    assert_eq!(
+        w.content_type.as_deref(),
+        Some("application/vnd.kubernetes.protobuf;stream=watch")
+    );
+    let mut buf = Vec::new();
+    let event = loop {
+        if let Some((event, _)) = crdkit_protobuf::split_frame(&buf, 1 << 20).unwrap() {
+            break crdkit_protobuf::Codec::default()
+                .decode_watch_event(event)
+                .unwrap();
+        }
+        let chunk = w.raw_within(5).await.expect("a frame within 5 s");
+        buf.extend_from_slice(&chunk);
+    };
+    assert_eq!(event.event_type, "ADDED");
+    assert_eq!(event.object["metadata"]["name"], "w1");
+    s.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn openapi_v2_in_json_and_protobuf() {
+    let s = server().await;
+    let h = Http::of(&s);
+    h.crd("resourcedefinition.yaml").await;
+    let v2 = h.get("/openapi/v2").await.expect(200).json();
+    assert_eq!(v2["swagger"], "2.0");
+    let defs = &v2["definitions"];
+    assert!(defs["io.k8s.api.apps.v1.Deployment"].is_object());
+    assert!(defs["com.example.stable.v1.CronTab"].is_object());
+    let pb = h
+        .get_as("/openapi/v2", crdkit_protobuf::OPENAPI_V2_ACCEPT)
+        .await
+        .expect(200);
+    assert_eq!(
+        pb.header("content-type"),
+        Some(crdkit_protobuf::OPENAPI_V2_CONTENT_TYPE)
+    );
+    assert!(pb.body.len() > 100_000);
+    // The v3 documents of built-in group-versions: paths and the published schemas.
+    let apps = h.get("/openapi/v3/apis/apps/v1").await.expect(200).json();
+    assert!(
+        apps["paths"]["/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale"].is_object()
+    );
+    assert!(apps["components"]["schemas"]["io.k8s.api.apps.v1.DeploymentSpec"].is_object());
+    s.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn paged_lists_count_what_remains() {
+    let s = server().await;
+    let h = Http::of(&s);
+    for i in 0..5 {
+        h.post(CM, &config_map(&format!("c{i}"))).await.expect(201);
+    }
+    let page = h.get(&format!("{CM}?limit=2")).await.expect(200).json();
+    assert_eq!(page["items"].as_array().unwrap().len(), 2);
+    assert_eq!(page["metadata"]["remainingItemCount"], 3);
+    s.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn creates_in_a_terminating_namespace_carry_the_cause() {
+    let s = server().await;
+    let h = Http::of(&s);
+    h.post(
+        "/api/v1/namespaces",
+        &json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "going"}}),
+    )
+    .await
+    .expect(201);
+    let held = json!({"apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": "held", "finalizers": ["example.com/hold"]}});
+    h.post("/api/v1/namespaces/going/configmaps", &held)
+        .await
+        .expect(201);
+    h.delete("/api/v1/namespaces/going").await.expect(200);
+    let e = h
+        .post("/api/v1/namespaces/going/configmaps", &config_map("late"))
+        .await
+        .expect(403)
+        .json();
+    assert_eq!(
+        e["message"],
+        "configmaps \"late\" is forbidden: unable to create new content in namespace going because it is being terminated"
+    );
+    assert_eq!(
+        e["details"]["causes"],
+        json!([{"reason": "NamespaceTerminating", "message": "namespace going is being terminated",
+            "field": "metadata.namespace"}])
+    );
+    h.merge(
+        "/api/v1/namespaces/going/configmaps/held",
+        &json!({"metadata": {"finalizers": null}}),
+    )
+    .await
+    .expect(200);
+    s.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn services_get_addresses_and_node_ports_from_the_configured_ranges() {
+    let s = server_with(ApiConfig {
+        service_cluster_ip_ranges: vec!["10.1.0.0/24".to_owned()],
+        service_node_port_range: "31000-31100".to_owned(),
+        ..ApiConfig::default()
+    })
+    .await;
+    let h = Http::of(&s);
+    let k = h
+        .get("/api/v1/namespaces/default/services/kubernetes")
+        .await
+        .expect(200)
+        .json();
+    assert_eq!(k["spec"]["clusterIP"], "10.1.0.1");
+    let svc = json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "np"},
+        "spec": {"type": "NodePort", "selector": {"app": "x"}, "ports": [{"port": 80}]}});
+    let created = h
+        .post("/api/v1/namespaces/default/services", &svc)
+        .await
+        .expect(201)
+        .json();
+    let ip = created["spec"]["clusterIP"].as_str().unwrap();
+    assert!(ip.starts_with("10.1.0."), "{ip}");
+    let port = created["spec"]["ports"][0]["nodePort"].as_i64().unwrap();
+    assert!((31000..=31100).contains(&port), "{port}");
+    // A port taken twice: Go's allocator error.
+    let mut again = svc.clone();
+    again["metadata"]["name"] = json!("np2");
+    again["spec"]["ports"][0]["nodePort"] = json!(port);
+    let e = h
+        .post("/api/v1/namespaces/default/services", &again)
+        .await
+        .expect(422)
+        .json();
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("provided port is already allocated"),
+        "{e}"
+    );
+    // Deleting the Service gives its port back.
+    h.delete("/api/v1/namespaces/default/services/np")
+        .await
+        .expect(200);
+    h.post("/api/v1/namespaces/default/services", &again)
+        .await
+        .expect(201);
+    s.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn verbs_a_resource_does_not_have_are_not_allowed() {
+    let s = server().await;
+    let h = Http::of(&s);
+    h.send("DELETE", "/api/v1/namespaces", &[], None)
+        .await
+        .expect(405);
+    h.send("DELETE", CM, &[], None).await.expect(200);
+    h.get("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews")
+        .await
+        .expect(405);
+    s.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn self_reviews_are_allowed() {
+    let s = server().await;
+    let h = Http::of(&s);
+    let r = h
+        .post(
+            "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+            &json!({"apiVersion": "authorization.k8s.io/v1", "kind": "SelfSubjectAccessReview",
+                "spec": {"resourceAttributes": {"verb": "create", "resource": "pods"}}}),
+        )
+        .await
+        .expect(201)
+        .json();
+    assert_eq!(r["status"]["allowed"], true);
+    let e = h
+        .post(
+            "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+            &json!({"apiVersion": "authorization.k8s.io/v1", "kind": "SelfSubjectAccessReview", "spec": {}}),
+        )
+        .await
+        .expect(422)
+        .json();
+    assert_eq!(
+        e["message"],
+        "SelfSubjectAccessReview.authorization.k8s.io \"\" is invalid: spec.resourceAttributes: Required value: exactly one of nonResourceAttributes or resourceAttributes must be specified"
+    );
+    let who = h
+        .post(
+            "/apis/authentication.k8s.io/v1/selfsubjectreviews",
+            &json!({"apiVersion": "authentication.k8s.io/v1", "kind": "SelfSubjectReview"}),
+        )
+        .await
+        .expect(201)
+        .json();
+    assert_eq!(who["status"]["userInfo"]["username"], "admin");
+    s.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn strategic_merge_patch_errors_as_the_api_server_answers_them() {
+    let s = server().await;
+    let h = Http::of(&s);
+    h.post(CM, &config_map("p")).await.expect(201);
+    let smp = "application/strategic-merge-patch+json";
+    let e = h
+        .patch(&format!("{CM}/p"), smp, &json!({"$patch": "merge"}))
+        .await
+        .expect(500)
+        .json();
+    assert_eq!(
+        e["message"],
+        "unknown patch type: merge in map: map[$patch:merge]"
+    );
+    assert!(e.get("reason").is_none());
+    let d = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"},
+        "spec": {"selector": {"matchLabels": {"a": "b"}}, "template": {"metadata": {"labels": {"a": "b"}},
+            "spec": {"containers": [{"name": "c", "image": "i"}]}}}});
+    let path = "/apis/apps/v1/namespaces/default/deployments";
+    h.post(path, &d).await.expect(201);
+    // Go panics comparing two maps as merge keys: a plain-text 500.
+    let r = h
+        .patch(
+            &format!("{path}/d"),
+            smp,
+            &json!({"spec": {"template": {"spec": {"containers": [{"name": {}}]}}}}),
+        )
+        .await
+        .expect(500);
+    assert_eq!(r.header("content-type"), Some("text/plain; charset=utf-8"));
+    s.shutdown().await;
+}
