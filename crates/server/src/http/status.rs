@@ -526,8 +526,4 @@ mod tests {
             "the server could not find the requested resource"
         );
     }
-
-    #[test]
-    fn quoting_is_go_s() {
-    }
 }
