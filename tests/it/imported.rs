@@ -8,7 +8,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 #[derive(Schema, Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
-#[crd(one_of(required("exact"), required("prefix")), not(required("exact", "prefix")))]
+#[crd(
+    one_of(required("exact"), required("prefix")),
+    not(required("exact", "prefix"))
+)]
 pub struct Match {
     pub exact: Option<String>,
     pub prefix: Option<String>,
@@ -48,7 +51,13 @@ mod v2 {
     use super::*;
 
     #[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
-    #[crd(group = "example.com", version = "v2", kind = "Route", flatten, status_subresource)]
+    #[crd(
+        group = "example.com",
+        version = "v2",
+        kind = "Route",
+        flatten,
+        status_subresource
+    )]
     pub struct RouteSpec {
         pub route: Option<super::Route>,
         pub status: Option<Value>,
@@ -76,7 +85,10 @@ fn junctors_and_object_values_reach_the_schema() {
         p["matches"]["oneOf"],
         json!([{"required": ["exact"]}, {"required": ["prefix"]}])
     );
-    assert_eq!(p["matches"]["not"], json!({"required": ["exact", "prefix"]}));
+    assert_eq!(
+        p["matches"]["not"],
+        json!({"required": ["exact", "prefix"]})
+    );
     assert_eq!(
         p["matches"]["allOf"],
         json!([{"minProperties": 1, "properties": {"exact": {"minLength": 1}}}])

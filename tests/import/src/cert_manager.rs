@@ -10,6 +10,9 @@
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod challenge {
     use std::collections::BTreeMap;
@@ -1535,6 +1538,9 @@ pub mod challenge {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod order {
     use crdkit::serde::{Deserialize, Serialize};
@@ -1802,6 +1808,9 @@ pub mod order {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod certificate_request {
     use std::collections::BTreeMap;
@@ -2130,6 +2139,9 @@ pub mod certificate_request {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod certificate {
     use std::collections::BTreeMap;
@@ -3098,6 +3110,9 @@ pub mod certificate {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod cluster_issuer {
     use std::collections::BTreeMap;
@@ -5109,6 +5124,9 @@ pub mod cluster_issuer {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod issuer {
     use std::collections::BTreeMap;

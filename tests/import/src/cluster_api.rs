@@ -10,6 +10,9 @@
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod cluster_resource_set_binding {
     use crdkit::serde::{Deserialize, Serialize};
@@ -210,6 +213,9 @@ pub mod cluster_resource_set_binding {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod cluster_resource_set {
     use std::collections::BTreeMap;
@@ -596,6 +602,9 @@ pub mod cluster_resource_set {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod kubeadm_config {
     use std::collections::BTreeMap;
@@ -3323,6 +3332,9 @@ pub mod kubeadm_config {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod kubeadm_config_template {
     use std::collections::BTreeMap;
@@ -5871,6 +5883,9 @@ pub mod kubeadm_config_template {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod cluster_class {
     use std::collections::BTreeMap;
@@ -8806,6 +8821,9 @@ pub mod cluster_class {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod cluster {
     use std::collections::BTreeMap;
@@ -11273,6 +11291,9 @@ pub mod cluster {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod machine_deployment {
     use std::collections::BTreeMap;
@@ -12671,6 +12692,9 @@ pub mod machine_deployment {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod machine_drain_rule {
     use std::collections::BTreeMap;
@@ -12999,6 +13023,9 @@ pub mod machine_drain_rule {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod machine_health_check {
     use std::collections::BTreeMap;
@@ -13759,6 +13786,9 @@ pub mod machine_health_check {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod machine_pool {
     use std::collections::BTreeMap;
@@ -14862,6 +14892,9 @@ pub mod machine_pool {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod machine {
     use crdkit::serde::{Deserialize, Serialize};
@@ -16055,6 +16088,9 @@ pub mod machine {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod machine_set {
     use std::collections::BTreeMap;
@@ -17248,6 +17284,9 @@ pub mod machine_set {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod kubeadm_control_plane {
     use std::collections::BTreeMap;
@@ -20857,6 +20896,9 @@ pub mod kubeadm_control_plane {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod kubeadm_control_plane_template {
     use std::collections::BTreeMap;
@@ -23796,6 +23838,9 @@ pub mod kubeadm_control_plane_template {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod ip_address_claim {
     use crdkit::serde::{Deserialize, Serialize};
@@ -24257,6 +24302,9 @@ pub mod ip_address_claim {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod ip_address {
     use crdkit::serde::{Deserialize, Serialize};
@@ -24590,6 +24638,9 @@ pub mod ip_address {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod extension_config {
     use std::collections::BTreeMap;

@@ -10,6 +10,9 @@
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod composite_resource_definition {
     use std::collections::BTreeMap;
@@ -829,6 +832,9 @@ pub mod composite_resource_definition {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod composition_revision {
     use std::collections::BTreeMap;
@@ -1140,6 +1146,9 @@ pub mod composition_revision {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod composition {
     use std::collections::BTreeMap;
@@ -1407,6 +1416,9 @@ pub mod composition {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod environment_config {
     use std::collections::BTreeMap;
@@ -1466,6 +1478,9 @@ pub mod environment_config {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod managed_resource_activation_policy {
     use crdkit::serde::{Deserialize, Serialize};
@@ -1570,6 +1585,9 @@ pub mod managed_resource_activation_policy {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod managed_resource_definition {
     use crdkit::serde::{Deserialize, Serialize};
@@ -2054,6 +2072,9 @@ pub mod managed_resource_definition {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
     // `allow_unresolved` paths (printer columns, scale) warn that they are unchecked.
     deprecated,
 )]
@@ -2330,6 +2351,9 @@ pub mod usage_apiextensions_crossplane_io {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod cron_operation {
     use std::collections::BTreeMap;
@@ -2701,6 +2725,9 @@ pub mod cron_operation {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod operation {
     use std::collections::BTreeMap;
@@ -3025,6 +3052,9 @@ pub mod operation {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod watch_operation {
     use std::collections::BTreeMap;
@@ -3424,6 +3454,9 @@ pub mod watch_operation {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod configuration_revision {
     use std::collections::BTreeMap;
@@ -3672,6 +3705,9 @@ pub mod configuration_revision {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod configuration {
     use std::collections::BTreeMap;
@@ -3890,6 +3926,9 @@ pub mod configuration {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod deployment_runtime_config {
     use std::collections::BTreeMap;
@@ -7980,6 +8019,9 @@ pub mod deployment_runtime_config {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod function_revision {
     use crdkit::serde::{Deserialize, Serialize};
@@ -8499,6 +8541,9 @@ pub mod function_revision {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod function {
     use crdkit::serde::{Deserialize, Serialize};
@@ -8906,6 +8951,9 @@ pub mod function {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod image_config {
     use crdkit::serde::{Deserialize, Serialize};
@@ -9190,6 +9238,9 @@ pub mod image_config {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod lock {
     use crdkit::serde::{Deserialize, Serialize};
@@ -9349,6 +9400,9 @@ pub mod lock {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod provider_revision {
     use std::collections::BTreeMap;
@@ -9650,6 +9704,9 @@ pub mod provider_revision {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod provider {
     use std::collections::BTreeMap;
@@ -9891,6 +9948,9 @@ pub mod provider {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
     // `allow_unresolved` paths (printer columns, scale) warn that they are unchecked.
     deprecated,
 )]
@@ -10063,6 +10123,9 @@ pub mod cluster_usage {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
     // `allow_unresolved` paths (printer columns, scale) warn that they are unchecked.
     deprecated,
 )]

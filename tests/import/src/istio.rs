@@ -10,6 +10,9 @@
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod traffic_extension {
     use std::collections::BTreeMap;
@@ -470,6 +473,9 @@ pub mod traffic_extension {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod wasm_plugin {
     use std::collections::BTreeMap;
@@ -904,6 +910,9 @@ pub mod wasm_plugin {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod destination_rule {
     use std::collections::BTreeMap;
@@ -1967,6 +1976,9 @@ pub mod destination_rule {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod envoy_filter {
     use std::collections::BTreeMap;
@@ -2586,6 +2598,9 @@ pub mod envoy_filter {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod gateway {
     use crdkit::IntOrString;
@@ -3077,6 +3092,9 @@ pub mod gateway {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod proxy_config {
     use std::collections::BTreeMap;
@@ -3273,6 +3291,9 @@ pub mod proxy_config {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
     // `allow_unresolved` paths (printer columns, scale) warn that they are unchecked.
     deprecated,
 )]
@@ -4014,6 +4035,9 @@ pub mod service_entry {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod sidecar {
     use std::collections::BTreeMap;
@@ -4787,6 +4811,9 @@ pub mod sidecar {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
     // `allow_unresolved` paths (printer columns, scale) warn that they are unchecked.
     deprecated,
 )]
@@ -5838,6 +5865,9 @@ pub mod virtual_service {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod workload_entry {
     use crdkit::IntOrString;
@@ -6346,6 +6376,9 @@ pub mod workload_entry {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod workload_group {
     use std::collections::BTreeMap;
@@ -6918,6 +6951,9 @@ pub mod workload_group {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod authorization_policy {
     use std::collections::BTreeMap;
@@ -7455,6 +7491,9 @@ pub mod authorization_policy {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod peer_authentication {
     use std::collections::BTreeMap;
@@ -7798,6 +7837,9 @@ pub mod peer_authentication {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod request_authentication {
     use std::collections::BTreeMap;
@@ -8254,6 +8296,9 @@ pub mod request_authentication {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod telemetry {
     use std::collections::BTreeMap;

@@ -10,6 +10,9 @@
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod alertmanager_config {
     use std::collections::BTreeMap;
@@ -2215,6 +2218,9 @@ pub mod alertmanager_config {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod alertmanager {
     use std::collections::BTreeMap;
@@ -7083,6 +7089,9 @@ pub mod alertmanager {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod pod_monitor {
     use std::collections::BTreeMap;
@@ -8019,6 +8028,9 @@ pub mod pod_monitor {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod probe {
     use std::collections::BTreeMap;
@@ -8890,6 +8902,9 @@ pub mod probe {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod prometheus_agent {
     use std::collections::BTreeMap;
@@ -15127,6 +15142,9 @@ pub mod prometheus_agent {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod prometheus {
     use std::collections::BTreeMap;
@@ -22153,6 +22171,9 @@ pub mod prometheus {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod prometheus_rule {
     use std::collections::BTreeMap;
@@ -22417,6 +22438,9 @@ pub mod prometheus_rule {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod scrape_config {
     use std::collections::BTreeMap;
@@ -25392,6 +25416,9 @@ pub mod scrape_config {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod service_monitor {
     use std::collections::BTreeMap;
@@ -26386,6 +26413,9 @@ pub mod service_monitor {
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
     clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,
 )]
 pub mod thanos_ruler {
     use std::collections::BTreeMap;

@@ -20,7 +20,10 @@ const ALLOWS: &str = "    // Descriptions are the CRD's text, written for `kubec
     clippy::doc_lazy_continuation,
     clippy::doc_overindented_list_items,
     clippy::tabs_in_doc_comments,
-    clippy::too_long_first_doc_paragraph,";
+    clippy::too_long_first_doc_paragraph,
+    // Printer columns (and junctor branches) repeat keys such as `type = \"string\"` in one
+    // `#[crd(..)]`, which clippy reads as duplicated attributes.
+    clippy::duplicated_attributes,";
 
 /// One CRD's module.
 pub(crate) struct Module {

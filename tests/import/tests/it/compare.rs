@@ -92,7 +92,11 @@ fn walk(path: &str, want: &Value, got: &Value, out: &mut Vec<String>, max: usize
 fn short(v: &Value) -> String {
     let s = v.to_string();
     if s.len() > 200 {
-        format!("{}...", &s[..s.floor_char_boundary(200)])
+        let cut = (0..=200)
+            .rev()
+            .find(|&i| s.is_char_boundary(i))
+            .unwrap_or(0);
+        format!("{}...", &s[..cut])
     } else {
         s
     }
