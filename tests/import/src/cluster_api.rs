@@ -13,6 +13,8 @@
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod cluster_resource_set_binding {
     use crdkit::serde::{Deserialize, Serialize};
@@ -216,6 +218,8 @@ pub mod cluster_resource_set_binding {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod cluster_resource_set {
     use std::collections::BTreeMap;
@@ -605,6 +609,8 @@ pub mod cluster_resource_set {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod kubeadm_config {
     use std::collections::BTreeMap;
@@ -3335,6 +3341,8 @@ pub mod kubeadm_config {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod kubeadm_config_template {
     use std::collections::BTreeMap;
@@ -5886,6 +5894,8 @@ pub mod kubeadm_config_template {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod cluster_class {
     use std::collections::BTreeMap;
@@ -8824,6 +8834,8 @@ pub mod cluster_class {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod cluster {
     use std::collections::BTreeMap;
@@ -11294,6 +11306,8 @@ pub mod cluster {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod machine_deployment {
     use std::collections::BTreeMap;
@@ -12695,6 +12709,8 @@ pub mod machine_deployment {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod machine_drain_rule {
     use std::collections::BTreeMap;
@@ -13026,6 +13042,8 @@ pub mod machine_drain_rule {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod machine_health_check {
     use std::collections::BTreeMap;
@@ -13789,6 +13807,8 @@ pub mod machine_health_check {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod machine_pool {
     use std::collections::BTreeMap;
@@ -14895,6 +14915,8 @@ pub mod machine_pool {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod machine {
     use crdkit::serde::{Deserialize, Serialize};
@@ -16091,6 +16113,8 @@ pub mod machine {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod machine_set {
     use std::collections::BTreeMap;
@@ -17287,6 +17311,8 @@ pub mod machine_set {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod kubeadm_control_plane {
     use std::collections::BTreeMap;
@@ -20899,6 +20925,8 @@ pub mod kubeadm_control_plane {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod kubeadm_control_plane_template {
     use std::collections::BTreeMap;
@@ -23841,6 +23869,8 @@ pub mod kubeadm_control_plane_template {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod ip_address_claim {
     use crdkit::serde::{Deserialize, Serialize};
@@ -24305,6 +24335,8 @@ pub mod ip_address_claim {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod ip_address {
     use crdkit::serde::{Deserialize, Serialize};
@@ -24641,6 +24673,8 @@ pub mod ip_address {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod extension_config {
     use std::collections::BTreeMap;

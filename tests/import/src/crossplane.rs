@@ -13,6 +13,8 @@
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod composite_resource_definition {
     use std::collections::BTreeMap;
@@ -2077,6 +2079,8 @@ pub mod managed_resource_definition {
     clippy::duplicated_attributes,
     // `allow_unresolved` paths (printer columns, scale) warn that they are unchecked.
     deprecated,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod usage_apiextensions_crossplane_io {
     use std::collections::BTreeMap;
@@ -8022,6 +8026,8 @@ pub mod deployment_runtime_config {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod function_revision {
     use crdkit::serde::{Deserialize, Serialize};
@@ -8544,6 +8550,8 @@ pub mod function_revision {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod function {
     use crdkit::serde::{Deserialize, Serialize};

@@ -13,6 +13,8 @@
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod backend_tls_policy {
     use crdkit::serde::{Deserialize, Serialize};
@@ -932,6 +934,8 @@ pub mod backend_tls_policy {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod gateway_class {
     use crdkit::serde::{Deserialize, Serialize};
@@ -1288,6 +1292,8 @@ pub mod gateway_class {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod gateway {
     use std::collections::BTreeMap;
@@ -4404,6 +4410,8 @@ pub mod grpc_route {
     clippy::duplicated_attributes,
     // `allow_unresolved` paths (printer columns, scale) warn that they are unchecked.
     deprecated,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod http_route {
     use crdkit::serde::{Deserialize, Serialize};
@@ -7758,6 +7766,8 @@ pub mod listener_set {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod reference_grant {
     use crdkit::serde::{Deserialize, Serialize};
@@ -7989,6 +7999,8 @@ pub mod reference_grant {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod tcp_route {
     use crdkit::serde::{Deserialize, Serialize};
@@ -8736,6 +8748,8 @@ pub mod tcp_route {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod tls_route {
     use crdkit::serde::{Deserialize, Serialize};
@@ -9756,6 +9770,8 @@ pub mod tls_route {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod udp_route {
     use crdkit::serde::{Deserialize, Serialize};

@@ -913,6 +913,8 @@ pub mod wasm_plugin {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod destination_rule {
     use std::collections::BTreeMap;
@@ -2601,6 +2603,8 @@ pub mod envoy_filter {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod gateway {
     use crdkit::IntOrString;
@@ -3296,6 +3300,8 @@ pub mod proxy_config {
     clippy::duplicated_attributes,
     // `allow_unresolved` paths (printer columns, scale) warn that they are unchecked.
     deprecated,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod service_entry {
     use std::collections::BTreeMap;
@@ -4038,6 +4044,8 @@ pub mod service_entry {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod sidecar {
     use std::collections::BTreeMap;
@@ -4816,6 +4824,8 @@ pub mod sidecar {
     clippy::duplicated_attributes,
     // `allow_unresolved` paths (printer columns, scale) warn that they are unchecked.
     deprecated,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod virtual_service {
     use std::collections::BTreeMap;
@@ -5868,6 +5878,8 @@ pub mod virtual_service {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod workload_entry {
     use crdkit::IntOrString;
@@ -6379,6 +6391,8 @@ pub mod workload_entry {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod workload_group {
     use std::collections::BTreeMap;
@@ -6954,6 +6968,8 @@ pub mod workload_group {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod authorization_policy {
     use std::collections::BTreeMap;
@@ -7494,6 +7510,8 @@ pub mod authorization_policy {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod peer_authentication {
     use std::collections::BTreeMap;
@@ -7840,6 +7858,8 @@ pub mod peer_authentication {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod request_authentication {
     use std::collections::BTreeMap;
@@ -8299,6 +8319,8 @@ pub mod request_authentication {
     // Printer columns (and junctor branches) repeat keys such as `type = "string"` in one
     // `#[crd(..)]`, which clippy reads as duplicated attributes.
     clippy::duplicated_attributes,
+    // The versions enum holds a whole object of one version in each variant.
+    clippy::large_enum_variant,
 )]
 pub mod telemetry {
     use std::collections::BTreeMap;

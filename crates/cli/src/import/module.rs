@@ -181,6 +181,11 @@ pub(crate) fn module(crd: &CustomResourceDefinition, name: &str) -> Module {
             "\n    // `allow_unresolved` paths (printer columns, scale) warn that they are unchecked.\n    deprecated,",
         );
     }
+    if several {
+        allows.push_str(
+            "\n    // The versions enum holds a whole object of one version in each variant.\n    clippy::large_enum_variant,",
+        );
+    }
     let _ = writeln!(text, "#[allow(\n{allows}\n)]");
     let _ = writeln!(text, "pub mod {name} {{");
     text.push_str(&body);
