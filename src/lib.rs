@@ -141,6 +141,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod int_or_string;
+
 #[doc = include_str!("../docs/attributes.md")]
 pub mod attributes {}
 
@@ -155,6 +157,14 @@ pub use crdkit_schema::crd::CustomResourceDefinition;
 pub use crdkit_shape::Schema;
 pub use crdkit_shape::resource::{CrdError, CustomResource, MergeError, merge_crds};
 pub use crdkit_shape::versions::{ConversionError, Versioned};
+pub use int_or_string::IntOrString;
+/// serde, which the derives build on, for code that names it through crdkit: `crdgen
+/// import` writes `#[serde(crate = "crdkit::serde")]`, so that its types need no dependency
+/// but crdkit.
+pub use serde;
+/// serde_json, whose `Value` holds what a schema leaves open
+/// (`x-kubernetes-preserve-unknown-fields`).
+pub use serde_json;
 #[cfg(feature = "validation")]
 pub use validation::{DecodeError, Invalid, Validate};
 

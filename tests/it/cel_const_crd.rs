@@ -106,6 +106,11 @@ fn verdicts(spec: &'static Shape) -> (Result<(), String>, Vec<String>) {
         rules: &[],
         annotations: &[],
         labels: &[],
+        api_version_property: None,
+        kind_property: None,
+        metadata_property: None,
+        metadata_required: false,
+        empty_subresources: false,
     };
     let crd = decl.crd().expect("builds");
     let api_server = check_crd_full(&crd)

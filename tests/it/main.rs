@@ -7,6 +7,7 @@ mod cel_const;
 mod cel_const_crd;
 mod cel_docs;
 mod defaults;
+mod imported;
 #[allow(dead_code)]
 mod shapes;
 mod typed;

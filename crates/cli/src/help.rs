@@ -65,6 +65,14 @@ const OPENAPI: &str =
         with --v2, the CRDs' share of /openapi/v2, with its lossy conversion of the schemas.
 ";
 
+const IMPORT: &str = "    crdgen import [-o FILE.rs] CRD.yaml|DIR...
+        Rust types for these CRDs, written with crdkit's derive: one module per CRD (named after
+        the kind), one type per object schema, every version, keyword, CEL rule, printer column,
+        subresource and conversion setting, and `crds()`, which the derive builds back into the
+        input CRD. A CRD the API server would reject is reported as `crdgen check` reports it;
+        what the derive cannot say is warned about.
+";
+
 const SERVE: &str = "    crdgen serve [--addr 127.0.0.1:PORT] [--data DIR | --etcd URL[,URL...] [--etcd-prefix PREFIX]]
                  [--kubeconfig FILE] [--allow-remote [--insecure-remote-http]]
                  [--token TOKEN | --token-file FILE] [--accept-hosts REGEXPS]
@@ -117,6 +125,7 @@ const COMMANDS: &[(&str, &str)] = &[
     ("validate", VALIDATE),
     ("convert", CONVERT),
     ("openapi", OPENAPI),
+    ("import", IMPORT),
     ("serve", SERVE),
 ];
 

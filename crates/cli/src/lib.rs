@@ -1,6 +1,6 @@
 //! `crdgen`: print CRDs, check CRD files (and updates of them), validate and convert manifests
-//! offline, write the OpenAPI documents the API server publishes for CRDs, and (feature
-//! `serve`) run the local API server.
+//! offline, write the OpenAPI documents the API server publishes for CRDs, write Rust types for
+//! CRDs (`import`), and (feature `serve`) run the local API server.
 //!
 //! A user's own binary is three lines: `fn main() -> ExitCode { crdkit::cli::main(&[CronTab::crd()?]) }`.
 //! Exit codes: [`OK`] success (valid, accepted), [`INVALID`] invalid or rejected, [`USAGE`]
@@ -13,8 +13,8 @@
 //! (`crdgen serve`: `crdkit-server`, tokio, hyper, rustls), `etcd` (`crdgen serve --etcd`).
 //!
 //! Modules, each using only those listed after it: the commands (`check`, `validate`,
-//! `convert`, `openapi`, `serve`) → `registry` (the kinds `validate` knows; Kubernetes' published
-//! schemas from `crdkit-builtin`) and `report` (kubectl's texts, JSON, GitHub annotations) →
+//! `convert`, `openapi`, `import`, `serve`) → `registry` (the kinds `validate` knows;
+//! Kubernetes' published schemas from `crdkit-builtin`) and `report` (kubectl's texts, JSON, GitHub annotations) →
 //! `lines` (the line of a field) and `crds` (CRDs read from files) → `load` (manifests) ;
 //! `help`, `output` and `exit` (exit codes, `Failure`) sit below the commands.
 #![forbid(unsafe_code)]
@@ -25,6 +25,7 @@ mod convert;
 mod crds;
 mod exit;
 mod help;
+mod import;
 mod lines;
 mod load;
 mod openapi;
@@ -146,6 +147,7 @@ fn dispatch(
                     "check" => ("check", check::run),
                     "openapi" => ("openapi", openapi::run),
                     "convert" => ("convert", convert::run),
+                    "import" => ("import", import::run),
                     "serve" => ("serve", serve_command),
                     _ => return Err(Failure::Usage(format!("unknown command `{cmd}`"))),
                 };
@@ -294,7 +296,9 @@ mod tests {
     /// Every command has a usage text of its own, printed with exit 0.
     #[test]
     fn every_command_has_help() {
-        for command in ["print", "check", "validate", "convert", "openapi", "serve"] {
+        for command in [
+            "print", "check", "validate", "convert", "openapi", "import", "serve",
+        ] {
             for flag in ["--help", "-h"] {
                 let (code, out, err) = run_args(&[command, flag]);
                 assert_eq!((code, err.as_str()), (OK, ""), "{command} {flag}");

@@ -132,7 +132,7 @@ impl Builder {
             g.title = Some(t.to_owned());
         }
         g.nullable |= shape.nullable;
-        if shape.embedded_resource && g.ty.is_none() {
+        if (shape.embedded_resource || shape.object) && g.ty.is_none() {
             g.ty = Some(Type::Object);
         }
         match shape.default {
@@ -188,6 +188,10 @@ impl Builder {
         if shape.map_type.is_some() {
             x.map_type = shape.map_type;
         }
+        if !shape.junctors.is_empty() {
+            self.junctors(s, &shape.junctors, path);
+        }
+        let x = &mut s.extensions;
         x.validations
             .extend(shape.rules.iter().map(|r| ValidationRule {
                 rule: r.rule.to_owned(),
@@ -197,6 +201,42 @@ impl Builder {
                 field_path: r.field_path.unwrap_or_default().to_owned(),
                 optional_old_self: r.optional_old_self.then_some(true),
             }));
+    }
+
+    /// `allOf`, `anyOf`, `oneOf` and `not`, read as the API server reads them.
+    fn junctors(&mut self, s: &mut Structural, j: &super::Junctors, path: &str) {
+        let list = |branches: &[super::Json]| -> Value {
+            Value::Array(branches.iter().map(super::Json::to_value).collect())
+        };
+        let mut props = serde_json::Map::new();
+        for (key, branches) in [
+            ("allOf", j.all_of),
+            ("anyOf", j.any_of),
+            ("oneOf", j.one_of),
+        ] {
+            if !branches.is_empty() {
+                props.insert(key.to_owned(), list(branches));
+            }
+        }
+        if let Some(n) = j.not {
+            props.insert("not".to_owned(), n.to_value());
+        }
+        let read =
+            serde_json::from_value::<crdkit_schema::props::JsonSchemaProps>(Value::Object(props))
+                .map_err(|e| e.to_string())
+                .and_then(|p| Structural::from_props(&p).map_err(|e| e.to_string()));
+        match read {
+            Ok(read) => {
+                let (v, r) = (&mut s.value_validation, read.value_validation);
+                v.all_of.extend(r.all_of);
+                v.any_of.extend(r.any_of);
+                v.one_of.extend(r.one_of);
+                if r.not.is_some() {
+                    v.not = r.not;
+                }
+            }
+            Err(e) => self.err(path, format!("allOf/anyOf/oneOf/not: {e}")),
+        }
     }
 
     /// A struct's fields, with flattened fields merged in.

@@ -135,6 +135,46 @@ pub struct Shape {
     /// The standard `ObjectMeta`: written as `type: object` (Kubernetes knows its fields
     /// implicitly), but resolved field by field in paths.
     pub object_meta: bool,
+    /// `allOf`, `anyOf`, `oneOf` and `not`: restrictions of the value (structural schemas allow
+    /// value validations only inside them).
+    pub junctors: Junctors,
+    /// `type: object` on a value of any JSON shape (`serde_json::Value` with
+    /// `#[crd(type = "object")]`): unknown fields kept, but an object.
+    pub object: bool,
+}
+
+/// `allOf`, `anyOf`, `oneOf` and `not` of a node: each branch as the JSON of its schema
+/// (`{"required": ["a"]}`), value validations only, as the derive's `all_of(..)`, `any_of(..)`,
+/// `one_of(..)` and `not(..)` write them.
+#[derive(Clone, Copy, Debug)]
+pub struct Junctors {
+    /// `allOf`: every branch holds.
+    pub all_of: &'static [Json],
+    /// `anyOf`: some branch holds.
+    pub any_of: &'static [Json],
+    /// `oneOf`: exactly one branch holds.
+    pub one_of: &'static [Json],
+    /// `not`: the branch does not hold.
+    pub not: Option<&'static Json>,
+}
+
+impl Junctors {
+    /// No junctors.
+    pub const NONE: Junctors = Junctors {
+        all_of: &[],
+        any_of: &[],
+        one_of: &[],
+        not: None,
+    };
+
+    /// Whether there are none.
+    #[must_use]
+    pub const fn is_empty(&self) -> bool {
+        self.all_of.is_empty()
+            && self.any_of.is_empty()
+            && self.one_of.is_empty()
+            && self.not.is_none()
+    }
 }
 
 /// What a value of the type looks like in JSON.
@@ -337,6 +377,8 @@ impl Shape {
             map_type: None,
             rules: Rules::NONE,
             object_meta: false,
+            junctors: Junctors::NONE,
+            object: false,
         }
     }
 

@@ -75,6 +75,18 @@ pub struct ResourceDecl {
     pub annotations: &'static [(&'static str, &'static str)],
     /// The CRD's `metadata.labels`.
     pub labels: &'static [(&'static str, &'static str)],
+    /// The root schema's `apiVersion` property (`type: string`) with this description (`""`:
+    /// none), as controller-gen writes it; `None` leaves it out (the API server knows it).
+    pub api_version_property: Option<&'static str>,
+    /// The root schema's `kind` property (`type: string`), as `api_version_property`.
+    pub kind_property: Option<&'static str>,
+    /// The root schema's `metadata` property (`type: object`), as `api_version_property`.
+    pub metadata_property: Option<&'static str>,
+    /// `metadata` is in the root's `required` (first).
+    pub metadata_required: bool,
+    /// `subresources: {}` when the version has no subresource (controller-gen writes it so;
+    /// the API server keeps it).
+    pub empty_subresources: bool,
 }
 
 /// `subresources.scale`.
@@ -182,6 +194,22 @@ impl ResourceDecl {
         if self.spec_required && !self.flatten {
             root.value_validation.required.push("spec".to_owned());
         }
+        for (name, description, ty) in [
+            ("apiVersion", self.api_version_property, Type::String),
+            ("kind", self.kind_property, Type::String),
+            ("metadata", self.metadata_property, Type::Object),
+        ] {
+            if let Some(d) = description {
+                let mut p = Structural::of_type(ty);
+                p.generic.description = (!d.is_empty()).then(|| d.to_owned());
+                root.properties.insert(name.to_owned(), p);
+            }
+        }
+        if self.metadata_required {
+            root.value_validation
+                .required
+                .insert(0, "metadata".to_owned());
+        }
         let mut rules = Shape::new(shape::Kind::Any);
         rules.rules = shape::Rules {
             own: self.rules,
@@ -206,8 +234,10 @@ impl ResourceDecl {
     /// When a run-time part of the schema (`#[crd(schemars)]`, default functions) fails.
     pub fn crd(&self) -> Result<CustomResourceDefinition, CrdError> {
         let schema = self.schema()?;
-        let subresources =
-            (self.status_subresource || self.scale.is_some()).then(|| CustomResourceSubresources {
+        let subresources = (self.status_subresource
+            || self.scale.is_some()
+            || self.empty_subresources)
+            .then(|| CustomResourceSubresources {
                 status: self.status_subresource.then(serde_json::Map::new),
                 scale: self.scale.map(|s| CustomResourceSubresourceScale {
                     spec_replicas_path: s.spec_replicas_path.to_owned(),

@@ -37,6 +37,12 @@ const RESOURCE_KEYS: &[&str] = &[
     "annotation",
     "label",
     "attr",
+    "api_version_property",
+    "kind_property",
+    "metadata_property",
+    "optional_spec",
+    "status_subresource",
+    "empty_subresources",
 ];
 
 /// The resource-level attributes of `#[derive(CustomResource)]`.
@@ -74,6 +80,31 @@ pub struct ResourceAttrs {
     pub labels: Vec<(Sp<String>, Sp<String>)>,
     /// `attr(..)`: attributes of the generated root type.
     pub attrs: Vec<syn::Meta>,
+    /// `api_version_property`, `api_version_property = "description"`: the root schema's
+    /// `apiVersion` property, as controller-gen writes it.
+    pub api_version_property: Option<PropertyAttr>,
+    /// `kind_property`: the root schema's `kind` property.
+    pub kind_property: Option<PropertyAttr>,
+    /// `metadata_property`, `metadata_property(required, description = "..")`: the root
+    /// schema's `metadata` property (`type: object`), in the root's `required` with `required`.
+    pub metadata_property: Option<PropertyAttr>,
+    /// `optional_spec`: `spec` is not in the root's `required`.
+    pub optional_spec: Option<Sp<bool>>,
+    /// `status_subresource`: `subresources.status` without a status type.
+    pub status_subresource: Option<Sp<bool>>,
+    /// `empty_subresources`: `subresources: {}` without a subresource, as controller-gen
+    /// writes it for a version without status or scale.
+    pub empty_subresources: Option<Sp<bool>>,
+}
+
+/// `api_version_property`, `kind_property` and `metadata_property`: a root property the derive
+/// writes itself, declared in the schema.
+#[derive(Clone, Debug)]
+pub struct PropertyAttr {
+    pub description: Option<String>,
+    /// `metadata_property(required)`
+    pub required: bool,
+    pub span: Span,
 }
 
 /// Everything in `#[crd(..)]` on a type.
@@ -218,6 +249,21 @@ fn parse_resource_key(
             }
         }
         "deprecation_warning" => once(cx, &mut r.deprecation_warning, key, super::string(meta)?),
+        "api_version_property" | "kind_property" | "metadata_property" => {
+            let p = parse_property(cx, key, meta)?;
+            let slot = match key {
+                "api_version_property" => &mut r.api_version_property,
+                "kind_property" => &mut r.kind_property,
+                _ => &mut r.metadata_property,
+            };
+            if slot.is_some() {
+                cx.error_at(p.span, format!("duplicate crd attribute `{key}`"));
+            }
+            *slot = Some(p);
+        }
+        "optional_spec" => once(cx, &mut r.optional_spec, key, super::flag(meta)?),
+        "status_subresource" => once(cx, &mut r.status_subresource, key, super::flag(meta)?),
+        "empty_subresources" => once(cx, &mut r.empty_subresources, key, super::flag(meta)?),
         "root_description" => once(cx, &mut r.root_description, key, super::string(meta)?),
         "max_desc_len" => once(cx, &mut r.max_desc_len, key, super::count(meta)?),
         "flatten" => once(cx, &mut r.flatten, key, super::flag(meta)?),
@@ -316,6 +362,45 @@ fn parse_resource_key(
         _ => unreachable!("resource keys are listed in RESOURCE_KEYS"),
     }
     Ok(())
+}
+
+/// `key`, `key = "description"`, `key(description = "..")`; `metadata_property(required)`.
+fn parse_property(
+    cx: &Ctxt,
+    key: &str,
+    meta: &syn::meta::ParseNestedMeta<'_>,
+) -> syn::Result<PropertyAttr> {
+    let span = meta.path.segments[0].ident.span();
+    let mut p = PropertyAttr {
+        description: None,
+        required: false,
+        span,
+    };
+    if meta.input.peek(syn::Token![=]) {
+        p.description = Some(super::string(meta)?.value);
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|m| {
+            let k = m
+                .path
+                .get_ident()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            match k.as_str() {
+                "description" => p.description = Some(super::string(&m)?.value),
+                "required" if key == "metadata_property" => p.required = super::flag(&m)?.value,
+                _ => {
+                    let known: &[&str] = if key == "metadata_property" {
+                        &["description", "required"]
+                    } else {
+                        &["description"]
+                    };
+                    super::unknown(cx, &m, &format!("`{key}(..)`"), known);
+                }
+            }
+            Ok(())
+        })?;
+    }
+    Ok(p)
 }
 
 /// `key("name", "value")`

@@ -36,6 +36,11 @@ pub const KEYS: &[&str] = &[
     "validation",
     "items",
     "values",
+    "all_of",
+    "any_of",
+    "one_of",
+    "not",
+    "type",
 ];
 
 /// Formats the API server knows (strings, integers, numbers); others are silently dropped by it,
@@ -81,6 +86,14 @@ pub struct Keywords {
     pub rules: Vec<RuleAttr>,
     pub items: Option<Box<Keywords>>,
     pub values: Option<Box<Keywords>>,
+    /// `all_of(..)`, `any_of(..)`, `one_of(..)`: each branch as the JSON of its schema.
+    pub all_of: Option<Sp<Vec<JsonLit>>>,
+    pub any_of: Option<Sp<Vec<JsonLit>>>,
+    pub one_of: Option<Sp<Vec<JsonLit>>>,
+    /// `not(..)`
+    pub not: Option<Sp<JsonLit>>,
+    /// `type = "object"`: a `serde_json::Value` that must be an object.
+    pub ty: Option<Sp<String>>,
     /// A length whose keyword depends on the field's kind (`minLength`, `minItems` or
     /// `minProperties`): garde's and validator's `length`, never `#[crd(..)]`'s own.
     pub length: Option<Sp<(Option<u64>, Option<u64>)>>,
@@ -210,6 +223,29 @@ impl Keywords {
                     cx.error_at(t.span, format!("unsupported `map_type` \"{}\": supported values: \"atomic\", \"granular\"", t.value));
                 }
                 once(cx, &mut self.map_type, key, t);
+            }
+            // #[crd(one_of(required("a"), required("b")))]
+            "all_of" | "any_of" | "one_of" => {
+                let list = super::junctors::parse_list(cx, meta)?;
+                let slot = match key {
+                    "all_of" => &mut self.all_of,
+                    "any_of" => &mut self.any_of,
+                    _ => &mut self.one_of,
+                };
+                once(cx, slot, key, list);
+            }
+            // #[crd(not(required("a")))]
+            "not" => {
+                let b = super::junctors::parse_one(cx, meta)?;
+                once(cx, &mut self.not, key, b);
+            }
+            // #[crd(type = "object")]
+            "type" => {
+                let t = super::string(meta)?;
+                if t.value != "object" {
+                    cx.error_at(t.span, format!("unsupported `type = \"{}\"`: the type comes from the Rust type; `type = \"object\"` makes a `serde_json::Value` an object", t.value));
+                }
+                once(cx, &mut self.ty, key, t);
             }
             "validation" if meta.input.peek(syn::Token![=]) => {
                 let e: syn::Expr = meta.value()?.parse()?;

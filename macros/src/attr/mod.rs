@@ -8,6 +8,7 @@ pub mod conversion;
 pub mod field;
 pub mod foreign;
 pub mod json;
+pub mod junctors;
 pub mod keywords;
 mod kube;
 pub mod paths;

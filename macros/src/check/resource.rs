@@ -42,6 +42,16 @@ pub struct Resource {
     pub annotations: Vec<(String, String)>,
     pub labels: Vec<(String, String)>,
     pub attrs: Vec<syn::Meta>,
+    /// The root's `apiVersion`, `kind` and `metadata` properties: their descriptions (`""`
+    /// for none) when declared.
+    pub api_version_property: Option<String>,
+    pub kind_property: Option<String>,
+    pub metadata_property: Option<String>,
+    pub metadata_required: bool,
+    /// `subresources.status`: with a status type, or `status_subresource`.
+    pub status_subresource: bool,
+    /// `empty_subresources`
+    pub empty_subresources: bool,
 }
 
 fn required(cx: &Ctxt, v: &Option<Sp<String>>, key: &str, example: &str) -> Option<Sp<String>> {
@@ -165,7 +175,23 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>) -> Option<Resource> {
         cx.error_at(st.span, format!("`storage = false` leaves the CRD of `{}`, which has this one version, with no storage version, which the API server rejects (\"must have exactly one version marked as storage version\"); with several versions, `#[derive(crdkit::Versions)]` marks the stored one with `#[versions(storage)]`", kind.value));
     }
     check_metadata(cx, r);
+    check_optional_spec(cx, cont, flatten);
+    if let Some(e) = r.empty_subresources.as_ref().filter(|e| e.value)
+        && (r.status.is_some() || r.status_subresource.is_some() || r.scale.is_some())
+    {
+        cx.error_at(e.span, "`empty_subresources` writes `subresources: {}` for a version without subresources; this one has some");
+    }
+    if let (Some(sub), Some(_)) = (&r.status_subresource, &r.status) {
+        cx.error_at(
+            sub.span,
+            "`status = ..` adds the status subresource already; leave out `status_subresource`",
+        );
+    }
     let (scale, paths) = super::paths::check(cx, r);
+    let property = |p: &Option<crate::attr::container::PropertyAttr>| {
+        p.as_ref()
+            .map(|p| p.description.clone().unwrap_or_default())
+    };
     Some(Resource {
         group: group.value,
         version: version.value,
@@ -193,13 +219,42 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>) -> Option<Resource> {
         root_description: r.root_description.as_ref().map(|d| d.value.clone()),
         max_desc_len: r.max_desc_len.as_ref().map(|n| n.value),
         derives: r.derives.clone(),
-        spec_required: cont.serde.default.is_none(),
+        spec_required: cont.serde.default.is_none()
+            && !r.optional_spec.as_ref().is_some_and(|o| o.value),
         flatten,
         paths,
         annotations: pairs(&r.annotations),
         labels: pairs(&r.labels),
         attrs: r.attrs.clone(),
+        api_version_property: property(&r.api_version_property),
+        kind_property: property(&r.kind_property),
+        metadata_property: property(&r.metadata_property),
+        metadata_required: r.metadata_property.as_ref().is_some_and(|m| m.required),
+        status_subresource: r.status.is_some()
+            || r.status_subresource.as_ref().is_some_and(|s| s.value),
+        empty_subresources: r.empty_subresources.as_ref().is_some_and(|s| s.value),
     })
+}
+
+/// `optional_spec` takes `spec` out of the root's `required`; a flattened spec has no `spec`
+/// property, and `#[serde(default)]` on the spec already makes it optional.
+///
+/// `#[crd(flatten, optional_spec)]`
+fn check_optional_spec(cx: &Ctxt, cont: &Container<'_>, flatten: bool) {
+    let Some(o) = cont
+        .attrs
+        .resource
+        .optional_spec
+        .as_ref()
+        .filter(|o| o.value)
+    else {
+        return;
+    };
+    if flatten {
+        cx.error_at(o.span, "with `flatten` the spec's fields sit at the root, and there is no `spec` to make optional: leave out `optional_spec`");
+    } else if cont.serde.default.is_some() {
+        cx.error_at(o.span, "`#[serde(default)]` on the spec makes `spec` optional already: leave out `optional_spec`");
+    }
 }
 
 /// `#[crd(flatten)]` puts the spec's fields beside `apiVersion`, `kind`, `metadata` (and

@@ -99,6 +99,26 @@ impl Gen {
             let c = self.push_const(quote!(&'static [#p::Json]), quote!(&[#(#items),*]));
             sets.push(quote!(s.enum_values = #c;));
         }
+        for (slot, list) in [
+            ("all_of", &kw.all_of),
+            ("any_of", &kw.any_of),
+            ("one_of", &kw.one_of),
+        ] {
+            if let Some(list) = list {
+                let slot = format_ident!("{slot}");
+                let items = list.value.iter().map(|v| v.to_tokens(&k));
+                let c = self.push_const(quote!(&'static [#p::Json]), quote!(&[#(#items),*]));
+                sets.push(quote!(s.junctors.#slot = #c;));
+            }
+        }
+        if let Some(not) = &kw.not {
+            let j = not.value.to_tokens(&k);
+            let c = self.push_const(quote!(&'static #p::Json), quote!(&#j));
+            sets.push(quote!(s.junctors.not = Some(#c);));
+        }
+        if kw.ty.is_some() {
+            sets.push(quote!(s.object = true;));
+        }
         if let Some(n) = kw.nullable.as_ref().map(|n| n.value).or(nullable) {
             sets.push(quote!(s.nullable = #n;));
         }

@@ -41,6 +41,14 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
         None => quote!(None),
     };
     let deprecation_warning = opt_str(&r.deprecation_warning);
+    let api_version_property = opt_str(&r.api_version_property);
+    let kind_property = opt_str(&r.kind_property);
+    let metadata_property = opt_str(&r.metadata_property);
+    let (metadata_required, status_subresource, empty_subresources) = (
+        r.metadata_required,
+        r.status_subresource,
+        r.empty_subresources,
+    );
     let root_description = opt_str(&r.root_description);
     let max_desc_len = match &r.max_desc_len {
         Some(n) => {
@@ -288,13 +296,18 @@ pub fn expand(cont: &Container<'_>, r: &Resource) -> TokenStream {
                 spec_required: #spec_required,
                 flatten: #flatten,
                 status: #status_shape,
-                status_subresource: #status_count == 1,
+                status_subresource: #status_subresource,
                 scale: #scale,
                 printer_columns: &[#(#columns),*],
                 selectable_fields: &[#(#selectable),*],
                 rules: &[#(#rules),*],
                 annotations: &[#(#annotations),*],
                 labels: &[#(#labels),*],
+                api_version_property: #api_version_property,
+                kind_property: #kind_property,
+                metadata_property: #metadata_property,
+                metadata_required: #metadata_required,
+                empty_subresources: #empty_subresources,
             };
         }
 

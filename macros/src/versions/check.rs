@@ -4,6 +4,7 @@
 use quote::ToTokens as _;
 
 use super::Kind;
+use crate::attr::conversion::ConversionAttr;
 use crate::ctxt::Ctxt;
 
 pub fn check(cx: &Ctxt, kind: &Kind<'_>) {
@@ -21,6 +22,11 @@ pub fn check(cx: &Ctxt, kind: &Kind<'_>) {
         return;
     }
     check_newtypes(cx, kind);
+    if let (Some(at), Some(ConversionAttr::Webhook(_))) =
+        (kind.allow_different_schemas, &kind.conversion)
+    {
+        cx.error_at(at, "a webhook converts between versions whatever their schemas: `allow_different_schemas` is for the `None` strategy");
+    }
     check_storage(cx, kind);
     check_listed_once(cx, kind);
 }

@@ -30,6 +30,7 @@ pub fn expand(kind: &Kind<'_>) -> TokenStream {
     let conversion = kind.conversion.as_ref().unwrap_or(&none);
     let webhook = matches!(conversion, ConversionAttr::Webhook(_));
     let conversion = conversion.to_tokens(&p);
+    let declared_order = kind.declared_order;
     // Webhook: a typed step each way between neighbours; the bound `ConvertFrom` fails at the
     // later variant when a conversion is missing.
     let steps = if webhook {
@@ -57,6 +58,7 @@ pub fn expand(kind: &Kind<'_>) -> TokenStream {
                 versions: &[#(#resources),*],
                 storage: #storage,
                 conversion: #conversion,
+                declared_order: #declared_order,
             };
 
             fn convert(
@@ -141,7 +143,8 @@ pub fn expand(kind: &Kind<'_>) -> TokenStream {
 fn checks(kind: &Kind<'_>, p: &TokenStream, types: &[&syn::Type]) -> TokenStream {
     let c = quote!(#p::versions::check);
     let res = |t: &syn::Type| quote!(&<#t as #p::CustomResource>::RESOURCE);
-    let none = !matches!(kind.conversion, Some(ConversionAttr::Webhook(_)));
+    let none = !matches!(kind.conversion, Some(ConversionAttr::Webhook(_)))
+        && kind.allow_different_schemas.is_none();
     let mut out = Vec::new();
     let first = res(types[0]);
     for (i, t) in types.iter().enumerate().skip(1) {

@@ -36,6 +36,11 @@ pub struct Kind<'a> {
     /// `None` when not given: the API server's default strategy, `None`.
     pub conversion: Option<ConversionAttr>,
     pub krate: Option<syn::Path>,
+    /// `order = "declared"`: `spec.versions` in the variants' order, not by priority.
+    pub declared_order: bool,
+    /// `allow_different_schemas`: the `None` strategy between versions whose schemas differ
+    /// (the API server prunes an object to the schema of the version it is read at).
+    pub allow_different_schemas: Option<Span>,
 }
 
 /// One variant: a version's root type.
@@ -74,6 +79,8 @@ pub fn derive(input: &syn::DeriveInput) -> TokenStream {
 fn parse<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Kind<'a>> {
     let mut conversion_attr = None;
     let mut krate = None;
+    let mut declared_order = false;
+    let mut allow_different_schemas = None;
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("versions")) {
         let res = attr.parse_nested_meta(|meta| {
             let key = meta
@@ -97,6 +104,21 @@ fn parse<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Kind<'a>> {
                     conversion_attr =
                         conversion::parse_webhook(cx, &meta)?.map(ConversionAttr::Webhook);
                 }
+                // #[versions(order = "declared")]
+                "order" => {
+                    let o = crate::attr::string(&meta)?;
+                    match o.value.as_str() {
+                        "declared" => declared_order = true,
+                        "priority" => declared_order = false,
+                        other => cx.error_at(o.span, format!("unsupported order \"{other}\": supported values: \"declared\" (the variants' order), \"priority\" (the default: kubectl's order, highest first)")),
+                    }
+                }
+                // #[versions(allow_different_schemas)]
+                "allow_different_schemas" => {
+                    if crate::attr::flag(&meta)?.value {
+                        allow_different_schemas = Some(meta.path.segments[0].ident.span());
+                    }
+                }
                 "crate" => {
                     let v = meta.value()?;
                     krate = Some(if v.peek(syn::LitStr) {
@@ -110,7 +132,13 @@ fn parse<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Kind<'a>> {
                     "versions",
                     &meta,
                     "a versions enum",
-                    &["conversion", "webhook", "crate"],
+                    &[
+                        "conversion",
+                        "webhook",
+                        "order",
+                        "allow_different_schemas",
+                        "crate",
+                    ],
                 ),
             }
             Ok(())
@@ -162,6 +190,8 @@ fn parse<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Kind<'a>> {
         variants,
         conversion: conversion_attr,
         krate,
+        declared_order,
+        allow_different_schemas,
     })
 }
 

@@ -181,6 +181,12 @@ pub const fn check_keywords(s: &Shape, field: &str) -> R {
     {
         return Err(misfit(field, "embedded_resource", k, "objects"));
     }
+    if s.object && !matches!(k, Kind::Any | Kind::Dynamic(_)) {
+        return Err(misfit(field, "type = \"object\"", k, "`serde_json::Value`"));
+    }
+    if let Err(e) = super::junctors::check_junctors(s, field) {
+        return Err(e);
+    }
     if !s.enum_values.is_empty() {
         let mut i = 0;
         while i < s.enum_values.len() {

@@ -9,6 +9,7 @@
 //! - `defaults`: literal defaults against the field's schema;
 //! - `layout`: the layout of enums and flattened fields;
 //! - `equality`: whether two shapes emit one schema (for fields that merged variants share);
+//! - `junctors`: `all_of(..)`, `any_of(..)`, `one_of(..)`, `not(..)` against the shape;
 //! - `paths`: JSON paths through the type graph;
 //!
 //! over `kinds`, the vocabulary they share. What needs only the attribute's own tokens (names,
@@ -16,12 +17,14 @@
 
 mod defaults;
 mod equality;
+mod junctors;
 mod keywords;
 mod kinds;
 mod layout;
 mod paths;
 
 pub use defaults::{check_default, check_default_value};
+pub use junctors::check_junctors;
 pub use keywords::{check_inner, check_keywords, check_length};
 pub use kinds::{find_field, kind_name};
 pub use layout::{check_type, mixed_external_message, union_message};

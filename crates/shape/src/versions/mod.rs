@@ -40,13 +40,17 @@ pub struct KindDecl {
     pub storage: usize,
     /// `spec.conversion`.
     pub conversion: Conversion,
+    /// `spec.versions` in the declaration's order (`#[versions(order = "declared")]`), as a
+    /// CRD written by hand may list them, instead of by priority.
+    pub declared_order: bool,
 }
 
 /// `spec.conversion.strategy`, with the webhook's configuration.
 #[derive(Clone, Copy, Debug)]
 pub enum Conversion {
     /// `None`: the API server changes `apiVersion` and nothing else; the versions' schemas must
-    /// be the same.
+    /// be the same, unless `#[versions(allow_different_schemas)]` says that the API server's
+    /// pruning to the other version's schema is meant.
     None,
     /// `Webhook`: the API server posts a `ConversionReview` to the webhook.
     Webhook(Webhook),
@@ -167,7 +171,9 @@ impl KindDecl {
         }
         match merged {
             Some(mut crd) if errors.is_empty() => {
-                sort_versions(&mut versions);
+                if !self.declared_order {
+                    sort_versions(&mut versions);
+                }
                 crd.spec.versions = versions;
                 crd.spec.conversion = Some(self.conversion.to_crd());
                 Ok(crd)

@@ -111,6 +111,11 @@ const fn decl(version: &'static str, spec: &'static Shape) -> ResourceDecl {
         rules: &[],
         annotations: &[],
         labels: &[],
+        api_version_property: None,
+        kind_property: None,
+        metadata_property: None,
+        metadata_required: false,
+        empty_subresources: false,
     }
 }
 
@@ -265,6 +270,7 @@ fn the_crd_lists_versions_by_priority() {
         versions: &VERSIONS,
         storage: 1,
         conversion: webhook(),
+        declared_order: false,
     };
     let crd = kind.crd().unwrap();
     let listed: Vec<(&str, bool)> = crd
@@ -307,6 +313,7 @@ fn conversion_walks_the_neighbours() {
         versions: &VERSIONS,
         storage: 2,
         conversion: webhook(),
+        declared_order: false,
     };
     let steps: [(super::Step, super::Step); 2] = [
         (|v| mark(v, "a>b "), |v| mark(v, "b>a ")),

@@ -1,0 +1,9 @@
+use serde::{Deserialize, Serialize};
+
+#[derive(crdkit::Schema, Serialize, Deserialize)]
+struct S {
+    #[crd(any_of())]
+    a: String,
+}
+
+fn main() {}
