@@ -28,6 +28,8 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const NS: &str = "/apis/stable.example.com/v1/namespaces/default/crontabs";
 const SERVER_THREAD: &str = "scale-srv";
+/// The threads of the runtime the server owns (`server::runtime`), where requests run.
+const SERVER_RUNTIME_THREAD: &str = "crdkit-server";
 
 fn runtime(name: &'static str) -> Runtime {
     tokio::runtime::Builder::new_multi_thread()
@@ -50,7 +52,8 @@ fn server_cpu() -> Duration {
             let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
                 continue;
             };
-            if !stat[open + 1..close].starts_with(SERVER_THREAD) {
+            let comm = &stat[open + 1..close];
+            if !comm.starts_with(SERVER_THREAD) && !comm.starts_with(SERVER_RUNTIME_THREAD) {
                 continue;
             }
             let fields: Vec<&str> = stat[close + 2..].split(' ').collect();
