@@ -53,6 +53,29 @@ impl Op {
         self.reconciled(name).await
     }
 
+    /// Waits (at most 5 s) until no reconcile has run for 300 ms: a reconcile started from an
+    /// older copy of an object would otherwise still apply its ConfigMap after a deletion the
+    /// test makes next (the same race exists against a real cluster).
+    pub async fn settle(&self) {
+        let mut last = self
+            .ctx
+            .reconciles
+            .load(std::sync::atomic::Ordering::SeqCst);
+        let mut quiet = 0;
+        for _ in 0..50 {
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            let now = self
+                .ctx
+                .reconciles
+                .load(std::sync::atomic::Ordering::SeqCst);
+            quiet = if now == last { quiet + 1 } else { 0 };
+            last = now;
+            if quiet == 3 {
+                return;
+            }
+        }
+    }
+
     /// Waits until the controller reconciled the current generation.
     pub async fn reconciled(&self, name: &str) -> CronTab {
         self.env

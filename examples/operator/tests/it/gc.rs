@@ -41,6 +41,8 @@ async fn orphaning_keeps_the_config_map() {
     let op = start().await;
     op.create("g", 1).await;
     op.config_map("g", |_| true).await;
+    // An in-flight reconcile would put the owner reference back after the GC removed it.
+    op.settle().await;
     op.api.delete("g", &DeleteParams::orphan()).await.unwrap();
     op.env.wait_deleted(&op.api, "g").await.unwrap();
     let cm = op
