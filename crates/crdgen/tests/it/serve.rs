@@ -55,19 +55,23 @@ fn help_and_usage_errors() {
         err,
         "crdgen: invalid option '--bogus'\n\nRun `crdgen serve --help` for usage.\n"
     );
-    // A remote address needs a token: the server refuses to start (exit 1).
-    let (code, _, err) = crdgen(&["serve", "--addr", "0.0.0.0:0", "--allow-remote"]);
+    // A remote address needs a token: the server refuses to start (exit 1) before it binds.
+    // 192.0.2.1 (RFC 5737 documentation range) is never a local interface, so even a regression
+    // that bound first could not listen beyond loopback; the message says which check refused.
+    let (code, _, err) = crdgen(&["serve", "--addr", "192.0.2.1:0", "--allow-remote"]);
     assert_eq!(code, 1, "{err}");
+    assert!(err.contains("needs a bearer token"), "{err}");
     // A token over plain HTTP to a remote address needs saying so.
     let (code, _, err) = crdgen(&[
         "serve",
         "--addr",
-        "0.0.0.0:0",
+        "192.0.2.1:0",
         "--allow-remote",
         "--token",
         "t",
     ]);
     assert_eq!(code, 1, "{err}");
+    assert!(err.contains("--insecure-remote-http"), "{err}");
     assert!(err.contains("--insecure-remote-http"), "{err}");
 }
 

@@ -24,7 +24,7 @@ fn top_level_circle_found_and_printed() {
         ("src/a.rs", "use crate::b::B;\npub struct A;\n"),
         (
             "src/b.rs",
-            "pub struct B;\nfn f() -> crate::c::C { todo!() }\n",
+            "pub struct B;\nfn f(c: crate::c::C) -> crate::c::C { c }\n",
         ),
         (
             "src/c.rs",
