@@ -107,6 +107,14 @@ pub fn prepare_for_create(api_version: &str, kind: &str, obj: &mut Value) {
     apply(api_version, kind, obj);
 }
 
+/// Whether the kind's strategy keeps `metadata.generation` (starts it at 1 on create and grows
+/// it with spec changes).
+#[must_use]
+pub fn uses_generation(api_version: &str, kind: &str) -> bool {
+    let (group, _) = group_version(api_version);
+    strategy::uses_generation(group, kind)
+}
+
 /// `PrepareForUpdate` of the kind's strategy: `new` keeps `old`'s status; its generation grows
 /// when its spec changed.
 pub fn prepare_for_update(api_version: &str, kind: &str, new: &mut Value, old: &Value) {

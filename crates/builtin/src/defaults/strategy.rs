@@ -63,6 +63,11 @@ fn strategy(group: &str, kind: &str) -> Strategy {
     }
 }
 
+/// Whether the kind's strategy keeps `metadata.generation`.
+pub(crate) fn uses_generation(group: &str, kind: &str) -> bool {
+    strategy(group, kind).generation
+}
+
 /// `PrepareForCreate`.
 pub(crate) fn prepare_for_create(group: &str, version: &str, kind: &str, obj: &mut Value) {
     let Some(o) = obj.as_object_mut() else {

@@ -11,7 +11,7 @@ use crdkit_builtin::defaults::{self, AllocError, ServiceAllocator};
 use crdkit_builtin::resources::Resource;
 use crdkit_builtin::schemas::Catalog;
 use crdkit_builtin::{fields, tables, validation};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::super::strategy::{ResourceInfo, Strategy, Subresources};
 use super::super::table::Table;
@@ -58,11 +58,7 @@ impl BuiltinStrategy {
         if status {
             field_manager = field_manager.with_status_subresource();
         }
-        // Whether the kind's strategy keeps `metadata.generation`, as its `PrepareForCreate`
-        // says.
-        let mut probe = json!({"metadata": {}});
-        defaults::prepare_for_create(&api_version, r.kind, &mut probe);
-        let generation = probe["metadata"].get("generation").is_some();
+        let generation = defaults::uses_generation(&api_version, r.kind);
         BuiltinStrategy {
             resource: r,
             info: ResourceInfo {
