@@ -132,6 +132,10 @@ pub trait Strategy: Send + Sync {
     /// As [`Strategy::create`].
     fn update_status(&self, new: &mut Value, old: &Value) -> ApiResult<Admitted>;
 
+    /// What converting a create or update body to the internal version changes before the
+    /// field manager records the write (built-in kinds: a Secret's `stringData` into `data`).
+    fn convert_request(&self, _obj: &mut Value) {}
+
     /// Converts a request-version object to what is stored (the storage version).
     fn encode_for_storage(&self, _obj: &mut Value) {}
 

@@ -317,3 +317,53 @@ async fn strategic_merge_patch_errors_as_the_api_server_answers_them() {
     assert_eq!(r.header("content-type"), Some("text/plain; charset=utf-8"));
     s.shutdown().await;
 }
+
+/// A client-side `kubectl apply` followed by `kubectl apply --server-side` of the same
+/// manifests: the update's managed fields are those of the converted, defaulted object (a
+/// Secret's `data`, never `stringData`; a service account subject without the empty
+/// `apiGroup` Go leaves out), so the apply co-owns them instead of conflicting.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_apply_after_an_update_of_the_same_values_does_not_conflict() {
+    let s = server().await;
+    let h = Http::of(&s);
+    let secret = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "tok"},
+        "stringData": {"token": "hunter2"}});
+    let created = h
+        .post(
+            "/api/v1/namespaces/default/secrets?fieldManager=csa",
+            &secret,
+        )
+        .await
+        .expect(201)
+        .json();
+    let fields = &created["metadata"]["managedFields"][0]["fieldsV1"];
+    assert_eq!(
+        fields["f:data"],
+        json!({".": {}, "f:token": {}}),
+        "{fields}"
+    );
+    assert_eq!(fields.get("f:stringData"), None, "{fields}");
+    let apply = "application/apply-patch+yaml";
+    h.patch(
+        "/api/v1/namespaces/default/secrets/tok?fieldManager=ssa",
+        apply,
+        &secret,
+    )
+    .await
+    .expect(200);
+    let binding = json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
+        "metadata": {"name": "rb"},
+        "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "r"},
+        "subjects": [{"kind": "ServiceAccount", "name": "sa", "namespace": "default"}]});
+    let path = "/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings";
+    let created = h
+        .post(&format!("{path}?fieldManager=csa"), &binding)
+        .await
+        .expect(201)
+        .json();
+    assert_eq!(created["subjects"], binding["subjects"]);
+    h.patch(&format!("{path}/rb?fieldManager=ssa"), apply, &binding)
+        .await
+        .expect(200);
+    s.shutdown().await;
+}

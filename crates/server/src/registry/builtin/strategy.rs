@@ -252,6 +252,10 @@ impl Strategy for BuiltinStrategy {
         })
     }
 
+    fn convert_request(&self, obj: &mut Value) {
+        defaults::convert_request(&self.api_version, &self.info.kind, obj);
+    }
+
     fn encode_for_storage(&self, obj: &mut Value) {
         if self.is_new_event() {
             events::to_core(obj);
