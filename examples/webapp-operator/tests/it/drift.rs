@@ -79,6 +79,20 @@ async fn hand_edits_of_the_operators_fields_are_put_back() {
     // Two template changes: the edit and its reversal.
     assert_eq!(d.metadata.generation, Some(3));
 
+    // Scaled through `/scale` (as `kubectl scale` and autoscalers do): scaled back.
+    let scale = json!({"spec": {"replicas": 7}});
+    let scaled = op
+        .deployments
+        .patch_scale("shop", &by_hand, &Patch::Merge(&scale))
+        .await
+        .unwrap();
+    assert_eq!(scaled.spec.and_then(|s| s.replicas), Some(7));
+    env.wait_for(&op.deployments, "shop", |d| {
+        d.spec.replicas == Some(2) && d.metadata.generation == Some(5)
+    })
+    .await
+    .unwrap();
+
     // Service: the target port changed. (Not the port: ports are a map keyed by port and
     // protocol, so another port is another entry, the editor's, which the operator's apply
     // keeps; both named `http`, the API server refuses the merge.)
