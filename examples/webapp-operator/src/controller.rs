@@ -1,8 +1,9 @@
 //! The reconcile loop: server-side apply of the four owned objects, then the status.
 
+use std::collections::BTreeMap;
 use std::fmt::Debug;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures_util::StreamExt;
@@ -38,6 +39,9 @@ pub struct Context {
     pub client: Client,
     /// Reconciles run (for tests and metrics).
     pub reconciles: AtomicUsize,
+    /// The `resourceVersion` of each WebApp (`namespace/name`) as its last successful reconcile
+    /// saw it: equal to the stored one, the operator has caught up with it.
+    reconciled: Mutex<BTreeMap<String, String>>,
 }
 
 impl Context {
@@ -47,7 +51,27 @@ impl Context {
         Arc::new(Context {
             client,
             reconciles: AtomicUsize::new(0),
+            reconciled: Mutex::new(BTreeMap::new()),
         })
+    }
+
+    /// The `resourceVersion` of the WebApp `namespace/name` its last successful reconcile saw.
+    #[must_use]
+    pub fn reconciled_version(&self, namespace: &str, name: &str) -> Option<String> {
+        self.reconciled
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&format!("{namespace}/{name}"))
+            .cloned()
+    }
+
+    fn record(&self, app: &WebApp) {
+        if let (Some(ns), Some(rv)) = (app.namespace(), app.resource_version()) {
+            self.reconciled
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .insert(format!("{ns}/{}", app.name_any()), rv);
+        }
     }
 }
 
@@ -101,6 +125,7 @@ pub async fn reconcile(app: Arc<WebApp>, ctx: Arc<Context>) -> Result<Action, Er
         )
         .await?;
     }
+    ctx.record(&app);
     Ok(Action::requeue(Duration::from_secs(300)))
 }
 

@@ -2,8 +2,6 @@
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
-use std::time::Duration;
 
 use crdkit_envtest::{Builder, TestEnv};
 use crdkit_example_webapp::{Context, WebApp, WebAppSpec};
@@ -91,20 +89,18 @@ impl Op {
             .expect("reconciled")
     }
 
-    /// Waits (at most 5 s) until no reconcile has run for 300 ms: lets reconciles queued by the
-    /// operator's own writes finish before a test compares resource versions or deletes.
-    pub async fn settle(&self) {
-        let mut last = self.ctx.reconciles.load(Ordering::SeqCst);
-        let mut quiet = 0;
-        for _ in 0..50 {
-            tokio::time::sleep(Duration::from_millis(100)).await;
-            let now = self.ctx.reconciles.load(Ordering::SeqCst);
-            quiet = if now == last { quiet + 1 } else { 0 };
-            last = now;
-            if quiet == 3 {
-                return;
-            }
-        }
+    /// Waits until the operator's last successful reconcile of `name` saw the stored version:
+    /// what that reconcile wrote changed nothing, and nothing is left for it to do.
+    pub async fn caught_up(&self, name: &str) -> WebApp {
+        let ns = self.env.namespace();
+        self.env
+            .eventually("the operator caught up", || async {
+                let app = self.apps.get(name).await.ok()?;
+                let seen = self.ctx.reconciled_version(ns, name)?;
+                (app.resource_version() == Some(seen)).then_some(app)
+            })
+            .await
+            .expect("caught up")
     }
 
     /// Waits until all four owned objects of `name` are gone.
