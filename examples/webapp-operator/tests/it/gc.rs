@@ -12,6 +12,8 @@ async fn deleting_a_webapp_in_the_background_removes_what_it_owns() {
     let op = start().await;
     op.create(&webapp("shop", 2)).await;
     op.create(&webapp("blog", 1)).await;
+    // No reconcile in flight that could apply an owned object after the collector ran.
+    op.caught_up("shop").await;
     op.apps
         .delete("shop", &DeleteParams::background())
         .await
@@ -27,6 +29,7 @@ async fn deleting_a_webapp_in_the_background_removes_what_it_owns() {
 async fn deleting_a_webapp_in_the_foreground_waits_for_what_it_owns() {
     let op = start().await;
     op.create(&webapp("shop", 2)).await;
+    op.caught_up("shop").await;
     // The answer is the WebApp as the delete left it: marked, held by `foregroundDeletion`
     // until the garbage collector removed the dependents that block it.
     let answer = op
@@ -64,4 +67,29 @@ async fn deleting_the_namespace_removes_webapps_and_what_they_own() {
     assert!(deployments.get_opt("shop").await.unwrap().is_none());
     let left: Api<crdkit_example_webapp::WebApp> = apps;
     assert!(left.get_opt("shop").await.unwrap().is_none());
+}
+
+/// What a reconcile started before the deletion may still do: apply an owned object whose
+/// controller reference names the WebApp that is gone. The collector removes it, as Go's does
+/// with a dependent whose owners are all absent (`garbagecollector.go` `attemptToDeleteItem`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_object_applied_for_a_deleted_webapp_is_collected() {
+    let op = start().await;
+    let app = op.create(&webapp("shop", 1)).await;
+    op.caught_up("shop").await;
+    op.apps
+        .delete("shop", &DeleteParams::background())
+        .await
+        .unwrap();
+    op.env.wait_deleted(&op.apps, "shop").await.unwrap();
+    op.owned_gone("shop").await;
+    let late = crdkit_example_webapp::owned::service_account(&app);
+    let pp = kube::api::PatchParams::apply(crdkit_example_webapp::MANAGER).force();
+    let created = op
+        .accounts
+        .patch("shop", &pp, &kube::api::Patch::Apply(&late))
+        .await
+        .unwrap();
+    assert_eq!(created.owner_references()[0].uid, app.uid().unwrap());
+    op.env.wait_deleted(&op.accounts, "shop").await.unwrap();
 }

@@ -46,6 +46,7 @@ pub async fn lifecycle(op: &Op) {
     .await
     .unwrap();
 
+    op.caught_up("shop").await;
     op.apps
         .delete("shop", &DeleteParams::foreground())
         .await
