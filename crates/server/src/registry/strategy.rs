@@ -132,8 +132,9 @@ pub trait Strategy: Send + Sync {
     /// As [`Strategy::create`].
     fn update_status(&self, new: &mut Value, old: &Value) -> ApiResult<Admitted>;
 
-    /// What converting a create or update body to the internal version changes before the
-    /// field manager records the write (built-in kinds: a Secret's `stringData` into `data`).
+    /// What decoding a create or update body changes before the field manager records the
+    /// write (built-in kinds: their defaults, a Secret's `stringData` into `data`); not run for
+    /// applies, whose managed fields are those of the applied configuration.
     fn convert_request(&self, _obj: &mut Value) {}
 
     /// Converts a request-version object to what is stored (the storage version).
