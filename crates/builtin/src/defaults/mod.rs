@@ -98,6 +98,14 @@ pub fn apply(api_version: &str, kind: &str, obj: &mut Value) -> bool {
     true
 }
 
+/// What Go's conversion of a request body to the internal version changes, which the field
+/// manager's record of an update (not of an apply) sees: a Secret's `stringData` folded into
+/// `data`, so `managedFields` name `data` keys, never `stringData`.
+pub fn convert_request(api_version: &str, kind: &str, obj: &mut Value) {
+    let (group, _) = group_version(api_version);
+    strategy::convert_request(group, kind, obj);
+}
+
 /// `PrepareForCreate` of the kind's strategy: the status is reset, the generation starts at 1,
 /// and what Go's strategy (or conversion) adds is added; then the defaults again, as decoding
 /// the stored object applies them.

@@ -159,8 +159,9 @@ pub(crate) fn role_binding(obj: &mut Obj) {
     for s in items_mut(obj, "subjects") {
         if super::json::str_empty(s, "apiGroup") {
             match str_of(s, "kind") {
+                // Go sets "" on an `omitempty` field: nothing is written.
                 "ServiceAccount" => {
-                    s.insert("apiGroup".to_owned(), Value::from(""));
+                    s.remove("apiGroup");
                 }
                 "User" | "Group" => {
                     s.insert(

@@ -152,6 +152,18 @@ pub(crate) fn prepare_for_update(group: &str, kind: &str, new: &mut Value, old: 
     }
 }
 
+/// What converting a request body to the internal version changes (Go: `pkg/apis/core/v1/
+/// conversion.go` `Convert_v1_Secret_To_core_Secret`), before the field manager records an
+/// update: a Secret's `stringData` is folded into `data`.
+pub(crate) fn convert_request(group: &str, kind: &str, obj: &mut Value) {
+    if group.is_empty()
+        && kind == "Secret"
+        && let Some(o) = obj.as_object_mut()
+    {
+        merge_string_data(o);
+    }
+}
+
 /// v1 → internal conversion of a Secret: each `stringData` entry overwrites `data`, base64
 /// encoded; `stringData` itself is not kept.
 fn merge_string_data(o: &mut Obj) {

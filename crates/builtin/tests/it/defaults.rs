@@ -648,7 +648,16 @@ fn set_default_rbac() {
     assert_eq!(rb["roleRef"]["apiGroup"], "rbac.authorization.k8s.io");
     assert_eq!(rb["subjects"][0]["apiGroup"], "rbac.authorization.k8s.io");
     assert_eq!(rb["subjects"][1]["apiGroup"], "rbac.authorization.k8s.io");
-    assert_eq!(rb["subjects"][2]["apiGroup"], "");
+    // Go's "" in an `omitempty` field: nothing on the wire (a stored binding compares equal to
+    // the manifest, so a later server-side apply of it does not conflict).
+    assert_eq!(rb["subjects"][2].get("apiGroup"), None);
+    let explicit = defaulted(
+        "rbac.authorization.k8s.io/v1",
+        "RoleBinding",
+        json!({"roleRef": {"kind": "Role", "name": "r"}, "subjects": [
+            {"apiGroup": "", "kind": "ServiceAccount", "name": "sa", "namespace": "ns"}]}),
+    );
+    assert_eq!(explicit["subjects"][0].get("apiGroup"), None);
 }
 
 #[test]

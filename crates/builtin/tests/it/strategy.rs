@@ -218,6 +218,20 @@ fn secret_string_data_is_merged() {
 }
 
 #[test]
+fn request_conversion_folds_string_data() {
+    // What the field manager sees of an update: v1 → internal conversion has run.
+    let mut s = json!({"kind": "Secret", "data": {"a": "eA=="}, "stringData": {"b": "new"}});
+    crdkit_builtin::defaults::convert_request("v1", "Secret", &mut s);
+    assert_eq!(
+        s,
+        json!({"kind": "Secret", "data": {"a": "eA==", "b": "bmV3"}})
+    );
+    let mut cm = json!({"kind": "ConfigMap", "stringData": {"b": "new"}});
+    crdkit_builtin::defaults::convert_request("v1", "ConfigMap", &mut cm);
+    assert_eq!(cm["stringData"]["b"], "new");
+}
+
+#[test]
 fn job_selector_is_generated() {
     let j = created(
         "batch/v1",

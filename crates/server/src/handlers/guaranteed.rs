@@ -90,6 +90,7 @@ pub(crate) async fn update_object(
         if let Some(manager) = manager {
             let subresource = (target == Target::Status).then_some("status");
             let now = crate::clock::format(crate::clock::now());
+            strategy.convert_request(&mut new);
             new = strategy
                 .field_manager()
                 .update(Some(&old), &new, manager, subresource, &now);

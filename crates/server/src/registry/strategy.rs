@@ -132,6 +132,11 @@ pub trait Strategy: Send + Sync {
     /// As [`Strategy::create`].
     fn update_status(&self, new: &mut Value, old: &Value) -> ApiResult<Admitted>;
 
+    /// What decoding a create or update body changes before the field manager records the
+    /// write (built-in kinds: their defaults, a Secret's `stringData` into `data`); not run for
+    /// applies, whose managed fields are those of the applied configuration.
+    fn convert_request(&self, _obj: &mut Value) {}
+
     /// Converts a request-version object to what is stored (the storage version).
     fn encode_for_storage(&self, _obj: &mut Value) {}
 

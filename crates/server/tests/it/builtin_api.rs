@@ -317,3 +317,79 @@ async fn strategic_merge_patch_errors_as_the_api_server_answers_them() {
     assert_eq!(r.header("content-type"), Some("text/plain; charset=utf-8"));
     s.shutdown().await;
 }
+
+/// A client-side `kubectl apply` followed by `kubectl apply --server-side` of the same
+/// manifests: the update's managed fields are those of the converted, defaulted object (a
+/// Secret's `data`, never `stringData`; a service account subject without the empty
+/// `apiGroup` Go leaves out), so the apply co-owns them instead of conflicting. A default the
+/// creator got is its own: an apply of another value conflicts, as with Go's API server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_apply_after_an_update_of_the_same_values_does_not_conflict() {
+    let s = server().await;
+    let h = Http::of(&s);
+    let secret = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "tok"},
+        "stringData": {"token": "hunter2"}});
+    let created = h
+        .post(
+            "/api/v1/namespaces/default/secrets?fieldManager=csa",
+            &secret,
+        )
+        .await
+        .expect(201)
+        .json();
+    let fields = &created["metadata"]["managedFields"][0]["fieldsV1"];
+    assert_eq!(
+        fields["f:data"],
+        json!({".": {}, "f:token": {}}),
+        "{fields}"
+    );
+    assert_eq!(fields.get("f:stringData"), None, "{fields}");
+    // The defaulted `type` is the creator's too, as in Go (defaults precede the manager).
+    assert_eq!(fields["f:type"], json!({}), "{fields}");
+    let apply = "application/apply-patch+yaml";
+    h.patch(
+        "/api/v1/namespaces/default/secrets/tok?fieldManager=ssa",
+        apply,
+        &secret,
+    )
+    .await
+    .expect(200);
+    let binding = json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
+        "metadata": {"name": "rb"},
+        "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "r"},
+        "subjects": [{"kind": "ServiceAccount", "name": "sa", "namespace": "default"}]});
+    let path = "/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings";
+    let created = h
+        .post(&format!("{path}?fieldManager=csa"), &binding)
+        .await
+        .expect(201)
+        .json();
+    assert_eq!(created["subjects"], binding["subjects"]);
+    h.patch(&format!("{path}/rb?fieldManager=ssa"), apply, &binding)
+        .await
+        .expect(200);
+    let deployment = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "d"}, "spec": {"selector": {"matchLabels": {"app": "d"}},
+        "template": {"metadata": {"labels": {"app": "d"}},
+            "spec": {"containers": [{"name": "c", "image": "nginx"}]}}}});
+    let path = "/apis/apps/v1/namespaces/default/deployments";
+    let created = h
+        .post(&format!("{path}?fieldManager=kubectl-create"), &deployment)
+        .await
+        .expect(201)
+        .json();
+    let fields = &created["metadata"]["managedFields"][0]["fieldsV1"]["f:spec"];
+    assert_eq!(fields["f:revisionHistoryLimit"], json!({}), "{fields}");
+    let mut recreate = deployment.clone();
+    recreate["spec"]["strategy"] = json!({"type": "Recreate"});
+    let e = h
+        .patch(&format!("{path}/d?fieldManager=ssa"), apply, &recreate)
+        .await
+        .expect(409)
+        .json();
+    assert_eq!(
+        e["message"],
+        r#"Apply failed with 1 conflict: conflict with "kubectl-create" using apps/v1: .spec.strategy.type"#
+    );
+    s.shutdown().await;
+}
