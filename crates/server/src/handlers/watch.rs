@@ -168,7 +168,15 @@ async fn initial(
             .as_deref()
             .filter(|k| k.starts_with(prefix))
             .unwrap_or(prefix);
-        if let Ok(list) = api.cache.list(scan, &ListOptions::default(), &filter) {
+        let term = (key.is_none() && stream.decided)
+            .then(|| stream.sel.label.required_pair())
+            .flatten()
+            .map(|(k, v)| store::cached::label_term(k, v));
+        let options = ListOptions::default();
+        if let Ok(list) = api
+            .cache
+            .list_indexed(scan, &options, term.as_deref(), &filter)
+        {
             return Ok((list.items, list.revision));
         }
     }
