@@ -350,11 +350,17 @@ pub(super) async fn watch(ctx: Ctx) -> ApiResult<Resp> {
         };
         let mut ticker = tokio::time::interval(bookmark_every);
         ticker.tick().await;
+        // Made once, not per event: each registers with a notifier (the shutdown token's is
+        // shared by every watch).
+        let cancelled = shutdown.cancelled();
+        let gone = stream.tx.clone();
+        let gone = gone.closed();
+        tokio::pin!(cancelled, gone);
         loop {
             tokio::select! {
                 () = &mut deadline => return,
-                () = shutdown.cancelled() => return,
-                () = stream.tx.closed() => return,
+                () = &mut cancelled => return,
+                () = &mut gone => return,
                 _ = ticker.tick(), if bookmarks => {
                     if let Some(rev) = watcher.bookmark_revision() {
                         start = start.max(rev);

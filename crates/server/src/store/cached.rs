@@ -294,10 +294,13 @@ fn frame(ty: EventType, json: &[u8]) -> Bytes {
 }
 
 impl Decoded {
-    /// The encoding kept for `view`, if any.
+    /// The encoding kept for the view of `rules` and `version` (see [`View`]), if any.
     #[must_use]
-    pub fn encoded(&self, view: &View) -> Option<Arc<Encoded>> {
-        self.slot().as_ref().filter(|e| e.view == *view).cloned()
+    pub fn encoded_for(&self, rules: u64, version: &str) -> Option<Arc<Encoded>> {
+        self.slot()
+            .as_ref()
+            .filter(|e| e.view.rules == rules && e.view.version == version)
+            .cloned()
     }
 
     /// Keeps `encoded` (one view at a time: the last one asked for).
@@ -379,11 +382,8 @@ mod tests {
         );
         let d = Decoded::default();
         d.keep(Arc::new(e));
-        assert!(d.encoded(&view).is_some());
-        let other = View {
-            rules: 4,
-            version: "v1".into(),
-        };
-        assert!(d.encoded(&other).is_none());
+        assert!(d.encoded_for(3, "v1").is_some());
+        assert!(d.encoded_for(4, "v1").is_none());
+        assert!(d.encoded_for(3, "v2").is_none());
     }
 }
