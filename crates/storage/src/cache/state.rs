@@ -267,10 +267,11 @@ impl<O> CacheState<O> {
                 let items = page(&mut current, filter, limit)?;
                 return Ok(CachedList::of(items, limit, revision, current.count()));
             };
-            let Some(indexed) = self.index.get(term) else {
-                return Ok(CachedList::empty(revision));
-            };
-            let mut candidates = range(indexed).map(Ok);
+            let mut candidates = self
+                .index
+                .range(term, lower, upper)
+                .take_while(|entry| checked.is_none_or(|p| entry.kv.key.starts_with(p)))
+                .map(Ok);
             let items = page(&mut candidates, filter, limit)?;
             // What follows the page, matching or not (as a walk of every entry counts).
             let rest = match items.last() {
