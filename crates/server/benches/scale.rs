@@ -4,7 +4,8 @@
 //! CPU per delivery), name-selected watchers connecting over 20k objects, start to first 200.
 //!
 //! `cargo bench -p crdkit-server --bench scale` (release); loopback only, every phase bounded in
-//! count. LIST times are the fastest of 9 rounds (the machine is shared: other work only adds). `CRDKIT_SCALE_OBJECTS=1000,10000` and `CRDKIT_SCALE_WATCHERS=1,100` pick sizes.
+//! count. LIST times are the fastest of 9 rounds (the machine is shared: other work only adds). `CRDKIT_SCALE_OBJECTS=1000,10000` and `CRDKIT_SCALE_WATCHERS=1,100` pick sizes,
+//! `CRDKIT_SCALE_UPDATES=300` the updates per fan-out (default 300, 100 from 1,000 watchers).
 //! Server CPU is the CPU time of the server runtime's threads (Linux `/proc/self/task`).
 
 use std::convert::Infallible;
@@ -433,8 +434,9 @@ fn main() {
     println!(
         "\n| watchers | updates | deliveries | server CPU per delivery | update p50 | missing |\n|---|---|---|---|---|---|"
     );
+    let updates = sizes("CRDKIT_SCALE_UPDATES", &[]).first().copied();
     for w in sizes("CRDKIT_SCALE_WATCHERS", &[1, 10, 100, 300, 1000]) {
-        let updates = if w >= 1000 { 100 } else { 300 };
+        let updates = updates.unwrap_or(if w >= 1000 { 100 } else { 300 });
         let server = srv.block_on(start_crdkit());
         fan_out(&cli, server.addr(), w, updates);
         srv.block_on(server.shutdown());

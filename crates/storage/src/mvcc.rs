@@ -35,6 +35,21 @@ pub(crate) fn lower_bound<'a>(prefix: &'a str, options: &'a ListOptions) -> Boun
     }
 }
 
+/// The least key above every key under `prefix` (etcd clientv3 `op.go` `getPrefix`: the last
+/// byte incremented), when that is simple: the prefix ends in an ASCII byte below DEL, so the
+/// end is ASCII too. `None` for any other prefix (the caller checks keys against it).
+pub(crate) fn prefix_end(prefix: &str) -> Option<String> {
+    let &last = prefix.as_bytes().last()?;
+    if last >= 0x7f {
+        return None;
+    }
+    // An ASCII last byte is a whole character: the head is a valid string.
+    let mut end = String::with_capacity(prefix.len());
+    end.push_str(&prefix[..prefix.len() - 1]);
+    end.push(char::from(last + 1));
+    Some(end)
+}
+
 /// Whether `key` lies in the list's range (under `prefix`, after `lower`).
 fn in_range(key: &str, prefix: &str, lower: Bound<&str>) -> bool {
     key.starts_with(prefix)

@@ -161,7 +161,16 @@ pub(super) async fn read(ctx: &Ctx, sel: &Selection) -> ApiResult<Listed> {
             .as_deref()
             .filter(|k| k.starts_with(&plan.prefix))
             .unwrap_or(&plan.prefix);
-        match api.cache.list(scan, &options, &filter) {
+        // A label every selected object has narrows the walk to the objects having it, when
+        // the stored labels decide (as the filter then reads them).
+        let term = (key.is_none() && sel.decided_by_cache(strategy))
+            .then(|| sel.label.required_pair())
+            .flatten()
+            .map(|(k, v)| crate::store::cached::label_term(k, v));
+        match api
+            .cache
+            .list_indexed(scan, &options, term.as_deref(), &filter)
+        {
             Ok(page) => {
                 if let Some(err) = failed.into_inner() {
                     return Err(err);

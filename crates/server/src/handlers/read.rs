@@ -52,13 +52,12 @@ pub(super) async fn encoded(
     entry: &Entry,
     ty: EventType,
 ) -> ApiResult<Arc<Encoded>> {
-    let view = view(strategy);
-    if let Some(e) = entry.object.encoded(&view) {
+    if let Some(e) = kept(strategy, entry) {
         return Ok(e);
     }
     let mut obj = crate::store::decode(&entry.kv.value, entry.kv.mod_revision)?;
     crate::registry::conversion::to_request(strategy, &mut obj).await?;
-    Ok(keep(entry, view, ty, &obj))
+    Ok(keep(entry, view(strategy), ty, &obj))
 }
 
 /// [`encoded`] for a strategy that [`converts_locally`].
@@ -66,13 +65,20 @@ pub(super) async fn encoded(
 /// # Errors
 /// As [`encoded`].
 pub(super) fn encoded_locally(strategy: &dyn Strategy, entry: &Entry) -> ApiResult<Arc<Encoded>> {
-    let view = view(strategy);
-    if let Some(e) = entry.object.encoded(&view) {
+    if let Some(e) = kept(strategy, entry) {
         return Ok(e);
     }
     let mut obj = crate::store::decode(&entry.kv.value, entry.kv.mod_revision)?;
     strategy.decode_stored(&mut obj);
-    Ok(keep(entry, view, EventType::Added, &obj))
+    Ok(keep(entry, view(strategy), EventType::Added, &obj))
+}
+
+/// The encoding kept on the entry for `strategy`'s view (asked per watcher and per item:
+/// compared in place, no view built).
+fn kept(strategy: &dyn Strategy, entry: &Entry) -> Option<Arc<Encoded>> {
+    entry
+        .object
+        .encoded_for(strategy.rules_revision(), &strategy.info().version)
 }
 
 fn keep(entry: &Entry, view: View, ty: EventType, obj: &Value) -> Arc<Encoded> {

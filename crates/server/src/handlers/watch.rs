@@ -168,7 +168,15 @@ async fn initial(
             .as_deref()
             .filter(|k| k.starts_with(prefix))
             .unwrap_or(prefix);
-        if let Ok(list) = api.cache.list(scan, &ListOptions::default(), &filter) {
+        let term = (key.is_none() && stream.decided)
+            .then(|| stream.sel.label.required_pair())
+            .flatten()
+            .map(|(k, v)| store::cached::label_term(k, v));
+        let options = ListOptions::default();
+        if let Ok(list) = api
+            .cache
+            .list_indexed(scan, &options, term.as_deref(), &filter)
+        {
             return Ok((list.items, list.revision));
         }
     }
@@ -342,11 +350,17 @@ pub(super) async fn watch(ctx: Ctx) -> ApiResult<Resp> {
         };
         let mut ticker = tokio::time::interval(bookmark_every);
         ticker.tick().await;
+        // Made once, not per event: each registers with a notifier (the shutdown token's is
+        // shared by every watch).
+        let cancelled = shutdown.cancelled();
+        let gone = stream.tx.clone();
+        let gone = gone.closed();
+        tokio::pin!(cancelled, gone);
         loop {
             tokio::select! {
                 () = &mut deadline => return,
-                () = shutdown.cancelled() => return,
-                () = stream.tx.closed() => return,
+                () = &mut cancelled => return,
+                () = &mut gone => return,
                 _ = ticker.tick(), if bookmarks => {
                     if let Some(rev) = watcher.bookmark_revision() {
                         start = start.max(rev);

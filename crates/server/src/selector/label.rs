@@ -199,6 +199,17 @@ impl LabelSelector {
     pub fn is_empty(&self) -> bool {
         self.requirements.is_empty()
     }
+
+    /// A label every selected object has with one value (`key=value`, `key==value` or
+    /// `key in (value)`): the first such requirement, for an index to narrow by.
+    #[must_use]
+    pub fn required_pair(&self) -> Option<(&str, &str)> {
+        self.requirements.iter().find_map(|(key, op)| match op {
+            Op::Equals(v) => Some((key.as_str(), v.as_str())),
+            Op::In(set) if set.len() == 1 => Some((key.as_str(), set[0].as_str())),
+            _ => None,
+        })
+    }
 }
 
 fn requirement(p: &mut Parser) -> Result<(String, Op), String> {
@@ -358,6 +369,23 @@ mod tests {
         ] {
             let s = LabelSelector::parse(sel).unwrap_or_else(|e| panic!("{sel}: {e}"));
             assert_eq!(s.matches(&l), want, "{sel}");
+        }
+    }
+
+    #[test]
+    fn required_pairs() {
+        for (sel, want) in [
+            ("", None),
+            ("app", None),
+            ("app!=web,tier=front", Some(("tier", "front"))),
+            ("app==web,tier=front", Some(("app", "web"))),
+            ("app in (web)", Some(("app", "web"))),
+            ("app in (web,db)", None),
+            ("app notin (web)", None),
+            ("n>2,app=", Some(("app", ""))),
+        ] {
+            let s = LabelSelector::parse(sel).unwrap_or_else(|e| panic!("{sel}: {e}"));
+            assert_eq!(s.required_pair(), want, "{sel}");
         }
     }
 

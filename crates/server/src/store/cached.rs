@@ -58,6 +58,15 @@ struct Meta {
 impl Decode for Decoder {
     type Object = Decoded;
 
+    /// One term per label ([`label_term`]), for lists selecting a label's value.
+    fn terms(&self, object: &Decoded) -> Vec<String> {
+        object
+            .labels
+            .pairs()
+            .map(|(k, v)| label_term(k, v))
+            .collect()
+    }
+
     fn decode(&self, kv: &KeyValue) -> Decoded {
         // A value that is not an object decodes to nothing here; reading it fails with a 500
         // where it is served (`super::decode`).
@@ -85,47 +94,122 @@ impl Decode for Decoder {
     }
 }
 
-/// An object's labels in one allocation (`key\0value\0…`, keys sorted): a list selecting by
-/// label reads one buffer per object rather than a map's nodes and strings.
+/// The index term of label `key` with `value` (`key=value`: label keys hold no `=`, and the
+/// index only narrows, so a clash could cost time, never a wrong answer).
+#[must_use]
+pub fn label_term(key: &str, value: &str) -> String {
+    let mut term = String::with_capacity(key.len() + 1 + value.len());
+    term.push_str(key);
+    term.push('=');
+    term.push_str(value);
+    term
+}
+
+/// An object's labels in one buffer, keys sorted: per label the key's and the value's byte
+/// lengths (LEB128), then their bytes. A few short labels are kept inline in the entry: a list
+/// selecting by label reads each entry once, without following a pointer or scanning for
+/// separators.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Labels(Box<str>);
+pub struct Labels(Buf);
+
+/// Bytes kept inline up to [`INLINE`], else boxed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Buf {
+    Inline(u8, [u8; INLINE]),
+    Heap(Box<[u8]>),
+}
+
+/// Inline capacity: with the tag and the length, 56 bytes (two or three short labels).
+const INLINE: usize = 54;
+
+impl Default for Buf {
+    fn default() -> Self {
+        Buf::Inline(0, [0; INLINE])
+    }
+}
 
 impl Labels {
     /// The labels `pairs` (sorted by key, as a JSON object's keys are).
     pub fn new<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Labels {
-        let mut buf = String::new();
+        let mut buf = Vec::new();
         for (k, v) in pairs {
-            buf.push_str(k);
-            buf.push('\0');
-            buf.push_str(v);
-            buf.push('\0');
+            push_len(&mut buf, k.len());
+            push_len(&mut buf, v.len());
+            buf.extend_from_slice(k.as_bytes());
+            buf.extend_from_slice(v.as_bytes());
         }
-        Labels(buf.into_boxed_str())
+        Labels(match u8::try_from(buf.len()) {
+            Ok(len) if buf.len() <= INLINE => {
+                let mut inline = [0; INLINE];
+                inline[..buf.len()].copy_from_slice(&buf);
+                Buf::Inline(len, inline)
+            }
+            _ => Buf::Heap(buf.into_boxed_slice()),
+        })
+    }
+
+    fn bytes(&self) -> &[u8] {
+        match &self.0 {
+            Buf::Inline(len, buf) => &buf[..usize::from(*len)],
+            Buf::Heap(buf) => buf,
+        }
+    }
+
+    /// The labels in order.
+    fn iter(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
+        let mut rest = self.bytes();
+        std::iter::from_fn(move || {
+            let (klen, r) = take_len(rest)?;
+            let (vlen, r) = take_len(r)?;
+            let (k, r) = r.split_at_checked(klen)?;
+            let (v, r) = r.split_at_checked(vlen)?;
+            rest = r;
+            Some((k, v))
+        })
     }
 
     /// The value of label `key`.
     #[must_use]
     pub fn get(&self, key: &str) -> Option<&str> {
-        let mut parts = self.0.split('\0');
-        while let (Some(k), Some(v)) = (parts.next(), parts.next()) {
-            if k == key {
-                return Some(v);
-            }
-        }
-        None
+        let (_, v) = self.iter().find(|(k, _)| *k == key.as_bytes())?;
+        // Built from strings, cut at their lengths.
+        std::str::from_utf8(v).ok()
+    }
+
+    /// The labels, keys sorted.
+    pub fn pairs(&self) -> impl Iterator<Item = (&str, &str)> {
+        // Built from strings, cut at their lengths: never invalid.
+        let s = |b| std::str::from_utf8(b).unwrap_or_default();
+        self.iter().map(move |(k, v)| (s(k), s(v)))
     }
 
     /// The labels as a map.
     #[cfg(test)]
     #[must_use]
     pub fn to_map(&self) -> std::collections::BTreeMap<String, String> {
-        let mut parts = self.0.split('\0');
-        let mut map = std::collections::BTreeMap::new();
-        while let (Some(k), Some(v)) = (parts.next(), parts.next()) {
-            map.insert(k.to_owned(), v.to_owned());
-        }
-        map
+        self.pairs()
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+            .collect()
     }
+}
+
+fn push_len(buf: &mut Vec<u8>, mut n: usize) {
+    while n >= 0x80 {
+        buf.push(u8::try_from(n & 0x7f).unwrap_or(0) | 0x80);
+        n >>= 7;
+    }
+    buf.push(u8::try_from(n).unwrap_or(0));
+}
+
+fn take_len(buf: &[u8]) -> Option<(usize, &[u8])> {
+    let mut n = 0usize;
+    for (i, &b) in buf.iter().enumerate().take(10) {
+        n |= usize::from(b & 0x7f) << (7 * i);
+        if b < 0x80 {
+            return Some((n, &buf[i + 1..]));
+        }
+    }
+    None
 }
 
 /// What a stored object is served as: the version it was converted to and the rules it was
@@ -210,10 +294,13 @@ fn frame(ty: EventType, json: &[u8]) -> Bytes {
 }
 
 impl Decoded {
-    /// The encoding kept for `view`, if any.
+    /// The encoding kept for the view of `rules` and `version` (see [`View`]), if any.
     #[must_use]
-    pub fn encoded(&self, view: &View) -> Option<Arc<Encoded>> {
-        self.slot().as_ref().filter(|e| e.view == *view).cloned()
+    pub fn encoded_for(&self, rules: u64, version: &str) -> Option<Arc<Encoded>> {
+        self.slot()
+            .as_ref()
+            .filter(|e| e.view.rules == rules && e.view.version == version)
+            .cloned()
     }
 
     /// Keeps `encoded` (one view at a time: the last one asked for).
@@ -247,10 +334,28 @@ mod tests {
         assert_eq!(d.labels.to_map().len(), 1);
         assert_eq!(d.labels.get("x"), Some("y"));
         assert_eq!(d.labels.get("n"), None);
+        assert_eq!(Decoder.terms(&d), ["x=y"]);
         let l = Labels::new([("a", ""), ("b", "c")]);
         assert_eq!(
             (l.get("a"), l.get("b"), l.get("c")),
             (Some(""), Some("c"), None)
+        );
+        // Long keys and values (lengths over 127 take two bytes), kept on the heap.
+        let (k, v) = ("k".repeat(300), "v".repeat(200));
+        let l = Labels::new([("a", "1"), (k.as_str(), v.as_str()), ("z", "")]);
+        assert!(matches!(l.0, Buf::Heap(_)));
+        assert_eq!(l.get(&k), Some(v.as_str()));
+        assert_eq!(
+            (l.get("a"), l.get("z"), l.get("k")),
+            (Some("1"), Some(""), None)
+        );
+        assert_eq!(l.to_map().len(), 3);
+        // A label with a NUL or a multi-byte character is kept whole.
+        let l = Labels::new([("a\0b", "é\0"), ("c", "d")]);
+        assert!(matches!(l.0, Buf::Inline(..)));
+        assert_eq!(
+            (l.get("a\0b"), l.get("a"), l.get("c")),
+            (Some("é\0"), None, Some("d"))
         );
         let junk = KeyValue {
             value: Bytes::from_static(b"[1]"),
@@ -277,11 +382,8 @@ mod tests {
         );
         let d = Decoded::default();
         d.keep(Arc::new(e));
-        assert!(d.encoded(&view).is_some());
-        let other = View {
-            rules: 4,
-            version: "v1".into(),
-        };
-        assert!(d.encoded(&other).is_none());
+        assert!(d.encoded_for(3, "v1").is_some());
+        assert!(d.encoded_for(4, "v1").is_none());
+        assert!(d.encoded_for(3, "v2").is_none());
     }
 }

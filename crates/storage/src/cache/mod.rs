@@ -12,6 +12,7 @@
 //! cache's revision only moves with writes under its prefix (etcd's progress notifications are
 //! not used), so [`WatchCache::wait_for`] is bounded by a timeout.
 
+mod index;
 mod state;
 mod watcher;
 
@@ -38,6 +39,13 @@ pub trait Decode: Send + Sync + 'static {
     type Object: Send + Sync + 'static;
     /// Decodes one state of a key; must not fail (keep the error in the object if it can).
     fn decode(&self, kv: &KeyValue) -> Self::Object;
+
+    /// The terms the cache indexes `object` under, for [`WatchCache::list_indexed`]: none by
+    /// default. Called on every write, for the state written and the one it replaces.
+    fn terms(&self, object: &Self::Object) -> Vec<String> {
+        let _ = object;
+        Vec::new()
+    }
 }
 
 /// Keeps the bytes only.
@@ -171,11 +179,12 @@ impl<D: Decode> WatchCache<D> {
         let (entries, revision, stream) =
             load(&*storage, &config.prefix, Some(wanted), &decoder).await?;
         let (revision_tx, _) = watch::channel(revision);
+        let state = CacheState::new(entries, revision, &decoder);
         let shared = Arc::new(CacheShared {
             storage,
             config,
             decoder,
-            state: RwLock::new(CacheState::new(entries, revision)),
+            state: RwLock::new(state),
             revision: revision_tx,
         });
         let task = tokio::spawn(run(Arc::clone(&shared), stream));
@@ -218,8 +227,27 @@ impl<D: Decode> WatchCache<D> {
         options: &ListOptions,
         filter: &dyn Fn(&Entry<D::Object>) -> bool,
     ) -> Result<CachedList<D::Object>> {
-        self.shared.write().evict(&self.shared.config);
-        self.shared.read().list(prefix, options, filter)
+        self.list_indexed(prefix, options, None, filter)
+    }
+
+    /// [`WatchCache::list`] of the entries having `term` ([`Decode::terms`]) when given: a list
+    /// at the cache's revision walks only those, and `filter` still decides (the term only
+    /// narrows). `remaining` counts every key after the page, as without a term.
+    pub fn list_indexed(
+        &self,
+        prefix: &str,
+        options: &ListOptions,
+        term: Option<&str>,
+        filter: &dyn Fn(&Entry<D::Object>) -> bool,
+    ) -> Result<CachedList<D::Object>> {
+        // Eviction only moves the history's start; a read lock suffices unless there is some.
+        let state = self.shared.read();
+        if state.evictable(&self.shared.config) {
+            drop(state);
+            self.shared.write().evict(&self.shared.config);
+            return self.shared.read().list(prefix, options, term, filter);
+        }
+        state.list(prefix, options, term, filter)
     }
 
     /// Watches the keys under `prefix` (which must lie under the cache's prefix): every change
@@ -367,7 +395,9 @@ async fn run<D: Decode>(shared: Arc<CacheShared<D>>, mut stream: EventStream) {
                             requested: after,
                             compacted: revision,
                         };
-                        shared.write().reset(&error, entries, revision);
+                        shared
+                            .write()
+                            .reset(&error, entries, revision, &shared.decoder);
                         shared.revision.send_replace(revision);
                         Ok(stream)
                     }

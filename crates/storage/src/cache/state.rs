@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use tokio::sync::mpsc;
 
+use super::index::Index;
 use super::watcher::WatcherShared;
 use super::{Change, Decode, Entry, Filter, WatchCacheConfig};
 use crate::{Error, Event, EventKind, KeyValue, ListOptions, Result, Revision, mvcc};
@@ -28,6 +29,8 @@ pub(super) struct Slot<O> {
 pub(super) struct CacheState<O> {
     /// The current state: every key under the prefix as of `revision`.
     pub(super) current: BTreeMap<String, Arc<Entry<O>>>,
+    /// `current` by term.
+    index: Index<O>,
     /// Changes with revisions in `(oldest, revision]` under the cache's prefix, ascending.
     pub(super) ring: VecDeque<(Instant, Arc<Change<O>>)>,
     pub(super) oldest: Revision,
@@ -49,8 +52,13 @@ pub struct CachedList<O> {
 
 impl<O> CacheState<O> {
     /// A state read at `revision` (a backend list), with no history yet.
-    pub(super) fn new(current: BTreeMap<String, Arc<Entry<O>>>, revision: Revision) -> Self {
+    pub(super) fn new<D: Decode<Object = O>>(
+        current: BTreeMap<String, Arc<Entry<O>>>,
+        revision: Revision,
+        decoder: &D,
+    ) -> Self {
         CacheState {
+            index: Index::build(current.values(), decoder),
             current,
             ring: VecDeque::new(),
             oldest: revision,
@@ -92,11 +100,27 @@ impl<O> CacheState<O> {
                     mod_revision: event.revision,
                     ..last
                 });
+                let old = self
+                    .current
+                    .get(&event.key)
+                    .map(|e| decoder.terms(&e.object));
+                if let Some(old) = old {
+                    self.index.remove(&event.key, old);
+                }
                 self.current.remove(&event.key);
                 gone
             }
             EventKind::Added | EventKind::Modified => {
                 let entry = decode(event.kv()?);
+                let old = self
+                    .current
+                    .get(&event.key)
+                    .map(|e| decoder.terms(&e.object));
+                let new = decoder.terms(&entry.object);
+                if let Some(old) = old {
+                    self.index.remove(&event.key, old);
+                }
+                self.index.insert(&entry, new);
                 self.current.insert(event.key.clone(), Arc::clone(&entry));
                 entry
             }
@@ -149,31 +173,42 @@ impl<O> CacheState<O> {
 
     pub(super) fn evict(&mut self, config: &WatchCacheConfig) {
         let now = Instant::now();
-        while let Some((at, change)) = self.ring.front() {
-            let too_many = self.ring.len() > config.history;
-            let too_old = config
-                .history_max_age
-                .is_some_and(|age| now.duration_since(*at) > age);
-            if !(too_many || too_old) {
-                break;
+        while self.evicts_front(config, now) {
+            if let Some((_, change)) = self.ring.pop_front() {
+                self.oldest = change.revision;
             }
-            self.oldest = change.revision;
-            self.ring.pop_front();
         }
+    }
+
+    /// Whether [`CacheState::evict`] would drop anything.
+    pub(super) fn evictable(&self, config: &WatchCacheConfig) -> bool {
+        self.evicts_front(config, Instant::now())
+    }
+
+    fn evicts_front(&self, config: &WatchCacheConfig, now: Instant) -> bool {
+        self.ring.front().is_some_and(|(at, _)| {
+            self.ring.len() > config.history
+                || config
+                    .history_max_age
+                    .is_some_and(|age| now.duration_since(*at) > age)
+        })
     }
 
     /// The backend lost the history the cache needed: every watcher ends with `error`, and the
     /// cache starts again from `current` read at `revision`, with an empty history.
-    pub(super) fn reset(
+    pub(super) fn reset<D: Decode<Object = O>>(
         &mut self,
         error: &Error,
         current: BTreeMap<String, Arc<Entry<O>>>,
         revision: Revision,
+        decoder: &D,
     ) {
+        let index = Index::build(current.values(), decoder);
         for slot in self.watchers.drain(..) {
             slot.shared.terminate(error.clone());
         }
         self.ring.clear();
+        self.index = index;
         self.current = current;
         self.oldest = revision;
         self.revision = revision;
@@ -198,16 +233,56 @@ impl<O> CacheState<O> {
 
     /// A page of the state at `options.at_revision` (default: the latest) under `prefix`: the
     /// current state with the changes since that revision undone (as the backends' snapshot
-    /// reads, [`mvcc`]), filtered, cut after `options.limit` matching entries.
+    /// reads, [`mvcc`]), filtered, cut after `options.limit` matching entries. With `term`, at
+    /// the latest revision, only the entries indexed under it are looked at.
     pub(super) fn list(
         &self,
         prefix: &str,
         options: &ListOptions,
+        term: Option<&str>,
         filter: &dyn Fn(&Entry<O>) -> bool,
     ) -> Result<CachedList<O>> {
         let revision = mvcc::read_revision(options.at_revision, self.revision, self.oldest)?;
         let lower = mvcc::lower_bound(prefix, options);
+        let limit = options.limit.filter(|&n| n > 0).unwrap_or(usize::MAX);
+        // Bounded by the prefix's end, the walk never reads a key's bytes (a cache miss per
+        // entry); without such an end, keys are checked against the prefix.
+        let end = mvcc::prefix_end(prefix);
+        let upper = match (&end, lower) {
+            (Some(end), Bound::Included(first) | Bound::Excluded(first))
+                if first >= end.as_str() =>
+            {
+                return Ok(CachedList::empty(revision));
+            }
+            (Some(end), _) => Bound::Excluded(end.as_str()),
+            (None, _) => Bound::Unbounded,
+        };
+        let checked = end.is_none().then_some(prefix);
+        let range = |map| in_range(map, lower, upper, checked);
         let start = self.ring.partition_point(|(_, c)| c.revision <= revision);
+        if start == self.ring.len() {
+            // Nothing changed since the read revision: the current state is the answer.
+            let mut current = range(&self.current).map(Ok);
+            let Some(term) = term else {
+                let items = page(&mut current, filter, limit)?;
+                return Ok(CachedList::of(items, limit, revision, current.count()));
+            };
+            let mut candidates = self
+                .index
+                .range(term, lower, upper)
+                .take_while(|entry| checked.is_none_or(|p| entry.kv.key.starts_with(p)))
+                .map(Ok);
+            let items = page(&mut candidates, filter, limit)?;
+            // What follows the page, matching or not (as a walk of every entry counts).
+            let rest = match items.last() {
+                Some(last) if items.len() == limit => {
+                    let after = Bound::Excluded(last.kv.key.as_str());
+                    in_range(&self.current, after, upper, checked).count()
+                }
+                _ => 0,
+            };
+            return Ok(CachedList::of(items, limit, revision, rest));
+        }
         // Entries are borrowed while they are looked at; only the selected ones are shared.
         let overlay = mvcc::overlay_of(
             self.ring.range(start..).map(|(_, c)| c),
@@ -216,37 +291,61 @@ impl<O> CacheState<O> {
             |c| c.key(),
             |c| c.prev.as_ref(),
         );
-        let current = self
-            .current
-            .range::<str, _>((lower, Bound::Unbounded))
-            .take_while(|(key, _)| key.starts_with(prefix))
-            .map(|(_, entry)| Ok(entry));
-        let limit = options.limit.filter(|&n| n > 0).unwrap_or(usize::MAX);
-        let mut items = Vec::new();
+        let current = range(&self.current).map(Ok);
         let mut merged = mvcc::merge(current, overlay, |e: &&Arc<Entry<O>>| e.kv.key.as_str());
-        while let Some(entry) = merged.next() {
-            let entry = entry?;
-            if !filter(entry) {
-                continue;
-            }
-            items.push(Arc::clone(entry));
-            if items.len() == limit {
-                let remaining = merged.count();
-                return Ok(CachedList {
-                    items,
-                    revision,
-                    more: remaining > 0,
-                    remaining,
-                });
-            }
-        }
-        Ok(CachedList {
+        let items = page(&mut merged, filter, limit)?;
+        Ok(CachedList::of(items, limit, revision, merged.count()))
+    }
+}
+
+impl<O> CachedList<O> {
+    fn empty(revision: Revision) -> Self {
+        CachedList::of(Vec::new(), usize::MAX, revision, 0)
+    }
+
+    /// A page of `items`, cut at `limit` with `rest` keys after it when full.
+    fn of(items: Vec<Arc<Entry<O>>>, limit: usize, revision: Revision, rest: usize) -> Self {
+        let remaining = if items.len() == limit { rest } else { 0 };
+        CachedList {
             items,
             revision,
-            more: false,
-            remaining: 0,
-        })
+            more: remaining > 0,
+            remaining,
+        }
     }
+}
+
+/// The entries of `map` between `lower` and `upper`, checked against the prefix when given.
+fn in_range<'a, O>(
+    map: &'a BTreeMap<String, Arc<Entry<O>>>,
+    lower: Bound<&'a str>,
+    upper: Bound<&'a str>,
+    prefix: Option<&'a str>,
+) -> impl Iterator<Item = &'a Arc<Entry<O>>> {
+    map.range::<str, _>((lower, upper))
+        .take_while(move |(key, _)| prefix.is_none_or(|p| key.starts_with(p)))
+        .map(|(_, entry)| entry)
+}
+
+/// The entries `filter` selects among `entries` (in key order), at most `limit`; the iterator
+/// is left after the last one.
+fn page<'e, O: 'e>(
+    entries: &mut impl Iterator<Item = Result<&'e Arc<Entry<O>>>>,
+    filter: &dyn Fn(&Entry<O>) -> bool,
+    limit: usize,
+) -> Result<Vec<Arc<Entry<O>>>> {
+    let mut items = Vec::new();
+    for entry in entries.by_ref() {
+        let entry = entry?;
+        if !filter(entry) {
+            continue;
+        }
+        items.push(Arc::clone(entry));
+        if items.len() == limit {
+            break;
+        }
+    }
+    Ok(items)
 }
 
 /// Runs a watcher's filter; a panicking filter is an error for that watcher, not for the cache.

@@ -217,3 +217,141 @@ async fn the_state_at_start_is_the_backends() {
     assert_eq!(cache.get("/s/3").unwrap().object, 1);
     assert!(cache.get("/s/2").is_none());
 }
+
+#[tokio::test]
+async fn lists_end_where_the_prefix_ends() {
+    let s = store();
+    // Keys around each prefix's end: the next byte ('/' + 1 = '0'), DEL, and beyond ASCII.
+    let all = [
+        "/e",
+        "/e/",
+        "/e/a",
+        "/e/\u{7f}",
+        "/e/é",
+        "/e0",
+        "/e0a",
+        "/e\u{7f}",
+        "/eé",
+        "/f",
+        "/é",
+        "/é/a",
+        "/éa",
+    ];
+    for key in all {
+        s.create(key, Bytes::from_static(b"x")).await.unwrap();
+    }
+    let first = s.current_revision().await.unwrap();
+    s.delete("/e/a", None).await.unwrap();
+    s.create("/e/b", Bytes::from_static(b"x")).await.unwrap();
+    let cache = WatchCache::start_with(
+        Arc::clone(&s),
+        WatchCacheConfig::default(),
+        Counting::default(),
+    )
+    .await
+    .unwrap();
+    let now = s.current_revision().await.unwrap();
+    assert!(cache.wait_for(now, Duration::from_secs(10)).await);
+    let prefixes = ["", "/e", "/e/", "/e/\u{7f}", "/é", "/é/", "/\u{7f}", "/f"];
+    for prefix in prefixes {
+        // Continue after no key, a key in range, the prefix's end and past it.
+        let continues = [None, Some("/e/"), Some("/e0"), Some("/e1"), Some("/z")];
+        for continue_key in continues {
+            for at_revision in [None, Some(first)] {
+                let options = ListOptions {
+                    continue_key: continue_key.map(str::to_owned),
+                    at_revision,
+                    ..ListOptions::default()
+                };
+                let want = s.list(prefix, &options).await.unwrap();
+                let got = cache.list(prefix, &options, &|_| true).unwrap();
+                let got: Vec<KeyValue> = got.items.iter().map(|e| e.kv.clone()).collect();
+                assert_eq!(
+                    got, want.items,
+                    "{prefix:?} after {continue_key:?} at {at_revision:?}"
+                );
+            }
+        }
+    }
+}
+
+/// Indexes each value's bytes as terms (`b"ab"`: terms `a` and `b`).
+struct Letters;
+
+impl Decode for Letters {
+    type Object = String;
+    fn decode(&self, kv: &KeyValue) -> String {
+        String::from_utf8_lossy(&kv.value).into_owned()
+    }
+    fn terms(&self, object: &String) -> Vec<String> {
+        object.chars().map(String::from).collect()
+    }
+}
+
+#[tokio::test]
+async fn indexed_lists_answer_as_walks_do() {
+    let s = store();
+    for (i, v) in ["ab", "b", "", "ca", "a", "bb"].iter().enumerate() {
+        s.create(&format!("/i/{i}"), Bytes::from(*v)).await.unwrap();
+    }
+    s.create("/j/0", Bytes::from_static(b"a")).await.unwrap();
+    let cache = WatchCache::start_with(Arc::clone(&s), WatchCacheConfig::default(), Letters)
+        .await
+        .unwrap();
+    let old = s.current_revision().await.unwrap();
+    // Writes that move keys between terms, and a delete.
+    let kv = s.get("/i/1").await.unwrap();
+    s.update("/i/1", Bytes::from_static(b"a"), kv.mod_revision)
+        .await
+        .unwrap();
+    let kv = s.get("/i/0").await.unwrap();
+    s.update("/i/0", Bytes::from_static(b"c"), kv.mod_revision)
+        .await
+        .unwrap();
+    s.delete("/i/4", None).await.unwrap();
+    s.create("/i/6", Bytes::from_static(b"ab")).await.unwrap();
+    let now = s.current_revision().await.unwrap();
+    assert!(cache.wait_for(now, Duration::from_secs(10)).await);
+    // "" and "/i/\u{7f}" have no simple end: their lists check keys against the prefix.
+    let cases = ["a", "b", "c", "z"].into_iter().flat_map(|term| {
+        ["/i/", "", "/i/\u{7f}"]
+            .into_iter()
+            .map(move |prefix| (term, prefix))
+    });
+    for (term, prefix) in cases {
+        let has = |e: &crdkit_storage::Entry<String>| e.object.contains(term);
+        for limit in [None, Some(1), Some(2)] {
+            for continue_key in [None, Some("/i/1")] {
+                for at_revision in [None, Some(old)] {
+                    let options = ListOptions {
+                        limit,
+                        continue_key: continue_key.map(str::to_owned),
+                        at_revision,
+                    };
+                    let walked = cache.list(prefix, &options, &has).unwrap();
+                    let indexed = cache
+                        .list_indexed(prefix, &options, Some(term), &has)
+                        .unwrap();
+                    let what =
+                        format!("{term} {prefix:?} {limit:?} {continue_key:?} {at_revision:?}");
+                    assert_eq!(keys(&indexed.items), keys(&walked.items), "{what}");
+                    assert_eq!(
+                        (indexed.revision, indexed.more, indexed.remaining),
+                        (walked.revision, walked.more, walked.remaining),
+                        "{what}"
+                    );
+                }
+            }
+        }
+    }
+    // The index holds the current state only: "a" is now on /i/1, /i/3 and /i/6.
+    let a = cache
+        .list_indexed("/i/", &ListOptions::default(), Some("a"), &|_| true)
+        .unwrap();
+    assert_eq!(keys(&a.items), ["/i/1", "/i/3", "/i/6"]);
+    // The term narrows, the filter decides.
+    let none = cache
+        .list_indexed("/i/", &ListOptions::default(), Some("a"), &|_| false)
+        .unwrap();
+    assert!(none.items.is_empty());
+}
