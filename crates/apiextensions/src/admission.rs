@@ -236,7 +236,14 @@ impl Admission {
     /// group and kind; else (an object of another kind sent to this resource, which validation
     /// then rejects) only its `metadata` is decoded, as `unstructuredSchemaCoercer.apply` and
     /// `unstructuredDefaulter` do (apiextensions `pkg/apiserver/customresource_handler.go`).
-    fn decode(&self, obj: &mut Value) -> Result<Vec<String>, FieldError> {
+    /// Returns the unknown-field paths, as [`Admitted::unknown_fields`]. [`create`](Self::create)
+    /// and [`update`](Self::update) run it first; a server runs it on its own before its field
+    /// manager, as Go's codec decodes a body before `handlers/create.go` and `update.go` record
+    /// the write. Decoding a decoded object changes nothing and finds no unknown field.
+    ///
+    /// # Errors
+    /// A `metadata`, `apiVersion` or `kind` the API server cannot decode.
+    pub fn decode(&self, obj: &mut Value) -> Result<Vec<String>, FieldError> {
         fn group(api_version: &str) -> &str {
             api_version.rsplit_once('/').map_or("", |(g, _)| g)
         }

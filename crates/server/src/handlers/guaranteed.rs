@@ -87,10 +87,11 @@ pub(crate) async fn update_object(
                 )],
             ));
         }
+        let mut pruned = Vec::new();
         if let Some(manager) = manager {
             let subresource = (target == Target::Status).then_some("status");
             let now = crate::clock::format(crate::clock::now());
-            strategy.convert_request(&mut new);
+            pruned = strategy.convert_request(&mut new);
             new = strategy
                 .field_manager()
                 .update(Some(&old), &new, manager, subresource, &now);
@@ -100,6 +101,7 @@ pub(crate) async fn update_object(
             Target::Main => strategy.update(&mut new, &old)?,
             Target::Status => strategy.update_status(&mut new, &old)?,
         };
+        admitted.unknown_fields.splice(0..0, pruned);
         errors.append(&mut admitted.errors);
         errors.extend(finalizer_errors(&new, &old));
         strict_fields(ctx, fv, duplicates, &admitted.unknown_fields)?;

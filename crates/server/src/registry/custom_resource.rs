@@ -269,6 +269,18 @@ impl Strategy for CustomResourceStrategy {
             .map_err(|_| ApiError::no_such_resource())
     }
 
+    fn convert_request(&self, obj: &mut Value) -> Vec<String> {
+        // customresource_handler.go: the CRD's codec decodes a body (`schemaCoercingDecoder`:
+        // pruning, `metadata`; `unstructuredDefaulter`) before handlers/create.go, update.go
+        // and patch.go give it to the field manager, so a write's managed fields name the
+        // fields it got defaulted and never a pruned one. `create`/`update` decode again,
+        // which finds nothing more (and rejects a body that did not decode here).
+        match self.admission() {
+            Ok(a) => a.decode(obj).unwrap_or_default(),
+            Err(_) => Vec::new(),
+        }
+    }
+
     fn encode_for_storage(&self, obj: &mut Value) {
         let storage = self.entry.storage_version.clone();
         self.set_api_version(obj, &storage);

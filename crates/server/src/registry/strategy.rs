@@ -133,9 +133,15 @@ pub trait Strategy: Send + Sync {
     fn update_status(&self, new: &mut Value, old: &Value) -> ApiResult<Admitted>;
 
     /// What decoding a create or update body changes before the field manager records the
-    /// write (built-in kinds: their defaults, a Secret's `stringData` into `data`); not run for
-    /// applies, whose managed fields are those of the applied configuration.
-    fn convert_request(&self, _obj: &mut Value) {}
+    /// write (built-in kinds: their defaults, a Secret's `stringData` into `data`; custom
+    /// resources: pruning and the structural defaults); not run for applies, whose managed
+    /// fields are those of the applied configuration. Returns the unknown-field paths the
+    /// decoding pruned, which the handler reports (warnings, `fieldValidation=Strict`) before
+    /// those of [`Strategy::create`] or [`Strategy::update`]: decoding again finds none. A body
+    /// that does not decode is left for `create`/`update` to reject.
+    fn convert_request(&self, _obj: &mut Value) -> Vec<String> {
+        Vec::new()
+    }
 
     /// Converts a request-version object to what is stored (the storage version).
     fn encode_for_storage(&self, _obj: &mut Value) {}
