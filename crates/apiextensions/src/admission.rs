@@ -166,10 +166,15 @@ impl Admission {
     /// Admits `obj` as a create: decoded in place (pruned, defaulted; `status` dropped under the
     /// status subresource), then validated.
     pub fn create(&self, obj: &mut Value) -> Admitted {
-        let unknown_fields = match self.decode(obj) {
-            Ok(u) => u,
-            Err(e) => return decoding_failed(e),
-        };
+        match self.decode(obj) {
+            Ok(unknown_fields) => self.create_decoded(obj, unknown_fields),
+            Err(e) => decoding_failed(e),
+        }
+    }
+
+    /// [`create`](Self::create) of an object [`decode`](Self::decode) already decoded, which
+    /// found `unknown_fields`.
+    pub fn create_decoded(&self, obj: &mut Value, unknown_fields: Vec<String>) -> Admitted {
         if self.status_subresource
             && let Value::Object(map) = obj
         {
@@ -186,7 +191,18 @@ impl Admission {
     /// through the same decoding when it was written), `status` kept from `old` under the
     /// status subresource, then validated with transition rules and ratcheting.
     pub fn update(&self, new: &mut Value, old: &Value) -> Admitted {
-        self.admit_update(new, old, |new, old| {
+        self.update_decoded(new, old, None)
+    }
+
+    /// [`update`](Self::update); `decoded` holds the unknown fields [`decode`](Self::decode)
+    /// found when it already decoded `new`.
+    pub fn update_decoded(
+        &self,
+        new: &mut Value,
+        old: &Value,
+        decoded: Option<Vec<String>>,
+    ) -> Admitted {
+        self.admit_update(new, old, decoded, |new, old| {
             if self.status_subresource {
                 keep_old_status(new, old);
             }
@@ -201,10 +217,24 @@ impl Admission {
     /// # Errors
     /// [`AdmissionError::NoStatusSubresource`] when the version has no status subresource.
     pub fn update_status(&self, new: &mut Value, old: &Value) -> Result<Admitted, AdmissionError> {
+        self.update_status_decoded(new, old, None)
+    }
+
+    /// [`update_status`](Self::update_status); `decoded` as for
+    /// [`update_decoded`](Self::update_decoded).
+    ///
+    /// # Errors
+    /// [`AdmissionError::NoStatusSubresource`] when the version has no status subresource.
+    pub fn update_status_decoded(
+        &self,
+        new: &mut Value,
+        old: &Value,
+        decoded: Option<Vec<String>>,
+    ) -> Result<Admitted, AdmissionError> {
         if !self.status_subresource {
             return Err(AdmissionError::NoStatusSubresource);
         }
-        Ok(self.admit_update(new, old, |new, old| {
+        Ok(self.admit_update(new, old, decoded, |new, old| {
             take_new_status(new, old);
             self.schema.validate_status_update(new, old)
         }))
@@ -214,9 +244,10 @@ impl Admission {
         &self,
         new: &mut Value,
         old: &Value,
+        decoded: Option<Vec<String>>,
         validate: impl FnOnce(&mut Value, &Value) -> Vec<FieldError>,
     ) -> Admitted {
-        let unknown_fields = match self.decode(new) {
+        let unknown_fields = match decoded.map_or_else(|| self.decode(new), Ok) {
             Ok(u) => u,
             Err(e) => return decoding_failed(e),
         };
@@ -236,7 +267,14 @@ impl Admission {
     /// group and kind; else (an object of another kind sent to this resource, which validation
     /// then rejects) only its `metadata` is decoded, as `unstructuredSchemaCoercer.apply` and
     /// `unstructuredDefaulter` do (apiextensions `pkg/apiserver/customresource_handler.go`).
-    fn decode(&self, obj: &mut Value) -> Result<Vec<String>, FieldError> {
+    /// Returns the unknown-field paths, as [`Admitted::unknown_fields`]. [`create`](Self::create)
+    /// and [`update`](Self::update) run it first; a server runs it on its own before its field
+    /// manager, as Go's codec decodes a body before `handlers/create.go` and `update.go` record
+    /// the write. Decoding a decoded object changes nothing and finds no unknown field.
+    ///
+    /// # Errors
+    /// A `metadata`, `apiVersion` or `kind` the API server cannot decode.
+    pub fn decode(&self, obj: &mut Value) -> Result<Vec<String>, FieldError> {
         fn group(api_version: &str) -> &str {
             api_version.rsplit_once('/').map_or("", |(g, _)| g)
         }

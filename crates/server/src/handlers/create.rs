@@ -50,7 +50,7 @@ pub(super) async fn create_as(
         && object::meta_str(&obj, "generateName").is_some_and(|g| !g.is_empty());
     let now = crate::clock::now();
     system_fields_for_create(&mut obj, &*strategy, now);
-    strategy.convert_request(&mut obj);
+    let converted = strategy.convert_request(&mut obj);
     for attempt in 0..8 {
         if generate {
             let prefix = object::meta_str(&obj, "generateName")
@@ -67,7 +67,7 @@ pub(super) async fn create_as(
             }
             None => obj.clone(),
         };
-        let admitted = strategy.create(&mut candidate)?;
+        let admitted = strategy.create_converted(&mut candidate, converted.clone())?;
         strict_fields(ctx, fv, &body.duplicates, &admitted.unknown_fields)?;
         invalid(&*strategy, &name, &admitted)?;
         check_namespace(ctx, &name).await?;

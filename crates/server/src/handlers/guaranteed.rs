@@ -16,6 +16,7 @@ use super::write::{
 use crate::engine::{BadValue, FieldError, FieldPath, ignore_managed_fields_timestamps};
 use crate::http::status::{ApiError, ApiResult, GroupResource};
 use crate::object;
+use crate::registry::Converted;
 
 /// Which part of an object an update may change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,19 +88,18 @@ pub(crate) async fn update_object(
                 )],
             ));
         }
+        let mut converted = Converted::default();
         if let Some(manager) = manager {
             let subresource = (target == Target::Status).then_some("status");
             let now = crate::clock::format(crate::clock::now());
-            strategy.convert_request(&mut new);
+            converted = strategy.convert_request(&mut new);
             new = strategy
                 .field_manager()
                 .update(Some(&old), &new, manager, subresource, &now);
         }
         let mut errors = system_fields_for_update(&mut new, &old);
-        let mut admitted = match target {
-            Target::Main => strategy.update(&mut new, &old)?,
-            Target::Status => strategy.update_status(&mut new, &old)?,
-        };
+        let mut admitted =
+            strategy.update_converted(&mut new, &old, target == Target::Status, converted)?;
         errors.append(&mut admitted.errors);
         errors.extend(finalizer_errors(&new, &old));
         strict_fields(ctx, fv, duplicates, &admitted.unknown_fields)?;

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::strategy::{ResourceInfo, Strategy, Subresources};
+use super::strategy::{Converted, ResourceInfo, Strategy, Subresources};
 use super::table::{PrinterColumns, Table};
 use super::version;
 use crate::engine::{Admission, Admitted, CustomResourceDefinition, FieldManager};
@@ -267,6 +267,47 @@ impl Strategy for CustomResourceStrategy {
         self.admission()?
             .update_status(new, old)
             .map_err(|_| ApiError::no_such_resource())
+    }
+
+    fn convert_request(&self, obj: &mut Value) -> Converted {
+        // customresource_handler.go: the CRD's codec decodes a body (`schemaCoercingDecoder`:
+        // pruning, `metadata`, the unknown-field paths; `unstructuredDefaulter`) before
+        // handlers/create.go, update.go and patch.go give it to the field manager, so a write's
+        // managed fields name the fields it got defaulted and never a pruned one. A body that
+        // does not decode is left to `create`/`update`, which reject it.
+        match self.admission().map(|a| a.decode(obj)) {
+            Ok(Ok(unknown_fields)) => Converted {
+                unknown_fields,
+                decoded: true,
+            },
+            _ => Converted::default(),
+        }
+    }
+
+    fn create_converted(&self, obj: &mut Value, converted: Converted) -> ApiResult<Admitted> {
+        if !converted.decoded {
+            return self.create(obj);
+        }
+        Ok(self
+            .admission()?
+            .create_decoded(obj, converted.unknown_fields))
+    }
+
+    fn update_converted(
+        &self,
+        new: &mut Value,
+        old: &Value,
+        status: bool,
+        converted: Converted,
+    ) -> ApiResult<Admitted> {
+        let a = self.admission()?;
+        let decoded = converted.decoded.then_some(converted.unknown_fields);
+        if status {
+            a.update_status_decoded(new, old, decoded)
+                .map_err(|_| ApiError::no_such_resource())
+        } else {
+            Ok(a.update_decoded(new, old, decoded))
+        }
     }
 
     fn encode_for_storage(&self, obj: &mut Value) {

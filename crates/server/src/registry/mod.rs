@@ -24,4 +24,4 @@ mod webhook;
 
 pub(crate) use custom_resource::CrdEntry;
 pub(crate) use served::Registry;
-pub(crate) use strategy::{ResourceInfo, Strategy, Subresources};
+pub(crate) use strategy::{Converted, ResourceInfo, Strategy, Subresources};

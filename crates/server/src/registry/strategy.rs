@@ -85,6 +85,16 @@ pub struct Subresources {
     pub scale: Option<CustomResourceSubresourceScale>,
 }
 
+/// What [`Strategy::convert_request`] did to a body.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Converted {
+    /// The unknown-field paths the decoding pruned (warnings, `fieldValidation=Strict`).
+    pub unknown_fields: Vec<String>,
+    /// Whether the body was decoded (pruned, defaulted) as the strategy's `create` and
+    /// `update` would: they need not decode it again.
+    pub decoded: bool,
+}
+
 /// How one kind is handled (see the module docs).
 pub trait Strategy: Send + Sync {
     /// Names and storage prefix.
@@ -133,9 +143,50 @@ pub trait Strategy: Send + Sync {
     fn update_status(&self, new: &mut Value, old: &Value) -> ApiResult<Admitted>;
 
     /// What decoding a create or update body changes before the field manager records the
-    /// write (built-in kinds: their defaults, a Secret's `stringData` into `data`); not run for
-    /// applies, whose managed fields are those of the applied configuration.
-    fn convert_request(&self, _obj: &mut Value) {}
+    /// write (built-in kinds: their defaults, a Secret's `stringData` into `data`; custom
+    /// resources: pruning and the structural defaults); not run for updates by apply, whose
+    /// managed fields are those of the applied configuration. Its result goes to
+    /// [`Strategy::create_converted`] or [`Strategy::update_converted`]; a body that does not
+    /// decode is left for them to reject.
+    fn convert_request(&self, _obj: &mut Value) -> Converted {
+        Converted::default()
+    }
+
+    /// [`Strategy::create`] of a body [`Strategy::convert_request`] converted: its unknown
+    /// fields reported first, the decoding not done twice where the strategy can tell.
+    ///
+    /// # Errors
+    /// As [`Strategy::create`].
+    fn create_converted(&self, obj: &mut Value, converted: Converted) -> ApiResult<Admitted> {
+        let mut admitted = self.create(obj)?;
+        admitted
+            .unknown_fields
+            .splice(0..0, converted.unknown_fields);
+        Ok(admitted)
+    }
+
+    /// [`Strategy::update`] (`status`: [`Strategy::update_status`]) of a body
+    /// [`Strategy::convert_request`] converted, as [`Strategy::create_converted`].
+    ///
+    /// # Errors
+    /// As [`Strategy::update`].
+    fn update_converted(
+        &self,
+        new: &mut Value,
+        old: &Value,
+        status: bool,
+        converted: Converted,
+    ) -> ApiResult<Admitted> {
+        let mut admitted = if status {
+            self.update_status(new, old)?
+        } else {
+            self.update(new, old)?
+        };
+        admitted
+            .unknown_fields
+            .splice(0..0, converted.unknown_fields);
+        Ok(admitted)
+    }
 
     /// Converts a request-version object to what is stored (the storage version).
     fn encode_for_storage(&self, _obj: &mut Value) {}

@@ -8,6 +8,7 @@ mod builtin_kubectl;
 mod cache;
 mod common;
 mod conversion;
+mod decoded_writes;
 #[cfg(feature = "etcd")]
 mod etcd;
 mod gc;

@@ -13,7 +13,7 @@ use crdkit_builtin::schemas::Catalog;
 use crdkit_builtin::{fields, tables, validation};
 use serde_json::Value;
 
-use super::super::strategy::{ResourceInfo, Strategy, Subresources};
+use super::super::strategy::{Converted, ResourceInfo, Strategy, Subresources};
 use super::super::table::Table;
 use super::{events, storage_prefix};
 use crate::engine::{
@@ -252,12 +252,13 @@ impl Strategy for BuiltinStrategy {
         })
     }
 
-    fn convert_request(&self, obj: &mut Value) {
+    fn convert_request(&self, obj: &mut Value) -> Converted {
         // Go decodes a body (its defaults, then the conversion to the internal version) before
         // the field manager records the write, so an update's managed fields name the defaulted
         // fields too; `create`/`update` decode again (idempotent), keeping the pruning report.
         defaults::apply(&self.api_version, &self.info.kind, obj);
         defaults::convert_request(&self.api_version, &self.info.kind, obj);
+        Converted::default()
     }
 
     fn encode_for_storage(&self, obj: &mut Value) {
