@@ -205,6 +205,12 @@ pub trait Strategy: Send + Sync {
     /// go back to their ranges).
     fn deleted(&self, _obj: &Value) {}
 
+    /// Whether a delete that removed the object answers with it rather than a `Success`
+    /// Status (the Go store's `ReturnDeletedObject`).
+    fn returns_deleted_object(&self) -> bool {
+        false
+    }
+
     /// Whether the object still waits for finalizers before it can go.
     fn has_finalizers(&self, obj: &Value) -> bool {
         !crate::object::finalizers(obj).is_empty()

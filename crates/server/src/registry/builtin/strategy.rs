@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
+use crdkit_builtin::conversion::autoscaling;
 use crdkit_builtin::defaults::{self, AllocError, ServiceAllocator};
 use crdkit_builtin::resources::Resource;
 use crdkit_builtin::schemas::Catalog;
@@ -255,12 +256,17 @@ impl Strategy for BuiltinStrategy {
     fn encode_for_storage(&self, obj: &mut Value) {
         if self.is_new_event() {
             events::to_core(obj);
+        } else if self.is_hpa_v1() {
+            *obj = autoscaling::hpa_v1_to_v2(obj);
         }
     }
 
     fn decode_stored(&self, obj: &mut Value) {
-        if self.is_new_event() && obj.get("apiVersion").and_then(Value::as_str) == Some("v1") {
+        let stored = obj.get("apiVersion").and_then(Value::as_str);
+        if self.is_new_event() && stored == Some("v1") {
             events::from_core(obj);
+        } else if self.is_hpa_v1() && stored == Some("autoscaling/v2") {
+            *obj = autoscaling::hpa_v2_to_v1(obj);
         }
     }
 
@@ -313,11 +319,49 @@ impl Strategy for BuiltinStrategy {
     fn deleted(&self, obj: &Value) {
         self.release(obj);
     }
+
+    fn returns_deleted_object(&self) -> bool {
+        returns_deleted_object(self.info.group.as_str(), self.info.resource.as_str())
+    }
+}
+
+/// The stores built with `ReturnDeletedObject: true` (each `pkg/registry/<group>/<resource>/
+/// storage/storage.go`; the published OpenAPI's `DELETE` answers with the kind for them):
+/// their delete answers with the deleted object instead of a `Success` Status.
+fn returns_deleted_object(group: &str, resource: &str) -> bool {
+    matches!(
+        (group, resource),
+        (
+            "",
+            "pods"
+                | "podtemplates"
+                | "persistentvolumes"
+                | "persistentvolumeclaims"
+                | "resourcequotas"
+                | "services"
+                | "serviceaccounts"
+        ) | (
+            "storage.k8s.io",
+            "csidrivers"
+                | "csinodes"
+                | "storageclasses"
+                | "volumeattachments"
+                | "volumeattributesclasses"
+        ) | (
+            "resource.k8s.io",
+            "deviceclasses" | "resourceclaims" | "resourceclaimtemplates" | "resourceslices"
+        )
+    )
 }
 
 impl BuiltinStrategy {
     fn is_new_event(&self) -> bool {
         self.info.group == "events.k8s.io"
+    }
+
+    /// `autoscaling/v1` HorizontalPodAutoscalers, stored as `autoscaling/v2`.
+    fn is_hpa_v1(&self) -> bool {
+        self.info.group == "autoscaling" && self.info.version == "v1"
     }
 }
 
