@@ -11,7 +11,7 @@ use serde_json::json;
 
 use super::ctx::Ctx;
 use super::write::{
-    check_namespace, dry_run, field_validation, finalizer_warnings, generate_name, invalid,
+    Held, check_namespace, dry_run, field_validation, finalizer_warnings, generate_name, invalid,
     namespace, strict_fields, system_fields_for_create, type_meta,
 };
 use crate::http::decode::Decoded;
@@ -67,6 +67,7 @@ pub(super) async fn create_as(
             None => obj.clone(),
         };
         let admitted = strategy.create(&mut candidate)?;
+        let held = Held::new(&*strategy, &admitted, &candidate);
         strict_fields(ctx, fv, &body.duplicates, &admitted.unknown_fields)?;
         invalid(&*strategy, &name, &admitted)?;
         check_namespace(ctx, &name).await?;
@@ -106,6 +107,7 @@ pub(super) async fn create_as(
         }
         match result {
             Ok(rev) => {
+                held.stored();
                 object::set_meta(
                     &mut candidate,
                     "resourceVersion",

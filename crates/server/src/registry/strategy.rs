@@ -205,6 +205,17 @@ pub trait Strategy: Send + Sync {
     /// go back to their ranges).
     fn deleted(&self, _obj: &Value) {}
 
+    /// What an admitted create holds until it is stored, to give back if it is not (a
+    /// Service's cluster IPs and node ports: kubernetes
+    /// `pkg/registry/core/service/storage/transaction.go`, `alloc.go`).
+    fn held(&self, _obj: &Value) -> Option<Value> {
+        None
+    }
+
+    /// Gives back what [`Strategy::held`] returned: the create was not stored (dry run, a
+    /// later check refused it, the storage write failed).
+    fn give_back(&self, _held: &Value) {}
+
     /// Whether a delete that removed the object answers with it rather than a `Success`
     /// Status (the Go store's `ReturnDeletedObject`).
     fn returns_deleted_object(&self) -> bool {

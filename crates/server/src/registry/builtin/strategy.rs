@@ -93,6 +93,11 @@ impl BuiltinStrategy {
             None => Vec::new(),
         };
         defaults::apply(&self.api_version, &self.info.kind, obj);
+        if self.is_hpa_v1() {
+            // What a v1 client gets back is the stored v2 object converted: the implicit 80%
+            // CPU target and the round-trip annotations in their canonical form.
+            *obj = autoscaling::hpa_v2_to_v1(&autoscaling::hpa_v1_to_v2(obj));
+        }
         Ok(unknown)
     }
 
@@ -318,6 +323,15 @@ impl Strategy for BuiltinStrategy {
 
     fn deleted(&self, obj: &Value) {
         self.release(obj);
+    }
+
+    fn held(&self, obj: &Value) -> Option<Value> {
+        self.services.as_ref()?;
+        Some(serde_json::json!({"spec": obj.get("spec").cloned().unwrap_or(Value::Null)}))
+    }
+
+    fn give_back(&self, held: &Value) {
+        self.release(held);
     }
 
     fn returns_deleted_object(&self) -> bool {
