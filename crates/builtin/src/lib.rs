@@ -19,6 +19,7 @@
 //!   Secret `stringData`, Job selectors) and the Service IP and node port allocators.
 //! - [`conversion`]: the conversions of the kinds served at a version other than their storage
 //!   version (`autoscaling/v1` HorizontalPodAutoscalers, stored as `v2`).
+//! - [`decode`]: the type errors of decoding a body into the kind's Go struct, in Go's words.
 //! - [`validation`]: `pkg/apis/*/validation` for the kinds operators create, with the API
 //!   server's field paths and messages.
 //!
@@ -91,6 +92,7 @@
 #![allow(clippy::cast_possible_wrap)]
 
 pub mod conversion;
+pub mod decode;
 pub mod defaults;
 pub mod fields;
 pub mod names;

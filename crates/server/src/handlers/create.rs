@@ -67,7 +67,7 @@ pub(super) async fn create_as(
             None => obj.clone(),
         };
         let admitted = strategy.create(&mut candidate)?;
-        let held = Held::new(&*strategy, &admitted, &candidate);
+        let held = Held::new(&*strategy, &admitted, &candidate, None);
         strict_fields(ctx, fv, &body.duplicates, &admitted.unknown_fields)?;
         invalid(&*strategy, &name, &admitted)?;
         check_namespace(ctx, &name).await?;

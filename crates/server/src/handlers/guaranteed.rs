@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use super::ctx::Ctx;
 use super::write::{
-    dry_run, field_validation, finalizer_errors, finalizer_warnings, invalid, namespace,
+    Held, dry_run, field_validation, finalizer_errors, finalizer_warnings, invalid, namespace,
     spec_changed, strict_fields, system_fields_for_update, type_meta,
 };
 use crate::engine::{BadValue, FieldError, FieldPath, ignore_managed_fields_timestamps};
@@ -99,6 +99,7 @@ pub(crate) async fn update_object(
             Target::Main => strategy.update(&mut new, &old)?,
             Target::Status => strategy.update_status(&mut new, &old)?,
         };
+        let held = Held::new(&*strategy, &admitted, &new, Some(&old));
         errors.append(&mut admitted.errors);
         errors.extend(finalizer_errors(&new, &old));
         strict_fields(ctx, fv, duplicates, &admitted.unknown_fields)?;
@@ -172,6 +173,7 @@ pub(crate) async fn update_object(
         }
         match result {
             Ok(rev) => {
+                held.stored();
                 object::set_meta(&mut new, "resourceVersion", Some(json!(rev.to_string())));
                 return Ok(Updated { object: new });
             }

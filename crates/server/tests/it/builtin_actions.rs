@@ -306,3 +306,98 @@ async fn service_creates_that_are_not_stored_give_their_node_ports_back() {
     );
     s.shutdown().await;
 }
+
+/// Updates are transactional too: a dry run that changes the type takes nothing and frees
+/// nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn service_updates_that_are_not_stored_keep_allocations_as_they_were() {
+    let s = server_with(ApiConfig {
+        service_node_port_range: "30000-30001".to_owned(),
+        ..ApiConfig::default()
+    })
+    .await;
+    let h = Http::of(&s);
+    let services = format!("{NS}/services");
+    let svc = |name: &str, ty: &str| {
+        json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": name},
+            "spec": {"type": ty, "ports": [{"port": 80}]}})
+    };
+    const MERGE: &str = "application/merge-patch+json";
+    h.post(&services, &svc("a", "ClusterIP")).await.expect(201);
+    for _ in 0..3 {
+        h.patch(
+            &format!("{services}/a?dryRun=All"),
+            MERGE,
+            &json!({"spec": {"type": "NodePort"}}),
+        )
+        .await
+        .expect(200);
+    }
+    h.post(&services, &svc("n", "NodePort")).await.expect(201);
+    // `n` holds a port: a dry run back to ClusterIP does not free it.
+    h.patch(
+        &format!("{services}/n?dryRun=All"),
+        MERGE,
+        &json!({"spec": {"type": "ClusterIP"}}),
+    )
+    .await
+    .expect(200);
+    h.post(&services, &svc("m", "NodePort")).await.expect(201);
+    h.post(&services, &svc("full", "NodePort"))
+        .await
+        .expect(500);
+    // Stored, the change frees the port for the next one.
+    h.patch(
+        &format!("{services}/n"),
+        MERGE,
+        &json!({"spec": {"type": "ClusterIP"}}),
+    )
+    .await
+    .expect(200);
+    h.post(&services, &svc("full", "NodePort"))
+        .await
+        .expect(201);
+    s.shutdown().await;
+}
+
+/// The decoder's 400 for a value of the wrong JSON type, with Go's `UnmarshalTypeError` text.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bodies_of_the_wrong_types_do_not_decode() {
+    let s = server().await;
+    let h = Http::of(&s);
+    let mut d = deployment("web");
+    d["spec"]["replicas"] = json!("3");
+    let e = h
+        .post("/apis/apps/v1/namespaces/default/deployments", &d)
+        .await
+        .expect(400)
+        .json();
+    assert_eq!(e["reason"], "BadRequest");
+    assert_eq!(
+        e["message"],
+        "Deployment in version \"v1\" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32"
+    );
+    let cm = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm"}, "data": {"a": 1}});
+    let e = h
+        .post(&format!("{NS}/configmaps"), &cm)
+        .await
+        .expect(400)
+        .json();
+    assert_eq!(
+        e["message"],
+        "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string"
+    );
+    let mut p = pod("p");
+    p["spec"]["containers"][0]["ports"] = json!([{"containerPort": 1.5}]);
+    let e = h.post(&format!("{NS}/pods"), &p).await.expect(400).json();
+    assert_eq!(
+        e["message"],
+        "Pod in version \"v1\" cannot be handled as a Pod: json: cannot unmarshal number 1.5 into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32"
+    );
+    // Quantities and int-or-strings decode from numbers and strings alike.
+    let mut q = pod("q");
+    q["spec"]["containers"][0]["resources"] = json!({"limits": {"cpu": 1, "memory": "1Gi"}});
+    q["spec"]["containers"][0]["ports"] = json!([{"containerPort": 80}]);
+    h.post(&format!("{NS}/pods"), &q).await.expect(201);
+    s.shutdown().await;
+}

@@ -101,6 +101,18 @@ impl BuiltinStrategy {
         Ok(unknown)
     }
 
+    /// A body that does not decode into the kind's Go struct: 400, as the API server's decoder
+    /// answers before anything else runs.
+    fn check_types(&self, obj: &Value) -> ApiResult<()> {
+        let info = &self.info;
+        match crdkit_builtin::decode::type_error(&info.group, &info.version, &info.kind, obj) {
+            Some(e) => Err(ApiError::bad_request(
+                crdkit_apimachinery::strict::cannot_be_handled(&info.kind, &info.version, &e),
+            )),
+            None => Ok(()),
+        }
+    }
+
     fn allocator(&self) -> Option<std::sync::MutexGuard<'_, ServiceAllocator>> {
         self.services
             .as_ref()
@@ -178,6 +190,7 @@ impl Strategy for BuiltinStrategy {
     }
 
     fn create(&self, obj: &mut Value) -> ApiResult<Admitted> {
+        self.check_types(obj)?;
         let unknown_fields = match self.decode(obj) {
             Ok(u) => u,
             Err(e) => return Ok(decoding_failed(e)),
@@ -208,6 +221,7 @@ impl Strategy for BuiltinStrategy {
     }
 
     fn update(&self, new: &mut Value, old: &Value) -> ApiResult<Admitted> {
+        self.check_types(new)?;
         let unknown_fields = match self.decode(new) {
             Ok(u) => u,
             Err(e) => return Ok(decoding_failed(e)),
@@ -225,14 +239,12 @@ impl Strategy for BuiltinStrategy {
         };
         defaults::prepare_for_update(&self.api_version, &self.info.kind, new, old);
         let errors = self.validate_update(new, old);
-        if let Some(a) = &allocation
+        // Admitted: what it takes stays taken and what it frees stays held until the write is
+        // stored (`Strategy::held`).
+        if let (Some(a), false) = (&allocation, errors.is_empty())
             && let Some(mut s) = self.allocator()
         {
-            if errors.is_empty() {
-                s.commit(a);
-            } else {
-                s.revert(a);
-            }
+            s.revert(a);
         }
         Ok(Admitted {
             unknown_fields,
@@ -245,6 +257,7 @@ impl Strategy for BuiltinStrategy {
         if !self.subresources.status {
             return Err(ApiError::no_such_resource());
         }
+        self.check_types(new)?;
         let unknown_fields = match self.decode(new) {
             Ok(u) => u,
             Err(e) => return Ok(decoding_failed(e)),
@@ -325,13 +338,23 @@ impl Strategy for BuiltinStrategy {
         self.release(obj);
     }
 
-    fn held(&self, obj: &Value) -> Option<Value> {
+    fn held(&self, obj: &Value, old: Option<&Value>) -> Option<Value> {
         self.services.as_ref()?;
-        Some(serde_json::json!({"spec": obj.get("spec").cloned().unwrap_or(Value::Null)}))
+        Some(match old {
+            None => serde_json::json!({"taken": {"spec": obj.get("spec")}}),
+            Some(old) => serde_json::json!({
+                "taken": ServiceAllocator::difference(obj, old),
+                "freed": ServiceAllocator::difference(old, obj),
+            }),
+        })
     }
 
     fn give_back(&self, held: &Value) {
-        self.release(held);
+        self.release(&held["taken"]);
+    }
+
+    fn keep(&self, held: &Value) {
+        self.release(&held["freed"]);
     }
 
     fn returns_deleted_object(&self) -> bool {
