@@ -105,7 +105,9 @@ step "explain" has 'replicas' "$K" explain deployment.spec
 step "explain recursive" "$K" explain pods --recursive
 step "auth can-i" has yes "$K" auth can-i create deployments
 step "auth can-i --list" "$K" auth can-i --list
-step "auth whoami" "$K" auth whoami
+# kubectl 1.27 asks for authentication.k8s.io v1alpha1/v1beta1, which a 1.33 server does not
+# serve by default either (kubernetes pkg/controlplane/instance.go, betaAPIGroupVersionsDisabledByDefault).
+step "auth whoami" bash -c "out=\$(KUBECONFIG=$KUBECONFIG $K auth whoami 2>&1) || { [ $V = 27 ] && grep -q 'selfsubjectreviews API is not enabled' <<<\"\$out\"; } || { echo \"\$out\"; exit 1; }"
 step "apply client-side" k apply -f "$DIR/bundle.yaml"
 step "apply client-side again" k apply -f "$DIR/bundle2.yaml"
 step "diff" bash -c "$K -n $NS diff -f $DIR/bundle.yaml; [ \$? = 1 ]"

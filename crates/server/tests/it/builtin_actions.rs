@@ -401,3 +401,31 @@ async fn bodies_of_the_wrong_types_do_not_decode() {
     h.post(&format!("{NS}/pods"), &q).await.expect(201);
     s.shutdown().await;
 }
+
+/// Built-in kinds' v3 paths list strategic merge patch among the patch types (custom
+/// resources do not take it).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn openapi_v3_paths_of_built_in_kinds_take_strategic_merge_patches() {
+    let s = server().await;
+    let h = Http::of(&s);
+    let doc = h.get("/openapi/v3/apis/apps/v1").await.expect(200).json();
+    for path in [
+        "/apis/apps/v1/namespaces/{namespace}/deployments/{name}",
+        "/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale",
+        "/apis/apps/v1/namespaces/{namespace}/deployments/{name}/status",
+    ] {
+        let content = &doc["paths"][path]["patch"]["requestBody"]["content"];
+        let types: Vec<&String> = content.as_object().unwrap().keys().collect();
+        assert_eq!(
+            types,
+            [
+                "application/apply-patch+yaml",
+                "application/json-patch+json",
+                "application/merge-patch+json",
+                "application/strategic-merge-patch+json"
+            ],
+            "{path}"
+        );
+    }
+    s.shutdown().await;
+}
