@@ -7,6 +7,8 @@
 # Usage: tests/clients/run.sh CRDGEN [PYTHON]   (PYTHON: a venv's python with `kubernetes`,
 #        `kubernetes_asyncio` and `lightkube`; without it the Python steps are skipped)
 # Prints one PASS/FAIL line per step; exit 1 when a step fails. Servers are stopped by their PID.
+# MODES (default "plain tls") and KUBECTLS (default: every kubectl.1.* beside the dispatcher)
+# narrow the run, e.g. MODES=tls KUBECTLS=/usr/bin/kubectl for a smoke.
 set -u
 CRDGEN="$1"; PY="${2:-}"
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -24,8 +26,8 @@ start() { # start NAME ARGS...: a server on a free port, its kubeconfig at $WORK
 start plain
 start tls --tls-generate
 FAILS=0
-KUBECTLS=$(ls "$(dirname "$(readlink -f "$(command -v kubectl)")")"/kubectl.1.* 2>/dev/null || command -v kubectl)
-for mode in plain tls; do
+KUBECTLS=${KUBECTLS:-$(ls "$(dirname "$(readlink -f "$(command -v kubectl)")")"/kubectl.1.* 2>/dev/null || command -v kubectl)}
+for mode in ${MODES:-plain tls}; do
   if [ -n "$PY" ]; then
     for script in typed.py asyncio_lightkube.py; do
       timeout 300 "$PY" "$HERE/$script" "$WORK/$mode.kc" 2>>"$WORK/python.err" | sed "s/^\(PASS\|FAIL\) /\1 $mode $script: /" \
