@@ -5,11 +5,22 @@
 
 use serde_json::{Value, json};
 
-use super::{plain_500, strategy};
+use super::core_v1::strategy;
 use crate::api::Api;
 use crate::engine::{FieldError, FieldPath};
 use crate::http::status::{ApiError, ApiResult, GroupResource};
 use crate::object;
+
+/// A plain Go error answered by `ErrorToAPIStatus`: 500 without a reason.
+fn plain_500(message: String) -> ApiError {
+    ApiError {
+        list_continue: None,
+        code: 500,
+        reason: "",
+        message,
+        details: None,
+    }
+}
 
 /// `ValidatePodBinding`.
 fn validate_binding(b: &Value) -> Vec<FieldError> {

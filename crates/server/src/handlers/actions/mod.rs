@@ -16,6 +16,7 @@
 //!   controllers and storage are in process), so the list is empty and every name is 404.
 
 mod binding;
+mod core_v1;
 mod token;
 
 use bytes::Bytes;
@@ -29,13 +30,9 @@ use crate::http::query::Query;
 use crate::http::response::{self, Resp};
 use crate::http::route::ResourcePath;
 use crate::http::status::{ApiError, ApiResult, GroupResource};
-use crate::registry::Strategy;
 use crate::registry::table::{self, IncludeObject, Table};
 use binding::bind;
 use token::token;
-
-/// The issuer and the default audience (`--service-account-issuer` as kind and envtest set it).
-pub const ISSUER: &str = "https://kubernetes.default.svc.cluster.local";
 
 /// What a request to one of these resources asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,22 +55,6 @@ pub(super) fn action(path: &ResourcePath) -> Option<Action> {
         ("pods", Some("binding")) | ("bindings", None) => Some(Action::Binding),
         ("componentstatuses", None) => Some(Action::ComponentStatuses),
         _ => None,
-    }
-}
-
-fn strategy(api: &Api, resource: &str) -> ApiResult<std::sync::Arc<dyn Strategy>> {
-    api.resolve("", "v1", resource)
-        .ok_or_else(ApiError::no_such_resource)
-}
-
-/// A plain Go error answered by `ErrorToAPIStatus`: 500 without a reason.
-fn plain_500(message: String) -> ApiError {
-    ApiError {
-        list_continue: None,
-        code: 500,
-        reason: "",
-        message,
-        details: None,
     }
 }
 

@@ -10,11 +10,14 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Value, json};
 
-use super::{ISSUER, strategy};
+use super::core_v1::strategy;
 use crate::api::Api;
 use crate::engine::{FieldError, FieldPath};
 use crate::http::status::{ApiError, ApiResult, GroupResource};
 use crate::object;
+
+/// The issuer and the default audience (`--service-account-issuer` as kind and envtest set it).
+pub const ISSUER: &str = "https://kubernetes.default.svc.cluster.local";
 
 /// `ValidateTokenRequest`.
 fn validate_token_request(spec: &Value) -> Vec<FieldError> {
