@@ -17,6 +17,9 @@
 //! - [`defaults`]: the defaulting of `pkg/apis/*/v1/defaults.go` (`SetObjectDefaults_*`), the
 //!   registry strategies' `PrepareForCreate`/`PrepareForUpdate` (status reset, generation,
 //!   Secret `stringData`, Job selectors) and the Service IP and node port allocators.
+//! - [`conversion`]: the conversions of the kinds served at a version other than their storage
+//!   version (`autoscaling/v1` HorizontalPodAutoscalers, stored as `v2`).
+//! - [`decode`]: the type errors of decoding a body into the kind's Go struct, in Go's words.
 //! - [`validation`]: `pkg/apis/*/validation` for the kinds operators create, with the API
 //!   server's field paths and messages.
 //!
@@ -88,6 +91,8 @@
 // Lengths of in-memory JSON compared with Go's int64 limits never come near i64::MAX.
 #![allow(clippy::cast_possible_wrap)]
 
+pub mod conversion;
+pub mod decode;
 pub mod defaults;
 pub mod fields;
 pub mod names;

@@ -83,14 +83,14 @@ pub(crate) fn ingress_class(obj: &mut Obj) {
     }
 }
 
-/// autoscaling/v1: one replica at least; the 80% CPU target (`DefaultCPUUtilization`), which
-/// the API server gives back because it stores v1 objects as v2 and defaults those.
+/// autoscaling/v1 `SetDefaults_HorizontalPodAutoscaler`: one replica at least. The 80% CPU
+/// target v1 clients read back comes from the conversion to the stored v2
+/// ([`crate::conversion::autoscaling`]).
 pub(crate) fn hpa_v1(obj: &mut Obj) {
     let Some(spec) = ensure_obj(obj, "spec") else {
         return;
     };
     default_ptr(spec, "minReplicas", 1);
-    default_ptr(spec, "targetCPUUtilizationPercentage", 80);
 }
 
 /// autoscaling/v2 `SetDefaults_HorizontalPodAutoscaler`: one replica at least, an 80% CPU

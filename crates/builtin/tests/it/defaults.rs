@@ -632,7 +632,11 @@ fn set_default_hpa() {
         json!({"spec": {"maxReplicas": 3}}),
     );
     assert_eq!(v1["spec"]["minReplicas"], 1);
-    assert_eq!(v1["spec"]["targetCPUUtilizationPercentage"], 80);
+    assert!(v1["spec"].get("targetCPUUtilizationPercentage").is_none());
+    // The 80% comes from storing v1 as v2 (`Convert_v1_HorizontalPodAutoscaler_To_autoscaling_...`).
+    let stored = crdkit_builtin::conversion::autoscaling::hpa_v1_to_v2(&v1);
+    let back = crdkit_builtin::conversion::autoscaling::hpa_v2_to_v1(&stored);
+    assert_eq!(back["spec"]["targetCPUUtilizationPercentage"], 80);
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! Go's `defaults_test.go`, `validation_test.go` and the registry strategies' tests.
 
 mod alloc;
+mod conversion;
 mod defaults;
 mod fields;
 mod names;

@@ -190,8 +190,9 @@ pub struct BuiltinResource<'a> {
 }
 
 /// The `paths` of a built-in resource in its group-version's v3 document, from the same route
-/// builder as CRDs (apiserver `pkg/endpoints/installer.go` registers the same verbs); its
-/// schemas are the published ones the caller adds.
+/// builder as CRDs (apiserver `pkg/endpoints/installer.go` registers the same verbs), with
+/// `application/strategic-merge-patch+json` among the patch types; its schemas are the
+/// published ones the caller adds.
 #[must_use]
 pub fn builtin_paths(r: &BuiltinResource<'_>) -> Value {
     let names = Names {
@@ -217,5 +218,17 @@ pub fn builtin_paths(r: &BuiltinResource<'_>) -> Value {
         "name": r.version, "served": true, "storage": true, "subresources": subresources}))
     .unwrap_or_default();
     let mut doc = v3doc::build(&Builder::builtin(names, &v, json!({}), json!({})));
-    doc.get_mut("paths").map(Value::take).unwrap_or_default()
+    let mut paths = doc.get_mut("paths").map(Value::take).unwrap_or_default();
+    // Built-in kinds take strategic merge patches too (installer.go lists the type for every
+    // resource whose kind is a Go struct; custom resources are refused it).
+    if let Value::Object(paths) = &mut paths {
+        for op in paths.values_mut().filter_map(|p| p.get_mut("patch")) {
+            if let Some(Value::Object(content)) = op.pointer_mut("/requestBody/content")
+                && let Some(merge) = content.get("application/merge-patch+json").cloned()
+            {
+                content.insert("application/strategic-merge-patch+json".to_owned(), merge);
+            }
+        }
+    }
+    paths
 }

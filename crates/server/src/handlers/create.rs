@@ -11,7 +11,7 @@ use serde_json::json;
 
 use super::ctx::Ctx;
 use super::write::{
-    check_namespace, dry_run, field_validation, finalizer_warnings, generate_name, invalid,
+    Held, check_namespace, dry_run, field_validation, finalizer_warnings, generate_name, invalid,
     namespace, strict_fields, system_fields_for_create, type_meta,
 };
 use crate::http::decode::Decoded;
@@ -68,6 +68,7 @@ pub(super) async fn create_as(
             None => obj.clone(),
         };
         let admitted = strategy.create_converted(&mut candidate, converted.clone())?;
+        let held = Held::new(&*strategy, &admitted, &candidate, None);
         strict_fields(ctx, fv, &body.duplicates, &admitted.unknown_fields)?;
         invalid(&*strategy, &name, &admitted)?;
         check_namespace(ctx, &name).await?;
@@ -107,6 +108,7 @@ pub(super) async fn create_as(
         }
         match result {
             Ok(rev) => {
+                held.stored();
                 object::set_meta(
                     &mut candidate,
                     "resourceVersion",

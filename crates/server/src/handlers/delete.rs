@@ -4,7 +4,7 @@
 //! query (validated as apimachinery's `ValidateDeleteOptions`), the deletion itself in
 //! [`crate::rest::delete_object`], answered with the object when it was only marked as
 //! deleting and with a `Success` Status naming it when it is gone (custom resources do not
-//! return the deleted object). `DeleteCollection` deletes every selected object and returns
+//! return the deleted object; the built-in stores with `ReturnDeletedObject` do). `DeleteCollection` deletes every selected object and returns
 //! the list of what it deleted.
 
 use bytes::Bytes;
@@ -119,6 +119,7 @@ pub(super) async fn delete(ctx: &mut Ctx, raw: &Bytes) -> ApiResult<Resp> {
     let name = ctx.path.name.clone().unwrap_or_default();
     match delete_one(ctx, &name, &o, dry).await? {
         Outcome::Marked(obj) => Ok(ctx.respond(200, &obj)),
+        Outcome::Gone(obj) if ctx.strategy.returns_deleted_object() => Ok(ctx.respond(200, &obj)),
         Outcome::Gone(obj) => {
             let info = ctx.strategy.info();
             Ok(ctx.respond(

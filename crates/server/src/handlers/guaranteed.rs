@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use super::ctx::Ctx;
 use super::write::{
-    dry_run, field_validation, finalizer_errors, finalizer_warnings, invalid, namespace,
+    Held, dry_run, field_validation, finalizer_errors, finalizer_warnings, invalid, namespace,
     spec_changed, strict_fields, system_fields_for_update, type_meta,
 };
 use crate::engine::{BadValue, FieldError, FieldPath, ignore_managed_fields_timestamps};
@@ -100,6 +100,7 @@ pub(crate) async fn update_object(
         let mut errors = system_fields_for_update(&mut new, &old);
         let mut admitted =
             strategy.update_converted(&mut new, &old, target == Target::Status, converted)?;
+        let held = Held::new(&*strategy, &admitted, &new, Some(&old));
         errors.append(&mut admitted.errors);
         errors.extend(finalizer_errors(&new, &old));
         strict_fields(ctx, fv, duplicates, &admitted.unknown_fields)?;
@@ -173,6 +174,7 @@ pub(crate) async fn update_object(
         }
         match result {
             Ok(rev) => {
+                held.stored();
                 object::set_meta(&mut new, "resourceVersion", Some(json!(rev.to_string())));
                 return Ok(Updated { object: new });
             }

@@ -6,6 +6,7 @@
 //! [`crate::http::body`]), call the strategy, and write through [`crate::rest`], and encode;
 //! semantics live in [`crate::registry`] and the engine.
 
+mod actions;
 mod apply;
 mod continue_token;
 mod create;
@@ -175,6 +176,9 @@ where
 {
     if review::is_review(&path.group, &path.version, &path.resource) {
         return self_review(&api, &parts, &path, body).await;
+    }
+    if let Some(a) = actions::action(&path) {
+        return actions::serve(&api, &parts, &path, &query, a, body).await;
     }
     let strategy = api
         .resolve(&path.group, &path.version, &path.resource)

@@ -88,7 +88,8 @@ pub(super) async fn patch(ctx: &mut Ctx, raw: &Bytes) -> ApiResult<Resp> {
                         info.kind.as_str(),
                     )
                 };
-                patches::strategic(target.clone(), &patch, group, version, kind).map_err(
+                let served = (info.group.as_str(), info.version.as_str());
+                patches::strategic(target.clone(), &patch, served, (group, version, kind)).map_err(
                     |e| match e {
                         patches::StrategicError::Status(e) => e,
                         patches::StrategicError::Panic => {

@@ -40,6 +40,45 @@ pub(crate) fn field_validation(ctx: &Ctx) -> ApiResult<FieldValidation> {
     }
 }
 
+/// What an admitted write holds ([`Strategy::held`]), given back when dropped before
+/// [`Held::stored`]: every way out of a write but a stored object.
+pub(crate) struct Held<'a> {
+    strategy: &'a dyn Strategy,
+    held: Option<Value>,
+}
+
+impl<'a> Held<'a> {
+    /// What `obj` holds once admitted; nothing when admission refused it (the strategy gave
+    /// its allocation back then).
+    pub(crate) fn new(
+        strategy: &'a dyn Strategy,
+        admitted: &Admitted,
+        obj: &Value,
+        old: Option<&Value>,
+    ) -> Held<'a> {
+        let ok = admitted.errors.is_empty() && !admitted.decoding_failed;
+        Held {
+            strategy,
+            held: if ok { strategy.held(obj, old) } else { None },
+        }
+    }
+
+    /// The object is stored: what it holds is its own, what it replaced is freed.
+    pub(crate) fn stored(mut self) {
+        if let Some(h) = self.held.take() {
+            self.strategy.keep(&h);
+        }
+    }
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        if let Some(h) = self.held.take() {
+            self.strategy.give_back(&h);
+        }
+    }
+}
+
 /// Whether `dryRun=All` is set.
 pub(crate) fn dry_run(ctx: &Ctx) -> ApiResult<bool> {
     let mut dry = false;

@@ -33,16 +33,17 @@ pub enum StrategicError {
 }
 
 /// Applies a strategic merge patch to `target`, an object of the built-in `group/version`
-/// `kind`, with the patch strategies and merge keys of its published schema.
+/// `kind`, with the patch strategies and merge keys of its published schema in the document of
+/// the resource's group-version `served` (a `/scale` of `apps/v1` patches an
+/// `autoscaling/v1` `Scale`, which only `apps/v1`'s document carries).
 ///
 /// # Errors
 /// Go's errors with the API server's answers ([`crdkit_patch::PatchError::code`]).
 pub fn strategic(
     target: Value,
     patch: &Value,
-    group: &str,
-    version: &str,
-    kind: &str,
+    served: (&str, &str),
+    (group, version, kind): (&str, &str, &str),
 ) -> Result<Value, StrategicError> {
     let status = |e: &crdkit_patch::PatchError| -> StrategicError {
         if e.is_panic() {
@@ -62,7 +63,7 @@ pub fn strategic(
         })
     };
     let (Some(schemas), Some(name)) = (
-        crdkit_builtin::openapi::components(group, version),
+        crdkit_builtin::openapi::components(served.0, served.1),
         crdkit_builtin::openapi::definition_name(group, version, kind),
     ) else {
         return Err(StrategicError::Status(ApiError::internal(format!(

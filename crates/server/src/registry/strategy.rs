@@ -261,6 +261,26 @@ pub trait Strategy: Send + Sync {
     /// go back to their ranges).
     fn deleted(&self, _obj: &Value) {}
 
+    /// What an admitted create (`old` `None`) or update holds until it is stored: given back
+    /// if it is not, and what it replaced freed if it is (a Service's cluster IPs and node
+    /// ports: kubernetes `pkg/registry/core/service/storage/transaction.go`, `alloc.go`).
+    fn held(&self, _obj: &Value, _old: Option<&Value>) -> Option<Value> {
+        None
+    }
+
+    /// Gives back what [`Strategy::held`] returned: the write was not stored (dry run, a
+    /// later check refused it, the storage write failed).
+    fn give_back(&self, _held: &Value) {}
+
+    /// The write [`Strategy::held`] described was stored: what it replaced is freed.
+    fn keep(&self, _held: &Value) {}
+
+    /// Whether a delete that removed the object answers with it rather than a `Success`
+    /// Status (the Go store's `ReturnDeletedObject`).
+    fn returns_deleted_object(&self) -> bool {
+        false
+    }
+
     /// Whether the object still waits for finalizers before it can go.
     fn has_finalizers(&self, obj: &Value) -> bool {
         !crate::object::finalizers(obj).is_empty()

@@ -3,6 +3,7 @@
 //! robustness and a bounded load test.
 
 mod api;
+mod builtin_actions;
 mod builtin_api;
 mod builtin_kubectl;
 mod cache;

@@ -156,6 +156,38 @@ impl ServiceAllocator {
         }
     }
 
+    /// What Service `a` holds that `b` does not (cluster IPs, node ports), as a Service for
+    /// [`ServiceAllocator::release`]: what an update took (`new` minus `old`) or freed (`old`
+    /// minus `new`).
+    #[must_use]
+    pub fn difference(a: &Value, b: &Value) -> Value {
+        let spec = |v: &Value| {
+            v.get("spec")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default()
+        };
+        let (sa, sb) = (spec(a), spec(b));
+        let ips = |s: &serde_json::Map<String, Value>| -> Vec<Value> {
+            s.get("clusterIPs")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default()
+        };
+        let b_ips = ips(&sb);
+        let b_ports = node_ports(&sb);
+        let taken_ips: Vec<Value> = ips(&sa)
+            .into_iter()
+            .filter(|ip| !b_ips.contains(ip))
+            .collect();
+        let taken_ports: Vec<Value> = node_ports(&sa)
+            .into_iter()
+            .filter(|p| !b_ports.contains(p))
+            .map(|p| serde_json::json!({"nodePort": p}))
+            .collect();
+        serde_json::json!({"spec": {"clusterIPs": taken_ips, "ports": taken_ports}})
+    }
+
     /// Gives back what a deleted Service held.
     pub fn release(&mut self, svc: &Value) {
         let Some(spec) = svc.get("spec").and_then(Value::as_object) else {

@@ -12,8 +12,8 @@
 //! `/registry/services/specs/...`: `pkg/kubeapiserver/default_storage_factory_builder.go` and
 //! each `pkg/registry/**/storage/storage.go`). A resource is served at the versions stored as
 //! themselves, and `events.k8s.io/v1` Events through core `v1` Events ([`events`]), whose
-//! storage they share as in kube-apiserver; `autoscaling/v1` HorizontalPodAutoscalers (stored
-//! as `v2`, with a conversion this server does not have) are not served. Namespaces and CRDs
+//! storage they share as in kube-apiserver, and `autoscaling/v1` HorizontalPodAutoscalers
+//! through `autoscaling/v2` (crdkit-builtin's `conversion::autoscaling`). Namespaces and CRDs
 //! keep their own strategies ([`super::namespace`], [`super::crd`]).
 
 mod events;
@@ -64,7 +64,7 @@ fn served(r: &Resource) -> bool {
     match (r.group, r.name) {
         // Their own strategies.
         ("", "namespaces") | ("apiextensions.k8s.io", "customresourcedefinitions") => false,
-        ("events.k8s.io", "events") => true,
+        ("events.k8s.io", "events") | ("autoscaling", "horizontalpodautoscalers") => true,
         _ => own,
     }
 }

@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
+use crdkit_builtin::conversion::autoscaling;
 use crdkit_builtin::defaults::{self, AllocError, ServiceAllocator};
 use crdkit_builtin::resources::Resource;
 use crdkit_builtin::schemas::Catalog;
@@ -92,7 +93,24 @@ impl BuiltinStrategy {
             None => Vec::new(),
         };
         defaults::apply(&self.api_version, &self.info.kind, obj);
+        if self.is_hpa_v1() {
+            // What a v1 client gets back is the stored v2 object converted: the implicit 80%
+            // CPU target and the round-trip annotations in their canonical form.
+            *obj = autoscaling::hpa_v2_to_v1(&autoscaling::hpa_v1_to_v2(obj));
+        }
         Ok(unknown)
+    }
+
+    /// A body that does not decode into the kind's Go struct: 400, as the API server's decoder
+    /// answers before anything else runs.
+    fn check_types(&self, obj: &Value) -> ApiResult<()> {
+        let info = &self.info;
+        match crdkit_builtin::decode::type_error(&info.group, &info.version, &info.kind, obj) {
+            Some(e) => Err(ApiError::bad_request(
+                crdkit_apimachinery::strict::cannot_be_handled(&info.kind, &info.version, &e),
+            )),
+            None => Ok(()),
+        }
     }
 
     fn allocator(&self) -> Option<std::sync::MutexGuard<'_, ServiceAllocator>> {
@@ -172,6 +190,7 @@ impl Strategy for BuiltinStrategy {
     }
 
     fn create(&self, obj: &mut Value) -> ApiResult<Admitted> {
+        self.check_types(obj)?;
         let unknown_fields = match self.decode(obj) {
             Ok(u) => u,
             Err(e) => return Ok(decoding_failed(e)),
@@ -202,6 +221,7 @@ impl Strategy for BuiltinStrategy {
     }
 
     fn update(&self, new: &mut Value, old: &Value) -> ApiResult<Admitted> {
+        self.check_types(new)?;
         let unknown_fields = match self.decode(new) {
             Ok(u) => u,
             Err(e) => return Ok(decoding_failed(e)),
@@ -219,14 +239,12 @@ impl Strategy for BuiltinStrategy {
         };
         defaults::prepare_for_update(&self.api_version, &self.info.kind, new, old);
         let errors = self.validate_update(new, old);
-        if let Some(a) = &allocation
+        // Admitted: what it takes stays taken and what it frees stays held until the write is
+        // stored (`Strategy::held`).
+        if let (Some(a), false) = (&allocation, errors.is_empty())
             && let Some(mut s) = self.allocator()
         {
-            if errors.is_empty() {
-                s.commit(a);
-            } else {
-                s.revert(a);
-            }
+            s.revert(a);
         }
         Ok(Admitted {
             unknown_fields,
@@ -239,6 +257,7 @@ impl Strategy for BuiltinStrategy {
         if !self.subresources.status {
             return Err(ApiError::no_such_resource());
         }
+        self.check_types(new)?;
         let unknown_fields = match self.decode(new) {
             Ok(u) => u,
             Err(e) => return Ok(decoding_failed(e)),
@@ -264,12 +283,17 @@ impl Strategy for BuiltinStrategy {
     fn encode_for_storage(&self, obj: &mut Value) {
         if self.is_new_event() {
             events::to_core(obj);
+        } else if self.is_hpa_v1() {
+            *obj = autoscaling::hpa_v1_to_v2(obj);
         }
     }
 
     fn decode_stored(&self, obj: &mut Value) {
-        if self.is_new_event() && obj.get("apiVersion").and_then(Value::as_str) == Some("v1") {
+        let stored = obj.get("apiVersion").and_then(Value::as_str);
+        if self.is_new_event() && stored == Some("v1") {
             events::from_core(obj);
+        } else if self.is_hpa_v1() && stored == Some("autoscaling/v2") {
+            *obj = autoscaling::hpa_v2_to_v1(obj);
         }
     }
 
@@ -322,11 +346,68 @@ impl Strategy for BuiltinStrategy {
     fn deleted(&self, obj: &Value) {
         self.release(obj);
     }
+
+    fn held(&self, obj: &Value, old: Option<&Value>) -> Option<Value> {
+        self.services.as_ref()?;
+        Some(match old {
+            None => serde_json::json!({"taken": {"spec": obj.get("spec")}}),
+            Some(old) => serde_json::json!({
+                "taken": ServiceAllocator::difference(obj, old),
+                "freed": ServiceAllocator::difference(old, obj),
+            }),
+        })
+    }
+
+    fn give_back(&self, held: &Value) {
+        self.release(&held["taken"]);
+    }
+
+    fn keep(&self, held: &Value) {
+        self.release(&held["freed"]);
+    }
+
+    fn returns_deleted_object(&self) -> bool {
+        returns_deleted_object(self.info.group.as_str(), self.info.resource.as_str())
+    }
+}
+
+/// The stores built with `ReturnDeletedObject: true` (each `pkg/registry/<group>/<resource>/
+/// storage/storage.go`; the published OpenAPI's `DELETE` answers with the kind for them):
+/// their delete answers with the deleted object instead of a `Success` Status.
+fn returns_deleted_object(group: &str, resource: &str) -> bool {
+    matches!(
+        (group, resource),
+        (
+            "",
+            "pods"
+                | "podtemplates"
+                | "persistentvolumes"
+                | "persistentvolumeclaims"
+                | "resourcequotas"
+                | "services"
+                | "serviceaccounts"
+        ) | (
+            "storage.k8s.io",
+            "csidrivers"
+                | "csinodes"
+                | "storageclasses"
+                | "volumeattachments"
+                | "volumeattributesclasses"
+        ) | (
+            "resource.k8s.io",
+            "deviceclasses" | "resourceclaims" | "resourceclaimtemplates" | "resourceslices"
+        )
+    )
 }
 
 impl BuiltinStrategy {
     fn is_new_event(&self) -> bool {
         self.info.group == "events.k8s.io"
+    }
+
+    /// `autoscaling/v1` HorizontalPodAutoscalers, stored as `autoscaling/v2`.
+    fn is_hpa_v1(&self) -> bool {
+        self.info.group == "autoscaling" && self.info.version == "v1"
     }
 }
 
