@@ -22,6 +22,7 @@ mod convert;
 mod last_applied;
 pub mod scale;
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -215,9 +216,9 @@ impl FieldManager {
     fn updater(&self, subresource: Option<&str>) -> Updater<'_> {
         let mut u = Updater::new(&self.converter);
         u.ignored_fields = match subresource {
-            None | Some("") => self.main_reset.clone(),
-            Some("status") => self.status_reset.clone(),
-            Some(_) => BTreeMap::new(),
+            None | Some("") => Cow::Borrowed(&self.main_reset),
+            Some("status") => Cow::Borrowed(&self.status_reset),
+            Some(_) => Cow::Owned(BTreeMap::new()),
         };
         u
     }
@@ -281,10 +282,22 @@ impl FieldManager {
         subresource: Option<&str>,
         now: &str,
     ) -> Value {
-        match self.try_update(live, new, manager, subresource, now) {
+        self.update_owned(live, new.clone(), manager, subresource, now)
+    }
+
+    /// [`FieldManager::update`] taking `new`, which becomes the result (not copied).
+    #[must_use]
+    pub fn update_owned(
+        &self,
+        live: Option<&Value>,
+        new: Value,
+        manager: &str,
+        subresource: Option<&str>,
+        now: &str,
+    ) -> Value {
+        match self.update_or_give_back(live, new, manager, subresource, now) {
             Ok(v) => v,
-            Err(_) => {
-                let mut out = new.clone();
+            Err((_, mut out)) => {
                 let entries = live.and_then(object_managed_fields);
                 entries::set_object_managed_fields(&mut out, entries.as_deref());
                 out
@@ -304,10 +317,31 @@ impl FieldManager {
         subresource: Option<&str>,
         now: &str,
     ) -> Result<Value, ApplyError> {
+        self.update_or_give_back(live, new.clone(), manager, subresource, now)
+            .map_err(|(e, _)| e)
+    }
+
+    /// [`FieldManager::try_update`] on an owned `new`, handed back with the error (its
+    /// `managedFields` may be gone: the caller replaces them).
+    fn update_or_give_back(
+        &self,
+        live: Option<&Value>,
+        mut new: Value,
+        manager: &str,
+        subresource: Option<&str>,
+        now: &str,
+    ) -> Result<Value, (ApplyError, Value)> {
         let subresource = subresource.filter(|s| !s.is_empty());
-        let live = live.cloned().unwrap_or_else(|| self.new_object());
-        let managed = decode_live_or_new(&live, new, subresource.is_some());
-        let mut new = new.clone();
+        // The live object is read, never changed: borrowed, not copied.
+        let created;
+        let live = match live {
+            Some(live) => live,
+            None => {
+                created = self.new_object();
+                &created
+            }
+        };
+        let managed = decode_live_or_new(live, &new, subresource.is_some());
         entries::set_object_managed_fields(&mut new, None);
         let run = Run {
             fm: self,
@@ -316,12 +350,14 @@ impl FieldManager {
         };
         // skipNonAppliedManager: untracked objects stay untracked until their first apply; a
         // create starts tracking.
-        let (mut object, managed) = if managed.fields.is_empty() && has_uid(&live) {
+        let (mut object, managed) = if managed.fields.is_empty() && has_uid(live) {
             (new, managed)
         } else {
-            run.cap_update(&live, new, managed, manager)?
+            run.cap_update(live, new, managed, manager)?
         };
-        write_managed(&mut object, &managed)?;
+        if let Err(e) = write_managed(&mut object, &managed) {
+            return Err((e, object));
+        }
         Ok(object)
     }
 }
