@@ -58,13 +58,21 @@ pub(super) async fn create_as(
             object::set_meta(&mut obj, "name", Some(json!(generate_name(&prefix))));
         }
         let name = object::name(&obj).to_owned();
+        // Only a generated name is tried again: otherwise the object is moved on, not copied.
+        let attempt_obj = if generate {
+            obj.clone()
+        } else {
+            std::mem::take(&mut obj)
+        };
         let mut candidate = match manager {
-            Some(m) => {
-                strategy
-                    .field_manager()
-                    .update(None, &obj, m, None, &crate::clock::format(now))
-            }
-            None => obj.clone(),
+            Some(m) => strategy.field_manager().update_owned(
+                None,
+                attempt_obj,
+                m,
+                None,
+                &crate::clock::format(now),
+            ),
+            None => attempt_obj,
         };
         let admitted = strategy.create(&mut candidate)?;
         strict_fields(ctx, fv, &body.duplicates, &admitted.unknown_fields)?;

@@ -90,9 +90,10 @@ pub(crate) async fn update_object(
         if let Some(manager) = manager {
             let subresource = (target == Target::Status).then_some("status");
             let now = crate::clock::format(crate::clock::now());
-            new = strategy
-                .field_manager()
-                .update(Some(&old), &new, manager, subresource, &now);
+            new =
+                strategy
+                    .field_manager()
+                    .update_owned(Some(&old), new, manager, subresource, &now);
         }
         let mut errors = system_fields_for_update(&mut new, &old);
         let mut admitted = match target {
