@@ -82,8 +82,8 @@ fn object_gvknn(obj: &Value) -> String {
 }
 
 impl Run<'_> {
-    pub(super) fn gv(&self) -> String {
-        self.fm.gvk.group_version().to_string()
+    pub(super) fn gv(&self) -> &str {
+        &self.fm.api_version
     }
 
     fn id(&self, manager: &str, operation: &str) -> String {
@@ -92,15 +92,11 @@ impl Run<'_> {
         } else {
             manager
         };
-        let api_version = if operation == UPDATE {
-            self.gv()
-        } else {
-            String::new()
-        };
+        let api_version = if operation == UPDATE { self.gv() } else { "" };
         identifier(
             manager,
             operation,
-            &api_version,
+            api_version,
             self.subresource.unwrap_or(""),
         )
     }
@@ -161,7 +157,7 @@ impl Run<'_> {
         };
         // An object already in the request's version is typed as it is: moved in and out, not
         // copied (a create's object is written back unchanged).
-        let in_version = new.get("apiVersion").and_then(Value::as_str) == Some(&*self.gv());
+        let in_version = new.get("apiVersion").and_then(Value::as_str) == Some(self.gv());
         let (new_typed, kept) = if in_version {
             match self.typed_owned(new, true) {
                 Ok(tv) => (tv, None),
@@ -189,7 +185,7 @@ impl Run<'_> {
         let fields = match self.fm.updater(self.subresource).update(
             &live_typed,
             &new_typed,
-            &self.gv(),
+            self.gv(),
             managed.fields,
             CURRENT_OPERATION,
         ) {
@@ -242,7 +238,7 @@ impl Run<'_> {
             return first;
         };
         let typed = |obj: &Value| self.typed(obj, false);
-        let Ok(allowed) = last_applied::allowed_conflicts(live, &self.gv(), &typed) else {
+        let Ok(allowed) = last_applied::allowed_conflicts(live, self.gv(), &typed) else {
             return Err(ApplyError::Conflicts(conflicts));
         };
         if !conflicts.to_set().difference(&allowed).is_empty() {
@@ -323,7 +319,7 @@ impl Run<'_> {
             .apply(
                 &live_typed,
                 &patch_typed,
-                &self.gv(),
+                self.gv(),
                 managed.fields,
                 id,
                 force,

@@ -81,6 +81,10 @@ pub(crate) const CURRENT_OPERATION: &str = "current-operation";
 #[derive(Clone, Debug)]
 pub struct FieldManager {
     gvk: GroupVersionKind,
+    /// `gvk`'s `group/version`, and the empty object of the kind ([`FieldManager::new_object`]):
+    /// every write asks for them.
+    api_version: String,
+    empty: Value,
     converter: VersionConverter,
     /// Fields reset (owned by nobody) on the main resource, per API version.
     main_reset: BTreeMap<String, Set>,
@@ -111,15 +115,33 @@ impl FieldManager {
             gv.version.clone(),
             Arc::new(Schema::for_custom_resource(schema, false)),
         );
-        FieldManager {
-            gvk: GroupVersionKind {
+        FieldManager::of(
+            GroupVersionKind {
                 group: gv.group.clone(),
                 version: gv.version,
                 kind: kind.to_owned(),
             },
-            converter: VersionConverter::new(&gv.group, kind, schemas),
-            main_reset: BTreeMap::new(),
-            status_reset: BTreeMap::new(),
+            VersionConverter::new(&gv.group, kind, schemas),
+            BTreeMap::new(),
+            BTreeMap::new(),
+        )
+    }
+
+    fn of(
+        gvk: GroupVersionKind,
+        converter: VersionConverter,
+        main_reset: BTreeMap<String, Set>,
+        status_reset: BTreeMap<String, Set>,
+    ) -> FieldManager {
+        let api_version = gvk.group_version().to_string();
+        let empty = json!({"apiVersion": api_version, "kind": gvk.kind});
+        FieldManager {
+            gvk,
+            api_version,
+            empty,
+            converter,
+            main_reset,
+            status_reset,
             max_update_managers: MAX_UPDATE_MANAGERS,
         }
     }
@@ -163,23 +185,22 @@ impl FieldManager {
                 status_reset.insert(gv, top_level(&["metadata", "spec"]));
             }
         }
-        FieldManager {
-            gvk: GroupVersionKind {
+        FieldManager::of(
+            GroupVersionKind {
                 group: spec.group.clone(),
                 version: version.to_owned(),
                 kind: spec.names.kind.clone(),
             },
-            converter: VersionConverter::new(&spec.group, &spec.names.kind, schemas),
+            VersionConverter::new(&spec.group, &spec.names.kind, schemas),
             main_reset,
             status_reset,
-            max_update_managers: MAX_UPDATE_MANAGERS,
-        }
+        )
     }
 
     /// This field manager with the reset fields of a status subresource on (for [`FieldManager::new`]).
     #[must_use]
     pub fn with_status_subresource(mut self) -> FieldManager {
-        let gv = self.gvk.group_version().to_string();
+        let gv = self.api_version.clone();
         self.main_reset.insert(gv.clone(), top_level(&["status"]));
         self.status_reset
             .insert(gv, top_level(&["metadata", "spec"]));
@@ -210,7 +231,7 @@ impl FieldManager {
     /// An empty object of the kind (`creater.New`): what create and apply-create start from.
     #[must_use]
     pub fn new_object(&self) -> Value {
-        json!({"apiVersion": self.gvk.group_version().to_string(), "kind": self.gvk.kind})
+        self.empty.clone()
     }
 
     fn updater(&self, subresource: Option<&str>) -> Updater<'_> {
@@ -333,14 +354,7 @@ impl FieldManager {
     ) -> Result<Value, (ApplyError, Value)> {
         let subresource = subresource.filter(|s| !s.is_empty());
         // The live object is read, never changed: borrowed, not copied.
-        let created;
-        let live = match live {
-            Some(live) => live,
-            None => {
-                created = self.new_object();
-                &created
-            }
-        };
+        let live = live.unwrap_or(&self.empty);
         let managed = decode_live_or_new(live, &new, subresource.is_some());
         entries::set_object_managed_fields(&mut new, None);
         let run = Run {
