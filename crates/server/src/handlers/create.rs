@@ -15,7 +15,9 @@ use super::write::{
     namespace, strict_fields, system_fields_for_create, type_meta,
 };
 use crate::http::decode::Decoded;
+use crate::http::negotiate::Encoding;
 use crate::http::response::Resp;
+use crate::http::response::content_type;
 use crate::http::status::{ApiError, ApiResult};
 use crate::object;
 
@@ -113,7 +115,15 @@ pub(super) async fn create_as(
             };
         }
         match result {
-            Ok(rev) => {
+            Ok((rev, encoded)) => {
+                // Stored as it is answered: the stored bytes with the revision are the JSON
+                // answer (one encoding per write).
+                if stored.is_none()
+                    && ctx.encoding() == Encoding::Json
+                    && let Some(body) = encoded.with_version(rev)
+                {
+                    return Ok(ctx.respond_bytes(201, content_type::JSON, body));
+                }
                 object::set_meta(
                     &mut candidate,
                     "resourceVersion",
