@@ -13,7 +13,6 @@ mod encode;
 
 use std::sync::Arc;
 
-use bytes::Bytes;
 use crdkit_storage::{Error as StorageError, KeyValue, ListOptions, ListResult, Revision, Storage};
 use serde_json::Value;
 
