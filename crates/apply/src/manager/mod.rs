@@ -385,7 +385,8 @@ fn normalize_time(now: &str) -> String {
 }
 
 fn has_uid(obj: &Value) -> bool {
-    obj.pointer("/metadata/uid")
+    obj.get("metadata")
+        .and_then(|m| m.get("uid"))
         .and_then(Value::as_str)
         .is_some_and(|u| !u.is_empty())
 }

@@ -34,7 +34,7 @@ pub(super) async fn create_as(
     manager: Option<&str>,
 ) -> ApiResult<Resp> {
     let strategy = Arc::clone(&ctx.strategy);
-    let info = strategy.info().clone();
+    let info = strategy.info();
     if ctx.path.subresource.is_some() {
         return Err(ApiError::method_not_allowed());
     }
