@@ -256,6 +256,11 @@ fn json_into(v: &Value, out: &mut String) {
     }
 }
 
+/// Go's `json.Marshal` of a string, appended to `out` (no `Value` built for it).
+pub fn json_str_into(s: &str, out: &mut String) {
+    json_string(s, out);
+}
+
 /// Go's `json.Marshal` of a decoded JSON value: compact, keys sorted, `<>&` escaped, integers as
 /// `int64`, other numbers as `float64`.
 #[must_use]

@@ -128,26 +128,56 @@ impl ManagedFieldsEntry {
 /// Go's JSON of the identifying fields of an entry, in the struct's field order.
 #[must_use]
 pub fn identifier(manager: &str, operation: &str, api_version: &str, subresource: &str) -> String {
-    let mut parts = Vec::new();
+    // Written into one buffer: every write computes its manager's identifier.
+    let mut out = String::with_capacity(64 + manager.len() + api_version.len());
+    out.push('{');
     for (k, v) in [
-        ("manager", manager),
-        ("operation", operation),
-        ("apiVersion", api_version),
-        ("subresource", subresource),
+        ("\"manager\":", manager),
+        ("\"operation\":", operation),
+        ("\"apiVersion\":", api_version),
+        ("\"subresource\":", subresource),
     ] {
         if !v.is_empty() {
-            parts.push(format!(
-                "\"{k}\":{}",
-                crdkit_apimachinery::gofmt::json(&json!(v))
-            ));
+            if out.len() > 1 {
+                out.push(',');
+            }
+            out.push_str(k);
+            crdkit_apimachinery::gofmt::json_str_into(v, &mut out);
         }
     }
-    format!("{{{}}}", parts.join(","))
+    out.push('}');
+    out
 }
 
 /// The fields of an identifier (or of any entry JSON), `None` when it is not an entry.
 #[must_use]
 pub fn parse_identifier(id: &str) -> Option<ManagedFieldsEntry> {
+    // What [`identifier`] writes (every write encodes its managers' identifiers) is read
+    // straight into its four strings; anything else as an entry's JSON.
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    struct Identifier {
+        #[serde(default)]
+        manager: String,
+        #[serde(default)]
+        operation: String,
+        #[serde(default)]
+        api_version: String,
+        #[serde(default)]
+        subresource: String,
+    }
+    // A struct also reads from an array: only objects take the short way.
+    if id.trim_start().starts_with('{')
+        && let Ok(i) = serde_json::from_str::<Identifier>(id)
+    {
+        return Some(ManagedFieldsEntry {
+            manager: i.manager,
+            operation: i.operation,
+            api_version: i.api_version,
+            subresource: i.subresource,
+            ..ManagedFieldsEntry::default()
+        });
+    }
     let v: Value = serde_json::from_str(id).ok()?;
     ManagedFieldsEntry::from_value(&v)
 }

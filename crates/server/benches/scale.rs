@@ -5,7 +5,9 @@
 //!
 //! `cargo bench -p crdkit-server --bench scale` (release); loopback only, every phase bounded in
 //! count. LIST times are the fastest of 9 rounds (the machine is shared: other work only adds). `CRDKIT_SCALE_OBJECTS=1000,10000` and `CRDKIT_SCALE_WATCHERS=1,100` pick sizes,
-//! `CRDKIT_SCALE_UPDATES=300` the updates per fan-out (default 300, 100 from 1,000 watchers).
+//! `CRDKIT_SCALE_UPDATES=300` the updates per fan-out (default 300, 100 from 1,000 watchers),
+//! `CRDKIT_SCALE_REQUESTS=create` (or `get`) one kind of request and `CRDKIT_SCALE_CONCURRENCY=16`
+//! the concurrencies of the throughput phase (an empty value skips a phase).
 //! Server CPU is the CPU time of the server runtime's threads (Linux `/proc/self/task`).
 
 use std::convert::Infallible;
@@ -302,25 +304,37 @@ fn main() {
         assert_eq!(status, 201);
     });
     println!(
-        "\n| request | concurrency | crdkit req/s | bare hyper req/s | ratio |\n|---|---|---|---|---|"
+        "\n| request | concurrency | crdkit req/s | bare hyper req/s | ratio | server CPU per request, crdkit / bare |\n|---|---|---|---|---|---|"
     );
     let created = Arc::new(AtomicUsize::new(1_000_000));
-    for concurrency in [1, 16, 64] {
+    let requests = std::env::var("CRDKIT_SCALE_REQUESTS").unwrap_or_else(|_| "get,create".into());
+    for concurrency in sizes("CRDKIT_SCALE_CONCURRENCY", &[1, 16, 64]) {
         let total = 4000 * concurrency.min(4);
         let get_path = format!("{NS}/cron-999999");
-        let get = Arc::new(move |_| request("GET", &get_path, Bytes::new(), ""));
-        let ours = cli.block_on(throughput(addr, concurrency, total, 200, get));
-        let base = cli.block_on(throughput(
-            bare_addr,
-            concurrency,
-            total,
-            200,
-            Arc::new(|_| request("GET", "/", Bytes::new(), "")),
-        ));
-        println!(
-            "| GET one object | {concurrency} | {ours:.0} | {base:.0} | {:.2} |",
-            ours / base
-        );
+        if requests.contains("get") {
+            let get = Arc::new(move |_| request("GET", &get_path, Bytes::new(), ""));
+            let cpu = server_cpu();
+            let ours = cli.block_on(throughput(addr, concurrency, total, 200, get));
+            let cpu = server_cpu() - cpu;
+            let bare_cpu = server_cpu();
+            let base = cli.block_on(throughput(
+                bare_addr,
+                concurrency,
+                total,
+                200,
+                Arc::new(|_| request("GET", "/", Bytes::new(), "")),
+            ));
+            let bare_cpu = server_cpu() - bare_cpu;
+            println!(
+                "| GET one object | {concurrency} | {ours:.0} | {base:.0} | {:.2} | {:.1} / {:.1} µs |",
+                ours / base,
+                cpu.as_secs_f64() * 1e6 / total as f64,
+                bare_cpu.as_secs_f64() * 1e6 / total as f64
+            );
+        }
+        if !requests.contains("create") {
+            continue;
+        }
         let created = Arc::clone(&created);
         let post = Arc::new(move |_| {
             request(
@@ -330,7 +344,10 @@ fn main() {
                 "application/json",
             )
         });
+        let cpu = server_cpu();
         let ours = cli.block_on(throughput(addr, concurrency, total, 201, post));
+        let cpu = server_cpu() - cpu;
+        let bare_cpu = server_cpu();
         let base = cli.block_on(throughput(
             bare_addr,
             concurrency,
@@ -338,9 +355,12 @@ fn main() {
             200,
             Arc::new(|i| request("POST", "/", crontab(i), "application/json")),
         ));
+        let bare_cpu = server_cpu() - bare_cpu;
         println!(
-            "| create (bare: echo) | {concurrency} | {ours:.0} | {base:.0} | {:.2} |",
-            ours / base
+            "| create (bare: echo) | {concurrency} | {ours:.0} | {base:.0} | {:.2} | {:.1} / {:.1} µs |",
+            ours / base,
+            cpu.as_secs_f64() * 1e6 / total as f64,
+            bare_cpu.as_secs_f64() * 1e6 / total as f64
         );
     }
     srv.block_on(server.shutdown());

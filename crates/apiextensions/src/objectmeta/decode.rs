@@ -183,10 +183,11 @@ fn structs(
         return Err(type_error(v, strukt, field, &format!("[]v1.{elem}")));
     };
     let mut out = Vec::new();
+    let empty = Map::new();
     for x in items {
         let m = match x {
-            Value::Object(m) => m.clone(),
-            Value::Null => Map::new(),
+            Value::Object(m) => m,
+            Value::Null => &empty,
             _ => return Err(type_error(x, strukt, field, &format!("v1.{elem}"))),
         };
         let mut o = Map::new();
@@ -255,6 +256,47 @@ pub(super) fn is_decoded(kind: Kind, v: &Value) -> bool {
         (Kind::StrList, Value::Array(items)) => {
             !items.is_empty() && items.iter().all(Value::is_string)
         }
+        // What the field manager writes and what a stored object holds: checked in place,
+        // never decoded into a copy (two copies of `fieldsV1` per write otherwise).
+        (Kind::OwnerRefs, Value::Array(items)) => {
+            !items.is_empty()
+                && items
+                    .iter()
+                    .all(|x| is_decoded_struct(x, &OWNER_REFERENCE, true))
+        }
+        (Kind::ManagedFields, Value::Array(items)) => {
+            !items.is_empty()
+                && items
+                    .iter()
+                    .all(|x| is_decoded_struct(x, &MANAGED_FIELDS_ENTRY, false))
+        }
         _ => false,
     }
+}
+
+/// Whether [`structs`] gives the element `x` back unchanged: an object with no field but
+/// `fields` (whose names are sorted, as [`structs`] writes them), each in its decoded form; an
+/// `OwnerReference` (`owner`) has all its string fields, `ToUnstructured` writing empty ones.
+fn is_decoded_struct(x: &Value, fields: &[(&str, Kind)], owner: bool) -> bool {
+    let Value::Object(m) = x else {
+        return false;
+    };
+    let mut present = 0;
+    for &(name, kind) in fields {
+        match m.get(name) {
+            Some(Value::String(_)) if owner && matches!(kind, Kind::Str) => present += 1,
+            Some(v) if !(owner && matches!(kind, Kind::Str)) && is_decoded(kind, v) => {
+                present += 1;
+            }
+            None if !(owner && matches!(kind, Kind::Str)) => {}
+            _ => return false,
+        }
+    }
+    let mut prev: Option<&str> = None;
+    present == m.len()
+        && m.keys().all(|k| {
+            let in_order = prev.is_none_or(|p| p < k.as_str());
+            prev = Some(k);
+            in_order
+        })
 }

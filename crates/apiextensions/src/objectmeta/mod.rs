@@ -153,6 +153,16 @@ mod tests {
             json!({"creationTimestamp": "2017-05-31T12:56:35Z", "generation": 2}),
             json!({"deletionGracePeriodSeconds": 0, "finalizers": ["a/b"], "uid": "u"}),
             json!({}),
+            json!({"ownerReferences": [
+                {"apiVersion": "v1", "kind": "ConfigMap", "name": "a", "uid": "u"},
+                {"apiVersion": "", "blockOwnerDeletion": false, "controller": true, "kind": "", "name": "", "uid": ""},
+            ]}),
+            json!({"managedFields": [
+                {"apiVersion": "v1", "fieldsType": "FieldsV1", "fieldsV1": {"f:spec": {}},
+                    "manager": "m", "operation": "Update", "time": "2017-05-31T12:56:35Z"},
+                {"manager": "m", "subresource": "status"},
+                {},
+            ]}),
         ];
         let not_decoded = [
             Value::Null,
@@ -167,6 +177,16 @@ mod tests {
             json!({"ownerReferences": []}),
             json!({"name": 1}),
             json!({"bogus": "x"}),
+            json!({"ownerReferences": [{"apiVersion": "v1", "kind": "ConfigMap", "name": "a"}]}),
+            json!({"ownerReferences": [{"apiVersion": "v1", "kind": "K", "name": "a", "uid": "u", "x": 1}]}),
+            json!({"ownerReferences": [{"apiVersion": "v1", "controller": null, "kind": "K", "name": "a", "uid": "u"}]}),
+            json!({"ownerReferences": [null]}),
+            json!({"managedFields": []}),
+            json!({"managedFields": [{"manager": ""}]}),
+            json!({"managedFields": [{"manager": "m", "fieldsV1": null}]}),
+            json!({"managedFields": [{"manager": "m", "time": "2017-05-31T14:56:35+02:00"}]}),
+            json!({"managedFields": [{"manager": "m", "bogus": "x"}]}),
+            json!({"managedFields": [{"manager": 1}]}),
         ];
         for m in decoded {
             assert!(is_decoded(&m), "{m}");
@@ -176,6 +196,13 @@ mod tests {
         }
         for m in not_decoded {
             assert!(!is_decoded(&m), "{m}");
+            // Each is one that decoding changes, refuses or reports an unknown field of.
+            if let Ok(got) = get_object_meta(&m, &FieldPath::nil(), false) {
+                assert!(
+                    Value::Object(got.value) != m || !got.unknown_fields.is_empty(),
+                    "{m}"
+                );
+            }
         }
     }
 }

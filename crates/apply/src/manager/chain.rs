@@ -82,8 +82,8 @@ fn object_gvknn(obj: &Value) -> String {
 }
 
 impl Run<'_> {
-    pub(super) fn gv(&self) -> String {
-        self.fm.gvk.group_version().to_string()
+    pub(super) fn gv(&self) -> &str {
+        &self.fm.api_version
     }
 
     fn id(&self, manager: &str, operation: &str) -> String {
@@ -92,15 +92,11 @@ impl Run<'_> {
         } else {
             manager
         };
-        let api_version = if operation == UPDATE {
-            self.gv()
-        } else {
-            String::new()
-        };
+        let api_version = if operation == UPDATE { self.gv() } else { "" };
         identifier(
             manager,
             operation,
-            &api_version,
+            api_version,
             self.subresource.unwrap_or(""),
         )
     }
@@ -131,13 +127,14 @@ impl Run<'_> {
     }
 
     /// `capManagersManager.Update`.
+    /// On a failure, `new` is handed back with the error.
     pub(super) fn cap_update(
         &self,
         live: &Value,
         new: Value,
         managed: Managed,
         manager: &str,
-    ) -> Result<(Value, Managed), ApplyError> {
+    ) -> Result<(Value, Managed), (ApplyError, Value)> {
         let id = self.id(manager, UPDATE);
         let (object, mut managed) = self.tracked_update(live, new, managed, &id)?;
         cap_update_managers(&mut managed, self.fm.max_update_managers);
@@ -151,7 +148,7 @@ impl Run<'_> {
         new: Value,
         managed: Managed,
         id: &str,
-    ) -> Result<(Value, Managed), ApplyError> {
+    ) -> Result<(Value, Managed), (ApplyError, Value)> {
         let new_error = |e: String, new: &Value| {
             ApplyError::Internal(format!(
                 "failed to convert new object ({}) to smd typed: {e}",
@@ -160,40 +157,47 @@ impl Run<'_> {
         };
         // An object already in the request's version is typed as it is: moved in and out, not
         // copied (a create's object is written back unchanged).
-        let in_version = new.get("apiVersion").and_then(Value::as_str) == Some(&*self.gv());
+        let in_version = new.get("apiVersion").and_then(Value::as_str) == Some(self.gv());
         let (new_typed, kept) = if in_version {
             match self.typed_owned(new, true) {
                 Ok(tv) => (tv, None),
-                Err((e, new)) => return Err(new_error(e, &new)),
+                Err((e, new)) => return Err((new_error(e, &new), new)),
             }
         } else {
             match self.typed(&new, true) {
                 Ok(tv) => (tv, Some(new)),
-                Err(e) => return Err(new_error(e, &new)),
+                Err(e) => return Err((new_error(e, &new), new)),
             }
         };
-        let live_typed = self.typed(live, true).map_err(|e| {
-            ApplyError::Internal(format!(
-                "failed to convert live object ({}) to smd typed: {e}",
-                object_gvknn(live)
-            ))
-        })?;
-        let fields = self
-            .fm
-            .updater(self.subresource)
-            .update(
-                &live_typed,
-                &new_typed,
-                &self.gv(),
-                managed.fields,
-                CURRENT_OPERATION,
-            )
-            .map_err(|e| {
-                ApplyError::Internal(format!(
+        let give_back = |e: ApplyError, kept: Option<Value>, new_typed: TypedValue| {
+            (e, kept.unwrap_or_else(|| new_typed.into_value()))
+        };
+        let live_typed = match self.typed(live, true) {
+            Ok(tv) => tv,
+            Err(e) => {
+                let e = ApplyError::Internal(format!(
+                    "failed to convert live object ({}) to smd typed: {e}",
+                    object_gvknn(live)
+                ));
+                return Err(give_back(e, kept, new_typed));
+            }
+        };
+        let fields = match self.fm.updater(self.subresource).update(
+            &live_typed,
+            &new_typed,
+            self.gv(),
+            managed.fields,
+            CURRENT_OPERATION,
+        ) {
+            Ok(fields) => fields,
+            Err(e) => {
+                let e = ApplyError::Internal(format!(
                     "failed to update ManagedFields ({}): {e}",
                     object_gvknn(kept.as_ref().unwrap_or(new_typed.value()))
-                ))
-            })?;
+                ));
+                return Err(give_back(e, kept, new_typed));
+            }
+        };
         let mut managed = Managed {
             fields,
             times: managed.times,
@@ -234,7 +238,7 @@ impl Run<'_> {
             return first;
         };
         let typed = |obj: &Value| self.typed(obj, false);
-        let Ok(allowed) = last_applied::allowed_conflicts(live, &self.gv(), &typed) else {
+        let Ok(allowed) = last_applied::allowed_conflicts(live, self.gv(), &typed) else {
             return Err(ApplyError::Conflicts(conflicts));
         };
         if !conflicts.to_set().difference(&allowed).is_empty() {
@@ -264,7 +268,7 @@ impl Run<'_> {
             let empty = json!({"apiVersion": gvk.group_version().to_string(), "kind": gvk.kind});
             let (l, m) = self
                 .cap_update(&empty, live, managed, BEFORE_FIRST_APPLY)
-                .map_err(|e| match e {
+                .map_err(|(e, _)| match e {
                     ApplyError::Internal(m) => ApplyError::Internal(format!(
                         "failed to create manager for existing fields: {m}"
                     )),
@@ -315,7 +319,7 @@ impl Run<'_> {
             .apply(
                 &live_typed,
                 &patch_typed,
-                &self.gv(),
+                self.gv(),
                 managed.fields,
                 id,
                 force,

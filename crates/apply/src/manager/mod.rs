@@ -22,6 +22,7 @@ mod convert;
 mod last_applied;
 pub mod scale;
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -80,6 +81,10 @@ pub(crate) const CURRENT_OPERATION: &str = "current-operation";
 #[derive(Clone, Debug)]
 pub struct FieldManager {
     gvk: GroupVersionKind,
+    /// `gvk`'s `group/version`, and the empty object of the kind ([`FieldManager::new_object`]):
+    /// every write asks for them.
+    api_version: String,
+    empty: Value,
     converter: VersionConverter,
     /// Fields reset (owned by nobody) on the main resource, per API version.
     main_reset: BTreeMap<String, Set>,
@@ -110,15 +115,33 @@ impl FieldManager {
             gv.version.clone(),
             Arc::new(Schema::for_custom_resource(schema, false)),
         );
-        FieldManager {
-            gvk: GroupVersionKind {
+        FieldManager::of(
+            GroupVersionKind {
                 group: gv.group.clone(),
                 version: gv.version,
                 kind: kind.to_owned(),
             },
-            converter: VersionConverter::new(&gv.group, kind, schemas),
-            main_reset: BTreeMap::new(),
-            status_reset: BTreeMap::new(),
+            VersionConverter::new(&gv.group, kind, schemas),
+            BTreeMap::new(),
+            BTreeMap::new(),
+        )
+    }
+
+    fn of(
+        gvk: GroupVersionKind,
+        converter: VersionConverter,
+        main_reset: BTreeMap<String, Set>,
+        status_reset: BTreeMap<String, Set>,
+    ) -> FieldManager {
+        let api_version = gvk.group_version().to_string();
+        let empty = json!({"apiVersion": api_version, "kind": gvk.kind});
+        FieldManager {
+            gvk,
+            api_version,
+            empty,
+            converter,
+            main_reset,
+            status_reset,
             max_update_managers: MAX_UPDATE_MANAGERS,
         }
     }
@@ -162,23 +185,22 @@ impl FieldManager {
                 status_reset.insert(gv, top_level(&["metadata", "spec"]));
             }
         }
-        FieldManager {
-            gvk: GroupVersionKind {
+        FieldManager::of(
+            GroupVersionKind {
                 group: spec.group.clone(),
                 version: version.to_owned(),
                 kind: spec.names.kind.clone(),
             },
-            converter: VersionConverter::new(&spec.group, &spec.names.kind, schemas),
+            VersionConverter::new(&spec.group, &spec.names.kind, schemas),
             main_reset,
             status_reset,
-            max_update_managers: MAX_UPDATE_MANAGERS,
-        }
+        )
     }
 
     /// This field manager with the reset fields of a status subresource on (for [`FieldManager::new`]).
     #[must_use]
     pub fn with_status_subresource(mut self) -> FieldManager {
-        let gv = self.gvk.group_version().to_string();
+        let gv = self.api_version.clone();
         self.main_reset.insert(gv.clone(), top_level(&["status"]));
         self.status_reset
             .insert(gv, top_level(&["metadata", "spec"]));
@@ -209,15 +231,15 @@ impl FieldManager {
     /// An empty object of the kind (`creater.New`): what create and apply-create start from.
     #[must_use]
     pub fn new_object(&self) -> Value {
-        json!({"apiVersion": self.gvk.group_version().to_string(), "kind": self.gvk.kind})
+        self.empty.clone()
     }
 
     fn updater(&self, subresource: Option<&str>) -> Updater<'_> {
         let mut u = Updater::new(&self.converter);
         u.ignored_fields = match subresource {
-            None | Some("") => self.main_reset.clone(),
-            Some("status") => self.status_reset.clone(),
-            Some(_) => BTreeMap::new(),
+            None | Some("") => Cow::Borrowed(&self.main_reset),
+            Some("status") => Cow::Borrowed(&self.status_reset),
+            Some(_) => Cow::Owned(BTreeMap::new()),
         };
         u
     }
@@ -281,10 +303,22 @@ impl FieldManager {
         subresource: Option<&str>,
         now: &str,
     ) -> Value {
-        match self.try_update(live, new, manager, subresource, now) {
+        self.update_owned(live, new.clone(), manager, subresource, now)
+    }
+
+    /// [`FieldManager::update`] taking `new`, which becomes the result (not copied).
+    #[must_use]
+    pub fn update_owned(
+        &self,
+        live: Option<&Value>,
+        new: Value,
+        manager: &str,
+        subresource: Option<&str>,
+        now: &str,
+    ) -> Value {
+        match self.update_or_give_back(live, new, manager, subresource, now) {
             Ok(v) => v,
-            Err(_) => {
-                let mut out = new.clone();
+            Err((_, mut out)) => {
                 let entries = live.and_then(object_managed_fields);
                 entries::set_object_managed_fields(&mut out, entries.as_deref());
                 out
@@ -304,10 +338,24 @@ impl FieldManager {
         subresource: Option<&str>,
         now: &str,
     ) -> Result<Value, ApplyError> {
+        self.update_or_give_back(live, new.clone(), manager, subresource, now)
+            .map_err(|(e, _)| e)
+    }
+
+    /// [`FieldManager::try_update`] on an owned `new`, handed back with the error (its
+    /// `managedFields` may be gone: the caller replaces them).
+    fn update_or_give_back(
+        &self,
+        live: Option<&Value>,
+        mut new: Value,
+        manager: &str,
+        subresource: Option<&str>,
+        now: &str,
+    ) -> Result<Value, (ApplyError, Value)> {
         let subresource = subresource.filter(|s| !s.is_empty());
-        let live = live.cloned().unwrap_or_else(|| self.new_object());
-        let managed = decode_live_or_new(&live, new, subresource.is_some());
-        let mut new = new.clone();
+        // The live object is read, never changed: borrowed, not copied.
+        let live = live.unwrap_or(&self.empty);
+        let managed = decode_live_or_new(live, &new, subresource.is_some());
         entries::set_object_managed_fields(&mut new, None);
         let run = Run {
             fm: self,
@@ -316,12 +364,14 @@ impl FieldManager {
         };
         // skipNonAppliedManager: untracked objects stay untracked until their first apply; a
         // create starts tracking.
-        let (mut object, managed) = if managed.fields.is_empty() && has_uid(&live) {
+        let (mut object, managed) = if managed.fields.is_empty() && has_uid(live) {
             (new, managed)
         } else {
-            run.cap_update(&live, new, managed, manager)?
+            run.cap_update(live, new, managed, manager)?
         };
-        write_managed(&mut object, &managed)?;
+        if let Err(e) = write_managed(&mut object, &managed) {
+            return Err((e, object));
+        }
         Ok(object)
     }
 }
@@ -335,7 +385,8 @@ fn normalize_time(now: &str) -> String {
 }
 
 fn has_uid(obj: &Value) -> bool {
-    obj.pointer("/metadata/uid")
+    obj.get("metadata")
+        .and_then(|m| m.get("uid"))
         .and_then(Value::as_str)
         .is_some_and(|u| !u.is_empty())
 }

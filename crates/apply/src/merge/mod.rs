@@ -14,6 +14,7 @@
 mod conflict;
 mod prune;
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -156,8 +157,9 @@ pub struct Updater<'c> {
     pub converter: &'c dyn Converter,
     /// Per API version, fields nobody owns: they are left out of every set and comparison,
     /// with what lies below them (the API server's reset fields: `status` on the main resource
-    /// when the status subresource is on; `metadata` and `spec` on `/status`).
-    pub ignored_fields: BTreeMap<String, Set>,
+    /// when the status subresource is on; `metadata` and `spec` on `/status`). Borrowed from
+    /// the field manager, which keeps them for every write.
+    pub ignored_fields: Cow<'c, BTreeMap<String, Set>>,
     /// Return the merged object of an apply even when it equals the live one.
     pub return_input_on_noop: bool,
 }
@@ -168,7 +170,7 @@ impl<'c> Updater<'c> {
     pub fn new(converter: &'c dyn Converter) -> Updater<'c> {
         Updater {
             converter,
-            ignored_fields: BTreeMap::new(),
+            ignored_fields: Cow::Owned(BTreeMap::new()),
             return_input_on_noop: false,
         }
     }
@@ -202,8 +204,9 @@ impl<'c> Updater<'c> {
         let compare = old
             .compare(new)
             .map_err(|e| failed("failed to compare objects", e))?;
-        let mut versions: BTreeMap<String, Comparison> = BTreeMap::new();
-        versions.insert(version.to_owned(), self.filter_comparison(version, compare));
+        // A version or two: a list, not a map whose nodes hold eleven comparisons each.
+        let mut versions: Vec<(String, Comparison)> =
+            vec![(version.to_owned(), self.filter_comparison(version, compare))];
         let mut conflicts = ManagedFields::new();
         let mut removed = ManagedFields::new();
         let names: Vec<String> = managers.keys().cloned().collect();
@@ -212,7 +215,7 @@ impl<'c> Updater<'c> {
                 continue;
             }
             let mv = managers[&manager].api_version.clone();
-            if !versions.contains_key(&mv) {
+            if !versions.iter().any(|(v, _)| *v == mv) {
                 let converted = self
                     .converter
                     .convert(old, &mv)
@@ -234,9 +237,11 @@ impl<'c> Updater<'c> {
                 let c = o
                     .compare(&n)
                     .map_err(|e| failed("failed to compare objects", e))?;
-                versions.insert(mv.clone(), self.filter_comparison(&mv, c));
+                versions.push((mv.clone(), self.filter_comparison(&mv, c)));
             }
-            let c = &versions[&mv];
+            let Some((_, c)) = versions.iter().find(|(v, _)| *v == mv) else {
+                continue;
+            };
             let vs = &managers[&manager];
             let conflict = vs.set.intersection(&c.modified.union(&c.added));
             if !conflict.is_empty() {
@@ -261,7 +266,7 @@ impl<'c> Updater<'c> {
             }
         }
         managers.retain(|_, vs| !vs.set.is_empty());
-        let compare = versions.remove(version).unwrap_or_default();
+        let compare = versions.swap_remove(0).1;
         Ok((managers, compare))
     }
 

@@ -160,6 +160,46 @@ fn build_manager_identifier() {
     }
 }
 
+#[test]
+fn identifiers_parse_back() {
+    // Identifiers are written without a `Value` and read back into their four strings; what
+    // they read must be what an entry's JSON reads.
+    let written = [
+        entries::identifier("kubectl", "Update", "v1", ""),
+        entries::identifier("a\"<b>&\u{2028}\n", "Apply", "", "status"),
+        entries::identifier("", "", "", ""),
+    ];
+    assert_eq!(
+        written[0],
+        r#"{"manager":"kubectl","operation":"Update","apiVersion":"v1"}"#
+    );
+    assert_eq!(
+        written[1],
+        r#"{"manager":"a\"\u003cb\u003e\u0026\u2028\n","operation":"Apply","subresource":"status"}"#
+    );
+    assert_eq!(written[2], "{}");
+    let others = [
+        r#"{"manager":"m","time":"2001-02-03T04:05:06+01:00"}"#,
+        r#"{"manager":null,"operation":"Update"}"#,
+        r#"{"manager":"m","manager":"n"}"#,
+        r#"{"manager":1}"#,
+        r#"{"manager":"m","fieldsType":"FieldsV1","fieldsV1":{"f:a":{}}}"#,
+        "[]",
+        r#"["m"]"#,
+        " [] ",
+        "x",
+    ];
+    for id in written.iter().map(String::as_str).chain(others) {
+        let generic = serde_json::from_str::<Value>(id)
+            .ok()
+            .and_then(|v| ManagedFieldsEntry::from_value(&v));
+        assert_eq!(entries::parse_identifier(id), generic, "{id}");
+    }
+    let e = entries::parse_identifier(&written[1]).unwrap();
+    assert_eq!(e.manager, "a\"<b>&\u{2028}\n");
+    assert_eq!(e.identifier(), written[1]);
+}
+
 fn e(manager: &str, operation: &str, time: Option<&str>) -> ManagedFieldsEntry {
     ManagedFieldsEntry {
         manager: manager.into(),

@@ -294,7 +294,8 @@ fn run_case(all_schemas: &Value, case: &Case) -> Result<(), String> {
     let mut updater = Updater::new(converter.as_ref());
     updater.return_input_on_noop = case.return_input_on_noop;
     if let Some(ignored) = &case.ignored {
-        updater.ignored_fields = ignored.iter().map(|(v, p)| (v.clone(), set(p))).collect();
+        updater.ignored_fields =
+            std::borrow::Cow::Owned(ignored.iter().map(|(v, p)| (v.clone(), set(p))).collect());
     }
     let mut state = State {
         parser,

@@ -122,7 +122,9 @@ enum Work {
 /// The owner graph and the work it queued.
 #[derive(Default)]
 struct Graph {
-    nodes: HashMap<String, Node>,
+    /// Boxed: a table of every object grows by moving its entries, a pointer each rather than
+    /// a node's strings.
+    nodes: HashMap<String, Box<Node>>,
     by_key: HashMap<String, String>,
     /// Owner uid → dependent uids (also for owners not in the graph).
     dependents: HashMap<String, BTreeSet<String>>,
@@ -150,7 +152,7 @@ impl Graph {
             if self
                 .nodes
                 .get(&r.uid)
-                .is_some_and(Node::deleting_dependents)
+                .is_some_and(|n| n.deleting_dependents())
             {
                 self.push(Work::AttemptToDelete(r.uid.clone()));
             }
@@ -158,7 +160,7 @@ impl Graph {
     }
 
     fn remove(&mut self, uid: &str) -> Option<Node> {
-        let node = self.nodes.remove(uid)?;
+        let node = *self.nodes.remove(uid)?;
         self.by_key.remove(&node.key);
         for r in &node.owners {
             if let Some(d) = self.dependents.get_mut(&r.uid) {
@@ -210,7 +212,7 @@ impl Graph {
         }
         let owners = node.owners.clone();
         self.by_key.insert(node.key.clone(), uid.clone());
-        self.nodes.insert(uid.clone(), node);
+        self.nodes.insert(uid.clone(), Box::new(node));
         if owners_changed && !owners.is_empty() {
             self.push(Work::AttemptToDelete(uid.clone()));
             self.requeue_waiting_owners(&owners);
@@ -232,7 +234,7 @@ impl Graph {
     /// Whether the owner `r` of the object `dependent` exists (`isDangling` inverted): the same
     /// uid, name and kind, in the dependent's namespace unless cluster-scoped.
     fn owner<'a>(&'a self, dependent: &Node, r: &OwnerRef) -> Option<&'a Node> {
-        self.nodes.get(&r.uid).filter(|o| {
+        self.nodes.get(&r.uid).map(Box::as_ref).filter(|o| {
             o.name == r.name
                 && o.kind == r.kind
                 && o.group == r.group
@@ -469,7 +471,7 @@ async fn load(api: &Arc<Api>) -> Option<(Graph, u64)> {
                     .insert(uid.clone());
             }
             graph.by_key.insert(node.key.clone(), uid.clone());
-            graph.nodes.insert(uid, node);
+            graph.nodes.insert(uid, Box::new(node));
         }
     }
     // What was pending when the server stopped (or another replica left) is looked at again.

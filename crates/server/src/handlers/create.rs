@@ -15,7 +15,9 @@ use super::write::{
     namespace, strict_fields, system_fields_for_create, type_meta,
 };
 use crate::http::decode::Decoded;
+use crate::http::negotiate::Encoding;
 use crate::http::response::Resp;
+use crate::http::response::content_type;
 use crate::http::status::{ApiError, ApiResult};
 use crate::object;
 
@@ -32,7 +34,7 @@ pub(super) async fn create_as(
     manager: Option<&str>,
 ) -> ApiResult<Resp> {
     let strategy = Arc::clone(&ctx.strategy);
-    let info = strategy.info().clone();
+    let info = strategy.info();
     if ctx.path.subresource.is_some() {
         return Err(ApiError::method_not_allowed());
     }
@@ -59,13 +61,21 @@ pub(super) async fn create_as(
             object::set_meta(&mut obj, "name", Some(json!(generate_name(&prefix))));
         }
         let name = object::name(&obj).to_owned();
+        // Only a generated name is tried again: otherwise the object is moved on, not copied.
+        let attempt_obj = if generate {
+            obj.clone()
+        } else {
+            std::mem::take(&mut obj)
+        };
         let mut candidate = match manager {
-            Some(m) => {
-                strategy
-                    .field_manager()
-                    .update(None, &obj, m, None, &crate::clock::format(now))
-            }
-            None => obj.clone(),
+            Some(m) => strategy.field_manager().update_owned(
+                None,
+                attempt_obj,
+                m,
+                None,
+                &crate::clock::format(now),
+            ),
+            None => attempt_obj,
         };
         let admitted = strategy.create_converted(&mut candidate, converted.clone())?;
         let held = Held::new(&*strategy, &admitted, &candidate, None);
@@ -107,8 +117,16 @@ pub(super) async fn create_as(
             };
         }
         match result {
-            Ok(rev) => {
+            Ok((rev, encoded)) => {
                 held.stored();
+                // Stored as it is answered: the stored bytes with the revision are the JSON
+                // answer (one encoding per write).
+                if stored.is_none()
+                    && ctx.encoding() == Encoding::Json
+                    && let Some(body) = encoded.with_version(rev)
+                {
+                    return Ok(ctx.respond_bytes(201, content_type::JSON, body));
+                }
                 object::set_meta(
                     &mut candidate,
                     "resourceVersion",

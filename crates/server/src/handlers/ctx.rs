@@ -33,6 +33,13 @@ impl Ctx {
         }
     }
 
+    /// A response of bytes already encoded, with the request's warnings.
+    pub fn respond_bytes(&self, status: u16, content_type: &str, body: bytes::Bytes) -> Resp {
+        let mut r = response::bytes(status, content_type, body);
+        response::add_warnings(&mut r, &self.warnings);
+        r
+    }
+
     /// A response with the request's warnings.
     pub fn respond(&self, status: u16, v: &Value) -> Resp {
         let mut r = response::value(status, v, self.encoding());

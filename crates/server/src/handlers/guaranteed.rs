@@ -95,7 +95,7 @@ pub(crate) async fn update_object(
             converted = strategy.convert_request(&mut new);
             new = strategy
                 .field_manager()
-                .update(Some(&old), &new, manager, subresource, &now);
+                .update_owned(Some(&old), new, manager, subresource, &now);
         }
         let mut errors = system_fields_for_update(&mut new, &old);
         let mut admitted =

@@ -214,8 +214,7 @@ pub(crate) async fn check_namespace(ctx: &Ctx, name: &str) -> ApiResult<()> {
         .objects
         .get_kv(&key, &crate::api::Api::namespaces_gr(), ns)
         .await?;
-    let namespace = crate::store::decode_head(&kv.value).unwrap_or_default();
-    if object::is_deleting(&namespace) {
+    if stored_deleting(&kv.value) {
         let mut e = ApiError::forbidden(
             &ctx.strategy.info().gr(),
             name,
@@ -234,6 +233,24 @@ pub(crate) async fn check_namespace(ctx: &Ctx, name: &str) -> ApiResult<()> {
         return Err(e);
     }
     Ok(())
+}
+
+/// Whether stored bytes hold an object being deleted ([`object::is_deleting`]), reading its
+/// `metadata.deletionTimestamp` alone (every create in a namespace asks this of it).
+fn stored_deleting(bytes: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        metadata: Option<Meta>,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Meta {
+        deletion_timestamp: Option<Value>,
+    }
+    matches!(
+        serde_json::from_slice::<Head>(bytes),
+        Ok(Head { metadata: Some(Meta { deletion_timestamp: Some(Value::String(t)) }) }) if !t.is_empty()
+    )
 }
 
 /// `names.SimpleNameGenerator`: the prefix and five random characters of a safe alphabet.
@@ -414,6 +431,28 @@ mod tests {
             "metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{\"c/d\"}"
         );
         assert!(finalizer_errors(&json!({"metadata": {}}), &old).is_empty());
+    }
+
+    #[test]
+    fn stored_namespaces_being_deleted() {
+        // The same answer as decoding the object's head and asking it.
+        let cases = [
+            r#"{"metadata":{"name":"a","deletionTimestamp":"2021-01-01T00:00:00Z","managedFields":[{"f":1}]},"spec":{}}"#,
+            r#"{"metadata":{"name":"a","deletionTimestamp":""}}"#,
+            r#"{"metadata":{"name":"a","deletionTimestamp":null}}"#,
+            r#"{"metadata":{"name":"a","deletionTimestamp":1}}"#,
+            r#"{"metadata":{"name":"a"}}"#,
+            r#"{"metadata":"x"}"#,
+            r#"{"kind":"Namespace"}"#,
+            "[1]",
+            "",
+        ];
+        let want = [true, false, false, false, false, false, false, false, false];
+        for (bytes, want) in cases.iter().zip(want) {
+            let head = crate::store::decode_head(bytes.as_bytes()).unwrap_or_default();
+            assert_eq!(object::is_deleting(&head), want, "{bytes}");
+            assert_eq!(stored_deleting(bytes.as_bytes()), want, "{bytes}");
+        }
     }
 
     #[test]

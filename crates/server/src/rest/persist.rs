@@ -21,7 +21,7 @@ use crate::engine::{BadValue, FieldError, FieldPath};
 use crate::http::status::{ApiError, ApiResult};
 use crate::object;
 use crate::registry::Strategy;
-use crate::store::{self, Stored};
+use crate::store::{self, Encoded, Stored};
 
 /// The detail of an object too deep to store: what decoding it back would fail with.
 const TOO_DEEP: &str =
@@ -61,7 +61,7 @@ pub(crate) fn retry_without_managed_fields(e: &ApiError, obj: &Value) -> bool {
 }
 
 /// Creates `key` from `stored` (the storage version) and sets its `resourceVersion`; returns
-/// the new revision.
+/// the new revision and the bytes written (which give `stored`'s JSON: [`Encoded::with_version`]).
 ///
 /// # Errors
 /// 409 when the key exists; 422 too deep, 500 too large; a storage failure.
@@ -70,15 +70,15 @@ pub(crate) async fn create(
     strategy: &dyn Strategy,
     key: &str,
     stored: &mut Value,
-) -> ApiResult<Revision> {
+) -> ApiResult<(Revision, Encoded)> {
     check_depth(strategy, stored)?;
     let name = object::name(stored).to_owned();
-    let rev = api
+    let (rev, encoded) = api
         .objects
         .create(key, stored, &strategy.info().gr(), &name)
         .await?;
     written(api, strategy, stored, rev);
-    Ok(rev)
+    Ok((rev, encoded))
 }
 
 /// Replaces `key` with `stored` if its revision is still `expected`, and sets its

@@ -9,15 +9,17 @@
 //! revision the store has not reached).
 
 pub mod cached;
+mod encode;
 
 use std::sync::Arc;
 
-use bytes::Bytes;
 use crdkit_storage::{Error as StorageError, KeyValue, ListOptions, ListResult, Revision, Storage};
 use serde_json::Value;
 
 use crate::http::status::{ApiError, ApiResult, Cause, Details, GroupResource};
 use crate::object;
+
+pub use encode::Encoded;
 
 /// An object read from storage, with its `resourceVersion` set.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,13 +28,6 @@ pub struct Stored {
     pub value: Value,
     /// Its mod revision.
     pub revision: Revision,
-}
-
-/// The storage's bytes of an object: `resourceVersion` and `selfLink` are not stored. Written
-/// straight from `obj`, without a copy that leaves them out.
-#[must_use]
-pub fn encode(obj: &Value) -> Bytes {
-    Bytes::from(serde_json::to_vec(&Storable(obj)).unwrap_or_default())
 }
 
 /// Whether two objects are stored as the same bytes (equal but for `resourceVersion` and
@@ -54,37 +49,6 @@ pub fn same_stored(a: &Value, b: &Value) -> bool {
 fn kept(meta: &serde_json::Map<String, Value>) -> impl Iterator<Item = (&String, &Value)> {
     meta.iter()
         .filter(|(k, _)| !matches!(k.as_str(), "resourceVersion" | "selfLink"))
-}
-
-/// An object serialized as stored: its `metadata` without `resourceVersion` and `selfLink`
-/// (the key order of a map is kept: the object's maps are sorted).
-struct Storable<'a>(&'a Value);
-
-impl serde::Serialize for Storable<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let Value::Object(map) = self.0 else {
-            return self.0.serialize(s);
-        };
-        let mut out = s.serialize_map(Some(map.len()))?;
-        for (k, v) in map {
-            match v {
-                Value::Object(meta) if k == "metadata" => {
-                    out.serialize_entry(k, &WithoutVersion(meta))?;
-                }
-                _ => out.serialize_entry(k, v)?,
-            }
-        }
-        out.end()
-    }
-}
-
-struct WithoutVersion<'a>(&'a serde_json::Map<String, Value>);
-
-impl serde::Serialize for WithoutVersion<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_map(kept(self.0))
-    }
 }
 
 /// An object from stored bytes, its `resourceVersion` set to `revision`: anything accepted for
@@ -236,12 +200,12 @@ impl Objects {
     }
 
     /// The encoding of `obj` to write at `key`, within the size limit.
-    fn encode_within(&self, key: &str, obj: &Value) -> ApiResult<Bytes> {
-        let bytes = encode(obj);
-        if bytes.len().saturating_add(key.len()) > self.max_object_bytes {
+    fn encode_within(&self, key: &str, obj: &Value) -> ApiResult<Encoded> {
+        let encoded = encode::encode(obj);
+        if encoded.bytes.len().saturating_add(key.len()) > self.max_object_bytes {
             return Err(request_too_large());
         }
-        Ok(bytes)
+        Ok(encoded)
     }
 
     /// The backend.
@@ -306,7 +270,7 @@ impl Objects {
         Ok((items, result))
     }
 
-    /// Creates `key`; returns the new revision.
+    /// Creates `key`; returns the new revision and the bytes written.
     ///
     /// # Errors
     /// 409 when the key exists.
@@ -316,14 +280,14 @@ impl Objects {
         obj: &Value,
         gr: &GroupResource,
         name: &str,
-    ) -> ApiResult<Revision> {
-        let bytes = self.encode_within(key, obj)?;
+    ) -> ApiResult<(Revision, Encoded)> {
+        let encoded = self.encode_within(key, obj)?;
         let kv = self
             .storage
-            .create(key, bytes)
+            .create(key, encoded.bytes.clone())
             .await
             .map_err(|e| error(e, gr, name))?;
-        Ok(kv.mod_revision)
+        Ok((kv.mod_revision, encoded))
     }
 
     /// Replaces `key` if its revision is still `expected`; returns the new revision.
@@ -338,7 +302,7 @@ impl Objects {
         gr: &GroupResource,
         name: &str,
     ) -> ApiResult<Revision> {
-        let bytes = self.encode_within(key, obj)?;
+        let bytes = self.encode_within(key, obj)?.bytes;
         let kv = self
             .storage
             .update(key, bytes, expected)
@@ -389,6 +353,7 @@ mod tests {
 
     #[test]
     fn resource_version_is_not_stored() {
+        let encode = |obj: &Value| encode::encode(obj).bytes;
         let b =
             encode(&json!({"metadata": {"name": "a", "resourceVersion": "5", "selfLink": "/x"}}));
         assert_eq!(&b[..], br#"{"metadata":{"name":"a"}}"#);
