@@ -8,14 +8,15 @@
 //! and merge keys of the kind's published schema (a Scale's of `autoscaling/v1`); server-side
 //! apply goes to [`super::apply`]. A result nested deeper than [`crate::deep::MAX_DEPTH`] is refused
 //! as `jsonPatcher.applyPatchToCurrentObject` refuses a result that does not decode: 422,
-//! `patch: Invalid value: "<the result>": <why>`.
+//! `patch: Invalid value: "<the result>": <why>`; so is an unknown or duplicate field under
+//! `fieldValidation=Strict` (see [`Strictness::Patch`]).
 
 use bytes::Bytes;
 use http::header;
 use serde_json::Value;
 
 use super::ctx::Ctx;
-use super::guaranteed::{Target, update_object};
+use super::guaranteed::{Strictness, Target, update_object_as};
 use super::update::scale_update;
 use crate::deep;
 use crate::engine::{BadValue, FieldError, FieldPath};
@@ -104,7 +105,23 @@ pub(super) async fn patch(ctx: &mut Ctx, raw: &Bytes) -> ApiResult<Resp> {
             Err(e) => Err(too_deep(result, e)),
         }
     };
-    let result = patch_with(ctx, &decoded.duplicates, apply).await;
+    // The text of a strict refusal: the patched object's JSON (`patchedObjJS`), or for a
+    // strategic merge patch Go's `%+v` of the patch (`applyPatchToObject`).
+    let render = |patched: &Value, old: &Value| -> String {
+        if kind == Kind::Strategic {
+            return crdkit_apimachinery::gofmt::sprint(&patch);
+        }
+        if object::resource_version(patched).is_empty() {
+            // The patch result carried the current resourceVersion before it was dropped.
+            let mut patched = patched.clone();
+            let rv = object::resource_version(old).to_owned();
+            object::set_meta(&mut patched, "resourceVersion", Some(Value::from(rv)));
+            return crdkit_apimachinery::gofmt::json(&patched);
+        }
+        crdkit_apimachinery::gofmt::json(patched)
+    };
+    let strict = Strictness::Patch(&decoded.duplicates, &render);
+    let result = patch_with(ctx, strict, apply).await;
     if panicked.load(std::sync::atomic::Ordering::Relaxed) {
         return Ok(crate::http::response::bytes(
             500,
@@ -118,7 +135,7 @@ pub(super) async fn patch(ctx: &mut Ctx, raw: &Bytes) -> ApiResult<Resp> {
 /// The update of the object, its status or its scale with `apply` run on the current state.
 async fn patch_with(
     ctx: &mut Ctx,
-    duplicates: &[String],
+    strict: Strictness<'_>,
     apply: impl Fn(&Value) -> ApiResult<Value>,
 ) -> ApiResult<Resp> {
     // Whether the patch itself names a resourceVersion (then a precondition).
@@ -140,7 +157,7 @@ async fn patch_with(
                 Target::Main
             };
             let manager = super::write::manager(ctx, "PatchOptions")?;
-            let updated = update_object(ctx, target, duplicates, true, Some(&manager), |old| {
+            let updated = update_object_as(ctx, target, strict, true, Some(&manager), |old| {
                 let mut new = apply(old)?;
                 if !new.is_object() {
                     return Err(ApiError::bad_request(

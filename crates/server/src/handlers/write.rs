@@ -65,6 +65,18 @@ pub(crate) fn strict_fields(
     duplicates: &[String],
     unknown: &[String],
 ) -> ApiResult<()> {
+    strict_fields_as(ctx, fv, duplicates, unknown, ApiError::bad_request)
+}
+
+/// As [`strict_fields`], a strict failure answered by `refuse` of the strict decoding error's
+/// text (a patch's 422).
+pub(crate) fn strict_fields_as(
+    ctx: &mut Ctx,
+    fv: FieldValidation,
+    duplicates: &[String],
+    unknown: &[String],
+    refuse: impl FnOnce(String) -> ApiError,
+) -> ApiResult<()> {
     let msgs: Vec<String> = duplicates
         .iter()
         .map(|d| strict::duplicate_field(d))
@@ -72,7 +84,7 @@ pub(crate) fn strict_fields(
         .collect();
     match fv {
         FieldValidation::Strict if !msgs.is_empty() => {
-            Err(ApiError::bad_request(strict::strict_decoding_error(&msgs)))
+            Err(refuse(strict::strict_decoding_error(&msgs)))
         }
         FieldValidation::Warn => {
             ctx.warnings.extend(msgs);
