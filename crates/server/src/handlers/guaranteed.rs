@@ -37,7 +37,7 @@ pub(crate) struct Updated {
 pub(crate) enum Strictness<'a> {
     /// A body (PUT, `/status`): 400 `strict decoding error: …`, its duplicate fields first.
     Body(&'a [String]),
-    /// A merge, JSON or strategic merge patch with the patch's duplicate fields: 422 Invalid
+    /// A merge, JSON or strategic merge patch with its strict errors' texts: 422 Invalid
     /// without kind or name, its cause `patch: Invalid value: "<text>": strict decoding
     /// error: …`, the text rendered from the patched object and the current one
     /// (apiserver `pkg/endpoints/handlers/patch.go`: `jsonPatcher.applyPatchToCurrentObject`,
@@ -137,9 +137,9 @@ pub(crate) async fn update_object_as(
             Strictness::Body(duplicates) => {
                 strict_fields(ctx, fv, duplicates, &admitted.unknown_fields)?;
             }
-            Strictness::Patch(duplicates, render) => {
+            Strictness::Patch(found, render) => {
                 let unknown = &admitted.unknown_fields;
-                strict_fields_as(ctx, fv, duplicates, unknown, |why| {
+                strict_fields_as(ctx, fv, found, unknown, |why| {
                     let text = render(patched.as_ref().unwrap_or(&new), &old);
                     let path = FieldPath::new("patch");
                     let cause = FieldError::invalid(&path, BadValue::String(text), why);

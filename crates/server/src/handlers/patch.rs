@@ -12,6 +12,7 @@
 //! `fieldValidation=Strict` (see [`Strictness::Patch`]).
 
 use bytes::Bytes;
+use crdkit_apimachinery::strict;
 use http::header;
 use serde_json::Value;
 
@@ -120,7 +121,15 @@ pub(super) async fn patch(ctx: &mut Ctx, raw: &Bytes) -> ApiResult<Resp> {
         }
         crdkit_apimachinery::gofmt::json(patched)
     };
-    let strict = Strictness::Patch(&decoded.duplicates, &render);
+    let found = match kind {
+        Kind::Json => json_patch_strict_errors(&patch, &decoded.duplicates),
+        _ => decoded
+            .duplicates
+            .iter()
+            .map(|d| strict::duplicate_field(d))
+            .collect(),
+    };
+    let strict = Strictness::Patch(&found, &render);
     let result = patch_with(ctx, strict, apply).await;
     if panicked.load(std::sync::atomic::Ordering::Relaxed) {
         return Ok(crate::http::response::bytes(
@@ -174,6 +183,35 @@ async fn patch_with(
             Ok(ctx.respond(200, &updated.object))
         }
     }
+}
+
+/// The strict errors of a JSON patch decoded as a list of `{op, path, from, value}` (patch.go
+/// `applyJSPatch`: each prefixed `json patch `), an operation's in the order of the list, its
+/// duplicates before its unknown fields.
+fn json_patch_strict_errors(patch: &Value, duplicates: &[String]) -> Vec<String> {
+    let Value::Array(ops) = patch else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for (i, op) in ops.iter().enumerate() {
+        let at = format!("[{i}]");
+        for d in duplicates {
+            if d.strip_prefix(at.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+            {
+                found.push(format!("json patch {}", strict::duplicate_field(d)));
+            }
+        }
+        if let Value::Object(fields) = op {
+            for key in fields.keys() {
+                if !matches!(key.as_str(), "op" | "path" | "from" | "value") {
+                    let field = format!("{at}.{key}");
+                    found.push(format!("json patch {}", strict::unknown_field(&field)));
+                }
+            }
+        }
+    }
+    found
 }
 
 /// The 422 of a patch result that does not decode for being too deep (the decoder's error as

@@ -184,6 +184,39 @@ async fn strict_patches_are_refused_as_patch_go_refuses_them() {
         .await
         .json();
     assert_patch_invalid(&e, &go_json(&patched), why);
+    // A JSON patch's own unknown and duplicate fields come first, as `json patch …`.
+    let ops = br#"[{"op":"add","path":"/spec/bogus","value":2,"foo":1},{"op":"test","path":"/x","path":"/kind","value":"Deployment"}]"#;
+    let e = h
+        .send(
+            "PATCH",
+            &path,
+            &[("content-type", "application/json-patch+json")],
+            Some(ops.to_vec()),
+        )
+        .await
+        .json();
+    let ops_why = concat!(
+        r#"strict decoding error: json patch unknown field "[0].foo", "#,
+        r#"json patch duplicate field "[1].path", unknown field "spec.bogus""#
+    );
+    assert_patch_invalid(&e, &go_json(&patched), ops_why);
+    let r = h
+        .send(
+            "PATCH",
+            &format!("{DEPLOY}/d?fieldValidation=Warn&dryRun=All"),
+            &[("content-type", "application/json-patch+json")],
+            Some(ops.to_vec()),
+        )
+        .await
+        .expect(200);
+    assert_eq!(
+        r.warnings(),
+        [
+            r#"299 - "json patch unknown field \"[0].foo\"""#,
+            r#"299 - "json patch duplicate field \"[1].path\"""#,
+            r#"299 - "unknown field \"spec.bogus\"""#,
+        ]
+    );
     // Strategic merge patch: Go's `%+v` of the patch map.
     let e = h
         .patch(
@@ -225,4 +258,26 @@ async fn strict_patches_are_refused_as_patch_go_refuses_them() {
         .expect(200);
     assert_eq!(r.warnings(), [r#"299 - "unknown field \"spec.bogus\"""#]);
     assert_eq!(r.json()["spec"]["replicas"], 3);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn strict_patches_of_custom_resources_are_refused_the_same_way() {
+    let s = server().await;
+    let h = Http::of(&s);
+    h.crd("resourcedefinition.yaml").await;
+    let ct = json!({"apiVersion": "stable.example.com/v1", "kind": "CronTab",
+        "metadata": {"name": "a"}, "spec": {"image": "x"}});
+    let c = h.post(CT, &ct).await.expect(201).json();
+    let e = h
+        .patch(
+            &format!("{CT}/a?fieldValidation=Strict"),
+            "application/merge-patch+json",
+            &json!({"spec": {"bogus": 1}}),
+        )
+        .await
+        .json();
+    let mut patched = c.clone();
+    patched["spec"]["bogus"] = json!(1);
+    let why = "strict decoding error: unknown field \"spec.bogus\"";
+    assert_patch_invalid(&e, &go_json(&patched), why);
 }
