@@ -10,8 +10,9 @@ use serde_json::{Value, json};
 
 use super::ctx::Ctx;
 use super::write::{
-    Held, dry_run, field_validation, finalizer_errors, finalizer_warnings, invalid, namespace,
-    spec_changed, strict_fields, system_fields_for_update, type_meta,
+    FieldValidation, Held, dry_run, field_validation, finalizer_errors, finalizer_warnings,
+    invalid, namespace, spec_changed, strict_fields, strict_fields_as, system_fields_for_update,
+    type_meta,
 };
 use crate::engine::{BadValue, FieldError, FieldPath, ignore_managed_fields_timestamps};
 use crate::http::status::{ApiError, ApiResult, GroupResource};
@@ -32,6 +33,19 @@ pub(crate) struct Updated {
     pub object: Value,
 }
 
+/// How strict field validation refuses the new object.
+#[derive(Clone, Copy)]
+pub(crate) enum Strictness<'a> {
+    /// A body (PUT, `/status`): 400 `strict decoding error: …`, its duplicate fields first.
+    Body(&'a [String]),
+    /// A merge, JSON or strategic merge patch with its strict errors' texts: 422 Invalid
+    /// without kind or name, its cause `patch: Invalid value: "<text>": strict decoding
+    /// error: …`, the text rendered from the patched object and the current one
+    /// (apiserver `pkg/endpoints/handlers/patch.go`: `jsonPatcher.applyPatchToCurrentObject`,
+    /// `applyPatchToObject`).
+    Patch(&'a [String], &'a (dyn Fn(&Value, &Value) -> String + Sync)),
+}
+
 /// `GuaranteedUpdate`: reads the object, builds the new one with `build`, prepares, validates
 /// and writes it with compare-and-swap. A lost race is retried when the new object names no
 /// resourceVersion (patches of the current object, unconditional updates).
@@ -42,6 +56,19 @@ pub(crate) async fn update_object(
     ctx: &mut Ctx,
     target: Target,
     duplicates: &[String],
+    allow_unconditional: bool,
+    manager: Option<&str>,
+    build: impl FnMut(&Value) -> ApiResult<Value>,
+) -> ApiResult<Updated> {
+    let strict = Strictness::Body(duplicates);
+    update_object_as(ctx, target, strict, allow_unconditional, manager, build).await
+}
+
+/// [`update_object`] with strict field validation answered as `strict` says.
+pub(crate) async fn update_object_as(
+    ctx: &mut Ctx,
+    target: Target,
+    strict: Strictness<'_>,
     allow_unconditional: bool,
     manager: Option<&str>,
     mut build: impl FnMut(&Value) -> ApiResult<Value>,
@@ -59,6 +86,11 @@ pub(crate) async fn update_object(
         let mut old = current.value;
         crate::registry::conversion::to_request(&*strategy, &mut old).await?;
         let mut new = build(&old)?;
+        // The patched object as the patcher saw it, kept only for a strict refusal's text.
+        let patched = match strict {
+            Strictness::Patch(..) if fv == FieldValidation::Strict => Some(new.clone()),
+            _ => None,
+        };
         type_meta(&mut new, &*strategy)?;
         match object::name(&new) {
             "" => object::set_meta(&mut new, "name", Some(json!(name))),
@@ -93,9 +125,10 @@ pub(crate) async fn update_object(
             let subresource = (target == Target::Status).then_some("status");
             let now = crate::clock::format(crate::clock::now());
             converted = strategy.convert_request(&mut new);
-            new = strategy
-                .field_manager()
-                .update_owned(Some(&old), new, manager, subresource, &now);
+            new =
+                strategy
+                    .field_manager()
+                    .update_owned(Some(&old), new, manager, subresource, &now);
         }
         let mut errors = system_fields_for_update(&mut new, &old);
         let mut admitted =
@@ -103,7 +136,20 @@ pub(crate) async fn update_object(
         let held = Held::new(&*strategy, &admitted, &new, Some(&old));
         errors.append(&mut admitted.errors);
         errors.extend(finalizer_errors(&new, &old));
-        strict_fields(ctx, fv, duplicates, &admitted.unknown_fields)?;
+        match strict {
+            Strictness::Body(duplicates) => {
+                strict_fields(ctx, fv, duplicates, &admitted.unknown_fields)?;
+            }
+            Strictness::Patch(found, render) => {
+                let unknown = &admitted.unknown_fields;
+                strict_fields_as(ctx, fv, found, unknown, |why| {
+                    let text = render(patched.as_ref().unwrap_or(&new), &old);
+                    let path = FieldPath::new("patch");
+                    let cause = FieldError::invalid(&path, BadValue::String(text), why);
+                    ApiError::invalid("", "", "", &[cause])
+                })?;
+            }
+        }
         admitted.errors = errors;
         invalid(&*strategy, &name, &admitted)?;
         if target == Target::Main && strategy.uses_generation() && spec_changed(&new, &old) {

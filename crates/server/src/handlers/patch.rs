@@ -8,14 +8,16 @@
 //! and merge keys of the kind's published schema (a Scale's of `autoscaling/v1`); server-side
 //! apply goes to [`super::apply`]. A result nested deeper than [`crate::deep::MAX_DEPTH`] is refused
 //! as `jsonPatcher.applyPatchToCurrentObject` refuses a result that does not decode: 422,
-//! `patch: Invalid value: "<the result>": <why>`.
+//! `patch: Invalid value: "<the result>": <why>`; so is an unknown or duplicate field under
+//! `fieldValidation=Strict` (see [`Strictness::Patch`]).
 
 use bytes::Bytes;
+use crdkit_apimachinery::strict;
 use http::header;
 use serde_json::Value;
 
 use super::ctx::Ctx;
-use super::guaranteed::{Target, update_object};
+use super::guaranteed::{Strictness, Target, update_object_as};
 use super::update::scale_update;
 use crate::deep;
 use crate::engine::{BadValue, FieldError, FieldPath};
@@ -105,7 +107,31 @@ pub(super) async fn patch(ctx: &mut Ctx, raw: &Bytes) -> ApiResult<Resp> {
             Err(e) => Err(too_deep(result, e)),
         }
     };
-    let result = patch_with(ctx, &decoded.duplicates, apply).await;
+    // The text of a strict refusal: the patched object's JSON (`patchedObjJS`), or for a
+    // strategic merge patch Go's `%+v` of the patch (`applyPatchToObject`).
+    let render = |patched: &Value, old: &Value| -> String {
+        if kind == Kind::Strategic {
+            return crdkit_apimachinery::gofmt::sprint(&patch);
+        }
+        if object::resource_version(patched).is_empty() {
+            // The patch result carried the current resourceVersion before it was dropped.
+            let mut patched = patched.clone();
+            let rv = object::resource_version(old).to_owned();
+            object::set_meta(&mut patched, "resourceVersion", Some(Value::from(rv)));
+            return crdkit_apimachinery::gofmt::json(&patched);
+        }
+        crdkit_apimachinery::gofmt::json(patched)
+    };
+    let found = match kind {
+        Kind::Json => json_patch_strict_errors(&patch, &decoded.duplicates),
+        _ => decoded
+            .duplicates
+            .iter()
+            .map(|d| strict::duplicate_field(d))
+            .collect(),
+    };
+    let strict = Strictness::Patch(&found, &render);
+    let result = patch_with(ctx, strict, apply).await;
     if panicked.load(std::sync::atomic::Ordering::Relaxed) {
         return Ok(crate::http::response::bytes(
             500,
@@ -119,7 +145,7 @@ pub(super) async fn patch(ctx: &mut Ctx, raw: &Bytes) -> ApiResult<Resp> {
 /// The update of the object, its status or its scale with `apply` run on the current state.
 async fn patch_with(
     ctx: &mut Ctx,
-    duplicates: &[String],
+    strict: Strictness<'_>,
     apply: impl Fn(&Value) -> ApiResult<Value>,
 ) -> ApiResult<Resp> {
     // Whether the patch itself names a resourceVersion (then a precondition).
@@ -141,7 +167,7 @@ async fn patch_with(
                 Target::Main
             };
             let manager = super::write::manager(ctx, "PatchOptions")?;
-            let updated = update_object(ctx, target, duplicates, true, Some(&manager), |old| {
+            let updated = update_object_as(ctx, target, strict, true, Some(&manager), |old| {
                 let mut new = apply(old)?;
                 if !new.is_object() {
                     return Err(ApiError::bad_request(
@@ -158,6 +184,35 @@ async fn patch_with(
             Ok(ctx.respond(200, &updated.object))
         }
     }
+}
+
+/// The strict errors of a JSON patch decoded as a list of `{op, path, from, value}` (patch.go
+/// `applyJSPatch`: each prefixed `json patch `), an operation's in the order of the list, its
+/// duplicates before its unknown fields.
+fn json_patch_strict_errors(patch: &Value, duplicates: &[String]) -> Vec<String> {
+    let Value::Array(ops) = patch else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for (i, op) in ops.iter().enumerate() {
+        let at = format!("[{i}]");
+        for d in duplicates {
+            if d.strip_prefix(at.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+            {
+                found.push(format!("json patch {}", strict::duplicate_field(d)));
+            }
+        }
+        if let Value::Object(fields) = op {
+            for key in fields.keys() {
+                if !matches!(key.as_str(), "op" | "path" | "from" | "value") {
+                    let field = format!("{at}.{key}");
+                    found.push(format!("json patch {}", strict::unknown_field(&field)));
+                }
+            }
+        }
+    }
+    found
 }
 
 /// The 422 of a patch result that does not decode for being too deep (the decoder's error as

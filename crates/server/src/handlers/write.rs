@@ -104,14 +104,31 @@ pub(crate) fn strict_fields(
     duplicates: &[String],
     unknown: &[String],
 ) -> ApiResult<()> {
-    let msgs: Vec<String> = duplicates
+    let found: Vec<String> = duplicates
         .iter()
         .map(|d| strict::duplicate_field(d))
+        .collect();
+    strict_fields_as(ctx, fv, &found, unknown, ApiError::bad_request)
+}
+
+/// As [`strict_fields`] with what the body's decoding `found` (its strict errors' texts, ahead
+/// of the object's unknown fields) and a strict failure answered by `refuse` of the strict
+/// decoding error's text (a patch's 422).
+pub(crate) fn strict_fields_as(
+    ctx: &mut Ctx,
+    fv: FieldValidation,
+    found: &[String],
+    unknown: &[String],
+    refuse: impl FnOnce(String) -> ApiError,
+) -> ApiResult<()> {
+    let msgs: Vec<String> = found
+        .iter()
+        .cloned()
         .chain(unknown.iter().map(|u| strict::unknown_field(u)))
         .collect();
     match fv {
         FieldValidation::Strict if !msgs.is_empty() => {
-            Err(ApiError::bad_request(strict::strict_decoding_error(&msgs)))
+            Err(refuse(strict::strict_decoding_error(&msgs)))
         }
         FieldValidation::Warn => {
             ctx.warnings.extend(msgs);

@@ -19,5 +19,6 @@ mod kube_client;
 mod load;
 mod robustness;
 mod runtime_api;
+mod strict_writes;
 mod walkthrough;
 mod watch;

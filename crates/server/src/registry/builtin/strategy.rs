@@ -272,12 +272,19 @@ impl Strategy for BuiltinStrategy {
     }
 
     fn convert_request(&self, obj: &mut Value) -> Converted {
-        // Go decodes a body (its defaults, then the conversion to the internal version) before
-        // the field manager records the write, so an update's managed fields name the defaulted
-        // fields too; `create`/`update` decode again (idempotent), keeping the pruning report.
-        defaults::apply(&self.api_version, &self.info.kind, obj);
+        // Go decodes a body into its Go struct (unknown fields dropped, reported by the strict
+        // decoder; its defaults; the conversion to the internal version) before
+        // handlers/create.go, update.go and patch.go give it to the field manager, so the
+        // writer owns the defaulted fields and never an unknown one. `create`/`update` decode
+        // again, which finds nothing more; a body that does not decode is left to them.
+        let Ok(unknown_fields) = self.decode(obj) else {
+            return Converted::default();
+        };
         defaults::convert_request(&self.api_version, &self.info.kind, obj);
-        Converted::default()
+        Converted {
+            unknown_fields,
+            decoded: true,
+        }
     }
 
     fn encode_for_storage(&self, obj: &mut Value) {
