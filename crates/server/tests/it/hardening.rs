@@ -116,15 +116,22 @@ async fn requests_past_the_in_flight_limit_are_429() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     assert!(served, "the custom resource is served");
-    // Two creates in flight: their bodies never come.
+    // Two creates in flight: their bodies never come. A held create that arrived while the
+    // previous create's answer still held its place was itself refused (it has an answer to
+    // read): it is replaced, so that both places end up held.
     let mut held = Vec::new();
     for _ in 0..2 {
-        let mut c = tokio::net::TcpStream::connect(s.addr()).await.unwrap();
-        c.write_all(format!("POST {CT} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{{").as_bytes()).await.unwrap();
-        held.push(c);
+        held.push(hold_create(&s).await);
     }
     let mut refused = None;
     for _ in 0..500 {
+        for c in &mut held {
+            let mut buf = [0u8; 64];
+            if !matches!(c.try_read(&mut buf), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock)
+            {
+                *c = hold_create(&s).await;
+            }
+        }
         let r = h.post(CT, &body).await;
         if r.status == 429 {
             refused = Some(r);
@@ -168,6 +175,13 @@ async fn requests_past_the_in_flight_limit_are_429() {
         }
     }
     s.shutdown().await;
+}
+
+/// A create whose body never comes: it holds a mutating place while the server waits for it.
+async fn hold_create(s: &ApiServer) -> tokio::net::TcpStream {
+    let mut c = tokio::net::TcpStream::connect(s.addr()).await.unwrap();
+    c.write_all(format!("POST {CT} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{{").as_bytes()).await.unwrap();
+    c
 }
 
 /// Sends raw bytes and reads the answer until the server closes or 10 s pass.
