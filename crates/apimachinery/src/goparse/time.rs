@@ -156,12 +156,25 @@ pub fn parse_rfc3339_instant(s: &str) -> Result<Rfc3339, TimeParseError> {
 pub fn format_rfc3339(secs: i64) -> String {
     let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
     let (y, m, d) = civil_from_days(days);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    let (h, mi, s) = (rem / 3600, rem % 3600 / 60, rem % 60);
+    if !(0..=9999).contains(&y) {
+        return format!("{y:04}-{m:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z");
+    }
+    // Written digit by digit: every write stamps times, and `format!` is most of the cost.
+    let mut out = *b"0000-00-00T00:00:00Z";
+    let mut put = |at: usize, width: usize, mut v: i64| {
+        for i in (at..at + width).rev() {
+            out[i] = b'0' + u8::try_from(v % 10).unwrap_or(0);
+            v /= 10;
+        }
+    };
+    put(0, 4, y);
+    put(5, 2, m);
+    put(8, 2, d);
+    put(11, 2, h);
+    put(14, 2, mi);
+    put(17, 2, s);
+    out.iter().map(|b| char::from(*b)).collect()
 }
 
 /// strfmt `ParseDuration`: Go's `time.ParseDuration`, else `<int> <unit>` pairs (`3 days`).
@@ -340,6 +353,15 @@ mod tests {
             "2017-05-31T10:56:35Z"
         );
         assert_eq!(format_rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+        // Digit by digit inside years 0..=9999, `format!` outside; both as Go prints them.
+        assert_eq!(format_rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(format_rfc3339(253_402_300_799), "9999-12-31T23:59:59Z");
+        assert_eq!(format_rfc3339(253_402_300_800), "10000-01-01T00:00:00Z");
+        assert_eq!(format_rfc3339(-62_167_219_200), "0000-01-01T00:00:00Z");
+        assert_eq!(format_rfc3339(-62_167_219_201), "-001-12-31T23:59:59Z");
+        for secs in [1_700_000_000, 86_399, 1_234_567_890] {
+            assert_eq!(parse_rfc3339(&format_rfc3339(secs)), Ok(secs));
+        }
         assert_eq!(
             parse_rfc3339("a").unwrap_err().to_string(),
             r#"parsing time "a" as "2006-01-02T15:04:05Z07:00": cannot parse "a" as "2006""#
