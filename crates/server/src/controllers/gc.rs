@@ -32,7 +32,6 @@ use crate::object;
 use crate::registry::Strategy;
 use crate::registry::custom_resource::CustomResourceStrategy;
 use crate::rest::{FOREGROUND_FINALIZER, ORPHAN_FINALIZER, Options, Propagation, delete_object};
-use crate::store;
 
 /// One `ownerReferences` entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,42 +56,86 @@ struct Node {
     finalizers: Vec<String>,
 }
 
+/// What the graph reads of a stored object, decoded from its bytes: every other field is
+/// skipped unbuilt (Go's graph watches objects' metadata only).
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Head {
+    #[serde(default)]
+    api_version: Option<Value>,
+    #[serde(default)]
+    kind: Option<Value>,
+    #[serde(default)]
+    metadata: Option<MetaHead>,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct MetaHead {
+    #[serde(default)]
+    uid: Option<Value>,
+    #[serde(default)]
+    name: Option<Value>,
+    #[serde(default)]
+    namespace: Option<Value>,
+    #[serde(default)]
+    owner_references: Option<Value>,
+    #[serde(default)]
+    finalizers: Option<Value>,
+    #[serde(default)]
+    deletion_timestamp: Option<Value>,
+}
+
+/// A string value as `unstructured` reads it: anything else is empty.
+fn text(v: Option<Value>) -> String {
+    match v {
+        Some(Value::String(s)) => s,
+        _ => String::new(),
+    }
+}
+
 impl Node {
-    fn of(key: &str, obj: &Value) -> Option<(String, Node)> {
-        let uid = object::uid(obj);
+    /// The node of the object stored at `key` as `bytes`, with its uid; none for an object
+    /// without a uid or that does not decode.
+    fn of(key: &str, bytes: &[u8]) -> Option<(String, Node)> {
+        let head: Head = serde_json::from_slice(bytes).ok()?;
+        let meta = head.metadata.unwrap_or_default();
+        let uid = text(meta.uid);
         if uid.is_empty() {
             return None;
         }
-        let api_version = obj.get("apiVersion").and_then(Value::as_str).unwrap_or("");
-        let owners = obj["metadata"]["ownerReferences"]
-            .as_array()
-            .map(|refs| {
-                refs.iter()
-                    .map(|r| OwnerRef {
-                        group: group_of(r["apiVersion"].as_str().unwrap_or("")),
-                        kind: r["kind"].as_str().unwrap_or("").to_owned(),
-                        name: r["name"].as_str().unwrap_or("").to_owned(),
-                        uid: r["uid"].as_str().unwrap_or("").to_owned(),
-                        block: r["blockOwnerDeletion"].as_bool() == Some(true),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+        let owners = match &meta.owner_references {
+            Some(Value::Array(refs)) => refs
+                .iter()
+                .map(|r| OwnerRef {
+                    group: group_of(r["apiVersion"].as_str().unwrap_or("")),
+                    kind: r["kind"].as_str().unwrap_or("").to_owned(),
+                    name: r["name"].as_str().unwrap_or("").to_owned(),
+                    uid: r["uid"].as_str().unwrap_or("").to_owned(),
+                    block: r["blockOwnerDeletion"].as_bool() == Some(true),
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let finalizers = match &meta.finalizers {
+            Some(Value::Array(a)) => a
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect(),
+            _ => Vec::new(),
+        };
         let node = Node {
             key: key.to_owned(),
-            group: group_of(api_version),
-            kind: obj
-                .get("kind")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_owned(),
-            namespace: object::namespace(obj).to_owned(),
-            name: object::name(obj).to_owned(),
+            group: group_of(&text(head.api_version)),
+            kind: text(head.kind),
+            namespace: text(meta.namespace),
+            name: text(meta.name),
             owners,
-            deleting: object::is_deleting(obj),
-            finalizers: object::finalizers(obj),
+            deleting: !text(meta.deletion_timestamp).is_empty(),
+            finalizers,
         };
-        Some((uid.to_owned(), node))
+        Some((uid, node))
     }
 
     fn has(&self, finalizer: &str) -> bool {
@@ -175,11 +218,10 @@ impl Graph {
 
     /// `processGraphChanges` for one stored change.
     fn observe(&mut self, e: &Event) {
-        let value = match e.kind {
+        let node = match e.kind {
             EventKind::Deleted => None,
-            _ => e.value.as_ref().and_then(|v| store::decode_head(v)),
+            _ => e.value.as_ref().and_then(|v| Node::of(&e.key, v)),
         };
-        let node = value.as_ref().and_then(|v| Node::of(&e.key, v));
         // A key reused by a new object (another uid) is the old object gone first.
         if let Some(old_uid) = self.by_key.get(&e.key).cloned()
             && node.as_ref().is_none_or(|(uid, _)| *uid != old_uid)
@@ -455,14 +497,15 @@ async fn run(api: &Arc<Api>, graph: &Graph, work: Work) {
 /// Lists everything into a new graph; returns it with the revision read at.
 async fn load(api: &Arc<Api>) -> Option<(Graph, u64)> {
     let gr = GroupResource::new("", "");
-    let (items, result) = api
+    // Raw: an object that does not decode gets no node instead of failing the whole load.
+    let result = api
         .objects
-        .list("/registry/", &Default::default(), &gr)
+        .list_kv("/registry/", &Default::default(), &gr)
         .await
         .ok()?;
     let mut graph = Graph::default();
-    for (s, kv) in items.iter().zip(&result.items) {
-        if let Some((uid, node)) = Node::of(&kv.key, &s.value) {
+    for kv in &result.items {
+        if let Some((uid, node)) = Node::of(&kv.key, &kv.value) {
             for r in &node.owners {
                 graph
                     .dependents
@@ -517,5 +560,59 @@ pub(crate) async fn run_loop(api: Arc<Api>) {
                 },
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nodes_keep_what_owners_are_read_from() {
+        let obj = json!({"apiVersion": "apps/v1", "kind": "ReplicaSet", "data": {"a": "b"},
+            "metadata": {"name": "a", "namespace": "ns", "uid": "u",
+                "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": "d",
+                    "uid": "o", "blockOwnerDeletion": true}, 7],
+                "managedFields": [{"manager": "m"}], "finalizers": ["f", 1],
+                "deletionTimestamp": "2021-01-01T00:00:00Z"}});
+        let (uid, node) = Node::of("/k", &serde_json::to_vec(&obj).unwrap()).unwrap();
+        assert_eq!(uid, "u");
+        assert_eq!(
+            (node.key.as_str(), node.group.as_str(), node.kind.as_str()),
+            ("/k", "apps", "ReplicaSet")
+        );
+        assert_eq!((node.namespace.as_str(), node.name.as_str()), ("ns", "a"));
+        let empty = OwnerRef {
+            group: String::new(),
+            kind: String::new(),
+            name: String::new(),
+            uid: String::new(),
+            block: false,
+        };
+        let owner = OwnerRef {
+            group: "apps".into(),
+            kind: "Deployment".into(),
+            name: "d".into(),
+            uid: "o".into(),
+            block: true,
+        };
+        // As `unstructured` reads them: an entry that is not an object has empty fields, and
+        // finalizers that are not strings are skipped.
+        assert_eq!(node.owners, vec![owner, empty]);
+        assert_eq!(node.finalizers, vec!["f".to_owned()]);
+        assert!(node.deleting);
+        // Fields of the wrong type read as empty; no uid, or no object, is no node.
+        let odd = json!({"apiVersion": 1, "kind": [], "metadata": {"uid": "u", "name": {},
+            "deletionTimestamp": 5, "ownerReferences": "x"}});
+        let (_, node) = Node::of("/k", &serde_json::to_vec(&odd).unwrap()).unwrap();
+        assert_eq!(
+            (node.group.as_str(), node.kind.as_str(), node.name.as_str()),
+            ("", "", "")
+        );
+        assert!(!node.deleting && node.owners.is_empty());
+        assert!(Node::of("/k", br#"{"metadata": {"name": "a"}}"#).is_none());
+        assert!(Node::of("/k", br#"{"metadata": {"uid": 3}}"#).is_none());
+        assert!(Node::of("/k", b"[1]").is_none());
+        assert!(Node::of("/k", br#"{"metadata": "x"}"#).is_none());
     }
 }

@@ -70,48 +70,6 @@ pub fn decode(bytes: &[u8], revision: Revision) -> ApiResult<Value> {
     Ok(v)
 }
 
-/// An object's `apiVersion`, `kind` and the `metadata` fields owners and finalizers are read
-/// from (`uid`, `name`, `namespace`, `ownerReferences`, `finalizers`, `deletionTimestamp`), from
-/// stored bytes, without building the rest (what the garbage collector watches).
-#[must_use]
-pub fn decode_head(bytes: &[u8]) -> Option<Value> {
-    #[derive(serde::Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Head {
-        api_version: Option<Value>,
-        kind: Option<Value>,
-        metadata: Option<Meta>,
-    }
-    #[derive(serde::Deserialize, serde::Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Meta {
-        #[serde(skip_serializing_if = "Option::is_none")]
-        uid: Option<Value>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        name: Option<Value>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        namespace: Option<Value>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        owner_references: Option<Value>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        finalizers: Option<Value>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        deletion_timestamp: Option<Value>,
-    }
-    let head: Head = serde_json::from_slice(bytes).ok()?;
-    let mut obj = serde_json::Map::new();
-    if let Some(v) = head.api_version {
-        obj.insert("apiVersion".to_owned(), v);
-    }
-    if let Some(v) = head.kind {
-        obj.insert("kind".to_owned(), v);
-    }
-    if let Some(m) = head.metadata {
-        obj.insert("metadata".to_owned(), serde_json::to_value(m).ok()?);
-    }
-    Some(Value::Object(obj))
-}
-
 fn stored(kv: &KeyValue) -> ApiResult<Stored> {
     Ok(Stored {
         value: decode(&kv.value, kv.mod_revision)?,
@@ -377,20 +335,6 @@ mod tests {
         let v = decode(&b, 9).unwrap();
         assert_eq!(v["metadata"]["resourceVersion"], "9");
         assert_eq!(decode(b"[1]", 1).unwrap_err().code, 500);
-    }
-
-    #[test]
-    fn heads_keep_what_owners_are_read_from() {
-        let obj = json!({"apiVersion": "v1", "kind": "ConfigMap", "data": {"a": "b"},
-            "metadata": {"name": "a", "uid": "u", "ownerReferences": [{"uid": "o"}],
-                "managedFields": [{"manager": "m"}], "finalizers": ["f"]}});
-        let head = decode_head(&serde_json::to_vec(&obj).unwrap()).unwrap();
-        assert_eq!(
-            head,
-            json!({"apiVersion": "v1", "kind": "ConfigMap",
-                "metadata": {"name": "a", "uid": "u", "ownerReferences": [{"uid": "o"}], "finalizers": ["f"]}})
-        );
-        assert!(decode_head(b"[1]").is_none());
     }
 
     #[test]
