@@ -13,7 +13,7 @@ use std::sync::Arc;
 use http::Method;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use crate::http::route::{self, Route};
+use crate::http::route::Route;
 use crate::http::status::{ApiError, Details};
 
 /// A place among the requests in flight, held until the response has been sent.
@@ -42,11 +42,11 @@ impl InFlight {
     pub(crate) fn admit(
         &self,
         method: &Method,
-        path: &str,
+        route: &Route,
         query: Option<&str>,
     ) -> Result<Option<Permit>, ApiError> {
         let read_only = *method == Method::GET || *method == Method::HEAD;
-        if read_only && is_watch(path, query) {
+        if read_only && is_watch(route, query) {
             return Ok(None);
         }
         let limit = if read_only {
@@ -66,8 +66,8 @@ impl InFlight {
 
 /// A watch, as apiserver `requestinfo.go` tells one: a `/watch/` path, or a `watch` parameter
 /// other than `0` or `false`.
-fn is_watch(path: &str, query: Option<&str>) -> bool {
-    matches!(route::parse(path), Route::Resource(p) if p.watch_path)
+fn is_watch(route: &Route, query: Option<&str>) -> bool {
+    matches!(route, Route::Resource(p) if p.watch_path)
         || query.unwrap_or("").split('&').any(|kv| {
             let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
             k == "watch" && !v.eq_ignore_ascii_case("0") && !v.eq_ignore_ascii_case("false")
@@ -91,11 +91,12 @@ fn too_many_requests() -> ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::http::route;
 
     #[test]
     fn limits_apart_and_watches_free() {
         let f = InFlight::new(2, 1);
-        let get = |p: &str, q: Option<&str>| f.admit(&Method::GET, p, q);
+        let get = |p: &str, q: Option<&str>| f.admit(&Method::GET, &route::parse(p), q);
         let a = get("/api/v1/namespaces", None).unwrap();
         let b = get("/api/v1/namespaces", Some("limit=5")).unwrap();
         let e = get("/api/v1/namespaces", None).unwrap_err();
@@ -107,9 +108,11 @@ mod tests {
         assert!(get("/api/v1/watch/namespaces", None).is_ok());
         assert!(get("/apis/stable.example.com/v1/watch/crontabs", None).is_ok());
         assert!(get("/api/v1/namespaces", Some("watch=false")).is_err());
-        let w = f.admit(&Method::POST, "/api/v1/namespaces", None).unwrap();
+        let w = f
+            .admit(&Method::POST, &route::parse("/api/v1/namespaces"), None)
+            .unwrap();
         assert_eq!(
-            f.admit(&Method::DELETE, "/api/v1/namespaces/x", None)
+            f.admit(&Method::DELETE, &route::parse("/api/v1/namespaces/x"), None)
                 .unwrap_err()
                 .code,
             429
@@ -117,14 +120,14 @@ mod tests {
         drop((a, w));
         assert!(get("/api/v1/namespaces", None).is_ok());
         assert!(
-            f.admit(&Method::PATCH, "/api/v1/namespaces/x", None)
+            f.admit(&Method::PATCH, &route::parse("/api/v1/namespaces/x"), None)
                 .is_ok()
         );
         drop(b);
         let unlimited = InFlight::new(0, 0);
         assert!(
             unlimited
-                .admit(&Method::GET, "/api", None)
+                .admit(&Method::GET, &route::parse("/api"), None)
                 .unwrap()
                 .is_none()
         );

@@ -42,11 +42,12 @@ pub(crate) struct Filters {
 
 impl Filters {
     /// Admits a request, with the in-flight permit to hold until its response has been sent.
+    /// The path's [`Route`], parsed here, is left in the request's extensions for the handler.
     ///
     /// # Errors
     /// 431 for a head over [`MAX_HEADER_BYTES`], 403 for a host or origin not served, 401 without a credential, 429 past the in-flight
     /// limit.
-    pub(crate) fn admit(&self, parts: &Parts, peer: Peer) -> Result<Option<Permit>, ApiError> {
+    pub(crate) fn admit(&self, parts: &mut Parts, peer: Peer) -> Result<Option<Permit>, ApiError> {
         if head_size(parts) > MAX_HEADER_BYTES {
             let mut e = ApiError::bad_request("the request head is larger than the server reads");
             e.code = 431;
@@ -56,12 +57,16 @@ impl Filters {
             local.check(parts)?;
         }
         self.authn.check(&parts.headers, peer)?;
-        let path = parts.uri.path();
+        let route = route::parse(parts.uri.path());
         // Probes are exempt from the limit, as the API server's `probes` flow schema is.
-        if matches!(route::parse(path), Route::Health) {
-            return Ok(None);
-        }
-        self.inflight.admit(&parts.method, path, parts.uri.query())
+        let permit = if matches!(route, Route::Health) {
+            None
+        } else {
+            self.inflight
+                .admit(&parts.method, &route, parts.uri.query())?
+        };
+        parts.extensions.insert(route);
+        Ok(permit)
     }
 }
 

@@ -118,7 +118,7 @@ where
     Ok(response::value(201, &review, encoding))
 }
 
-async fn dispatch<B>(api: Arc<Api>, parts: http::request::Parts, body: B) -> ApiResult<Resp>
+async fn dispatch<B>(api: Arc<Api>, mut parts: http::request::Parts, body: B) -> ApiResult<Resp>
 where
     B: http_body::Body<Data = Bytes> + Send + 'static,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
@@ -128,7 +128,11 @@ where
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok());
     let query = Query::parse(parts.uri.query().unwrap_or(""))?;
-    let route = route::parse(parts.uri.path());
+    // Parsed once by the filters that admitted the request (in-process callers come without).
+    let route = parts
+        .extensions
+        .remove::<route::Route>()
+        .unwrap_or_else(|| route::parse(parts.uri.path()));
     let get_only = |r: ApiResult<Resp>| {
         if parts.method == Method::GET || parts.method == Method::HEAD {
             r

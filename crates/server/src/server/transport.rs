@@ -210,8 +210,8 @@ where
     B: http_body::Body<Data = Bytes> + Send + 'static,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
-    let (parts, body) = req.into_parts();
-    let (resp, permit) = match t.filters.admit(&parts, peer) {
+    let (mut parts, body) = req.into_parts();
+    let (resp, permit) = match t.filters.admit(&mut parts, peer) {
         Err(e) => (
             response::error(&e, negotiate::error_encoding(&parts.headers)),
             None,
