@@ -4,10 +4,13 @@
 //! CPU per delivery), name-selected watchers connecting over 20k objects, start to first 200.
 //!
 //! `cargo bench -p crdkit-server --bench scale` (release); loopback only, every phase bounded in
-//! count. LIST times are the fastest of 9 rounds (the machine is shared: other work only adds). `CRDKIT_SCALE_OBJECTS=1000,10000` and `CRDKIT_SCALE_WATCHERS=1,100` pick sizes,
-//! `CRDKIT_SCALE_UPDATES=300` the updates per fan-out (default 300, 100 from 1,000 watchers),
-//! `CRDKIT_SCALE_REQUESTS=create` (or `get`) one kind of request and `CRDKIT_SCALE_CONCURRENCY=16`
-//! the concurrencies of the throughput phase (an empty value skips a phase).
+//! count. LIST times are the fastest of 9 rounds, throughput ratios the median of 5 alternating
+//! rounds (the machine is shared: other work only adds). `CRDKIT_SCALE_OBJECTS=1000,10000` and
+//! `CRDKIT_SCALE_WATCHERS=1,100` pick sizes, `CRDKIT_SCALE_UPDATES=300` the updates per fan-out
+//! (default 300, 100 from 1,000 watchers), `CRDKIT_SCALE_FANOUT_STORED=20000` the objects stored
+//! beside the watched one during a fan-out, `CRDKIT_SCALE_REQUESTS=create` (or `get`) one kind of
+//! request and `CRDKIT_SCALE_CONCURRENCY=16` the concurrencies of the throughput phase (an empty
+//! value skips a phase).
 //! Server CPU is the CPU time of the server runtime's threads (Linux `/proc/self/task`).
 
 use std::convert::Infallible;
@@ -206,7 +209,7 @@ async fn throughput(
     concurrency: usize,
     total: usize,
     want: u16,
-    make: Arc<dyn Fn(usize) -> http::Request<Full<Bytes>> + Send + Sync>,
+    make: Make,
 ) -> f64 {
     let next = Arc::new(AtomicUsize::new(0));
     let started = Instant::now();
@@ -229,6 +232,78 @@ async fn throughput(
         t.await.unwrap();
     }
     total as f64 / started.elapsed().as_secs_f64()
+}
+
+type Make = Arc<dyn Fn(usize) -> http::Request<Full<Bytes>> + Send + Sync>;
+
+/// Rounds of the throughput phase: crdkit and the bare server alternate, each round's ratio
+/// taken between two runs seconds apart, so that a neighbour's load on a shared machine moves
+/// one round, not the result.
+const ROUNDS: usize = 5;
+
+struct Rounds {
+    ours: Vec<f64>,
+    base: Vec<f64>,
+    cpu: [Duration; 2],
+    requests: usize,
+}
+
+impl Rounds {
+    fn print(&self, what: &str, concurrency: usize) {
+        let ratios: Vec<f64> = self
+            .ours
+            .iter()
+            .zip(&self.base)
+            .map(|(o, b)| o / b)
+            .collect();
+        let (lo, hi) = ratios
+            .iter()
+            .fold((f64::MAX, f64::MIN), |(lo, hi), r| (lo.min(*r), hi.max(*r)));
+        let per = |cpu: Duration| cpu.as_secs_f64() * 1e6 / self.requests as f64;
+        println!(
+            "| {what} | {concurrency} | {:.0} | {:.0} | {:.2} ({lo:.2}–{hi:.2}) | {:.1} / {:.1} µs |",
+            median(self.ours.clone()),
+            median(self.base.clone()),
+            median(ratios),
+            per(self.cpu[0]),
+            per(self.cpu[1]),
+        );
+    }
+}
+
+/// [`ROUNDS`] rounds of `total` requests at `concurrency` on crdkit then on the bare server
+/// (`targets`: address, expected status, request maker each).
+fn rounds(
+    cli: &Runtime,
+    targets: [(SocketAddr, u16, Make); 2],
+    concurrency: usize,
+    total: usize,
+) -> Rounds {
+    let mut r = Rounds {
+        ours: Vec::new(),
+        base: Vec::new(),
+        cpu: [Duration::ZERO; 2],
+        requests: total * ROUNDS,
+    };
+    for _ in 0..ROUNDS {
+        for (i, (addr, want, make)) in targets.iter().enumerate() {
+            let cpu = server_cpu();
+            let rate = cli.block_on(throughput(
+                *addr,
+                concurrency,
+                total,
+                *want,
+                Arc::clone(make),
+            ));
+            r.cpu[i] += server_cpu() - cpu;
+            if i == 0 {
+                r.ours.push(rate)
+            } else {
+                r.base.push(rate)
+            }
+        }
+    }
+    r
 }
 
 fn sizes(var: &str, default: &[usize]) -> Vec<usize> {
@@ -304,33 +379,23 @@ fn main() {
         assert_eq!(status, 201);
     });
     println!(
-        "\n| request | concurrency | crdkit req/s | bare hyper req/s | ratio | server CPU per request, crdkit / bare |\n|---|---|---|---|---|---|"
+        "\n| request | concurrency | crdkit req/s | bare hyper req/s | ratio (median of {ROUNDS} rounds; range) | server CPU per request, crdkit / bare |\n|---|---|---|---|---|---|"
     );
     let created = Arc::new(AtomicUsize::new(1_000_000));
     let requests = std::env::var("CRDKIT_SCALE_REQUESTS").unwrap_or_else(|_| "get,create".into());
     for concurrency in sizes("CRDKIT_SCALE_CONCURRENCY", &[1, 16, 64]) {
-        let total = 4000 * concurrency.min(4);
+        let total = 4000 * concurrency.min(4) / ROUNDS;
         let get_path = format!("{NS}/cron-999999");
         if requests.contains("get") {
             let get = Arc::new(move |_| request("GET", &get_path, Bytes::new(), ""));
-            let cpu = server_cpu();
-            let ours = cli.block_on(throughput(addr, concurrency, total, 200, get));
-            let cpu = server_cpu() - cpu;
-            let bare_cpu = server_cpu();
-            let base = cli.block_on(throughput(
-                bare_addr,
+            let bare = Arc::new(|_| request("GET", "/", Bytes::new(), ""));
+            let r = rounds(
+                &cli,
+                [(addr, 200, get as Make), (bare_addr, 200, bare)],
                 concurrency,
                 total,
-                200,
-                Arc::new(|_| request("GET", "/", Bytes::new(), "")),
-            ));
-            let bare_cpu = server_cpu() - bare_cpu;
-            println!(
-                "| GET one object | {concurrency} | {ours:.0} | {base:.0} | {:.2} | {:.1} / {:.1} µs |",
-                ours / base,
-                cpu.as_secs_f64() * 1e6 / total as f64,
-                bare_cpu.as_secs_f64() * 1e6 / total as f64
             );
+            r.print("GET one object", concurrency);
         }
         if !requests.contains("create") {
             continue;
@@ -344,24 +409,14 @@ fn main() {
                 "application/json",
             )
         });
-        let cpu = server_cpu();
-        let ours = cli.block_on(throughput(addr, concurrency, total, 201, post));
-        let cpu = server_cpu() - cpu;
-        let bare_cpu = server_cpu();
-        let base = cli.block_on(throughput(
-            bare_addr,
+        let echo = Arc::new(|i| request("POST", "/", crontab(i), "application/json"));
+        let r = rounds(
+            &cli,
+            [(addr, 201, post as Make), (bare_addr, 200, echo)],
             concurrency,
             total,
-            200,
-            Arc::new(|i| request("POST", "/", crontab(i), "application/json")),
-        ));
-        let bare_cpu = server_cpu() - bare_cpu;
-        println!(
-            "| create (bare: echo) | {concurrency} | {ours:.0} | {base:.0} | {:.2} | {:.1} / {:.1} µs |",
-            ours / base,
-            cpu.as_secs_f64() * 1e6 / total as f64,
-            bare_cpu.as_secs_f64() * 1e6 / total as f64
         );
+        r.print("create (bare: echo)", concurrency);
     }
     srv.block_on(server.shutdown());
 
@@ -450,14 +505,20 @@ fn main() {
         srv.block_on(server.shutdown());
     }
 
-    // Watch fan-out: W watchers of one namespace, U updates of one object.
+    // Watch fan-out: W watchers of one namespace, U updates of one object, with
+    // `CRDKIT_SCALE_FANOUT_STORED` objects in another namespace.
     println!(
         "\n| watchers | updates | deliveries | server CPU per delivery | update p50 | missing |\n|---|---|---|---|---|---|"
     );
     let updates = sizes("CRDKIT_SCALE_UPDATES", &[]).first().copied();
+    let stored = sizes("CRDKIT_SCALE_FANOUT_STORED", &[20_000])
+        .first()
+        .copied()
+        .unwrap_or(0);
     for w in sizes("CRDKIT_SCALE_WATCHERS", &[1, 10, 100, 300, 1000]) {
         let updates = updates.unwrap_or(if w >= 1000 { 100 } else { 300 });
         let server = srv.block_on(start_crdkit());
+        store_elsewhere(&cli, server.addr(), stored);
         fan_out(&cli, server.addr(), w, updates);
         srv.block_on(server.shutdown());
     }
@@ -500,6 +561,31 @@ fn name_watchers(cli: &Runtime, addr: SocketAddr) {
         "(100 name-selected watchers over 20000 objects: all initial events in {:.0} ms)",
         t.elapsed().as_secs_f64() * 1e3
     );
+}
+
+/// `n` CronTabs in a namespace of their own: in the cache beside the watched one, not sent to
+/// its watchers.
+fn store_elsewhere(cli: &Runtime, addr: SocketAddr, n: usize) {
+    if n == 0 {
+        return;
+    }
+    let elsewhere = "/apis/stable.example.com/v1/namespaces/stored/crontabs";
+    cli.block_on(async {
+        let ns = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "stored"}});
+        let (status, _) = send(
+            &mut connect(addr).await,
+            request(
+                "POST",
+                "/api/v1/namespaces",
+                ns.to_string().into(),
+                "application/json",
+            ),
+        )
+        .await;
+        assert_eq!(status, 201);
+        let post = Arc::new(move |i| request("POST", elsewhere, crontab(i), "application/json"));
+        throughput(addr, 16, n, 201, post).await;
+    });
 }
 
 fn fan_out(cli: &Runtime, addr: SocketAddr, watchers: usize, updates: usize) {
