@@ -310,17 +310,58 @@ impl<'de> serde_core::de::Visitor<'de> for ValueSeed<'_> {
     fn visit_map<A: serde_core::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut out = serde_json::Map::new();
         while let Some(key) = map.next_key_seed(KeySeed)? {
-            self.0.path.push(Segment::Key(key.clone()));
+            // The key moves into the path and back, then into the map: copied only for a
+            // duplicate (every key of every request body passes here).
+            self.0.path.push(Segment::Key(key));
             let value = map.next_value_seed(ValueSeed(&mut *self.0));
-            self.0.path.pop();
+            let key = match self.0.path.pop() {
+                Some(Segment::Key(key)) => key,
+                // What this loop pushed comes back: nothing else pops here.
+                _ => String::new(),
+            };
             let value = value?;
-            if out.insert(key.clone(), value).is_some() {
-                let path = self.0.path_to(&key);
-                if !self.0.duplicates.iter().any(|d| d.path == path) {
-                    self.0.duplicates.push(Duplicate { path, key });
+            match out.entry(key) {
+                serde_json::map::Entry::Vacant(v) => {
+                    v.insert(value);
+                }
+                serde_json::map::Entry::Occupied(mut o) => {
+                    o.insert(value);
+                    let key = o.key().clone();
+                    let path = self.0.path_to(&key);
+                    if !self.0.duplicates.iter().any(|d| d.path == path) {
+                        self.0.duplicates.push(Duplicate { path, key });
+                    }
                 }
             }
         }
         Ok(Value::Object(out))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn duplicates_keep_the_last_value_and_their_paths() {
+        let c: Checked = serde_json::from_str(
+            r#"{"a": 1, "spec": {"x": [{"k": 1, "k": 2}], "y": 1, "y": {"z": 3}}, "a": 2, "a": 3}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            c.value,
+            json!({"a": 3, "spec": {"x": [{"k": 2}], "y": {"z": 3}}})
+        );
+        let found: Vec<(&str, &str)> = c
+            .duplicates
+            .iter()
+            .map(|d| (d.path.as_str(), d.key.as_str()))
+            .collect();
+        // In the order met, each path once.
+        assert_eq!(found, [("spec.x[0].k", "k"), ("spec.y", "y"), ("a", "a")]);
+        let c: Checked = serde_json::from_str(r#"{"a": {"b": 1}, "c": [1, {"d": 2}]}"#).unwrap();
+        assert!(c.duplicates.is_empty());
+        assert_eq!(c.value, json!({"a": {"b": 1}, "c": [1, {"d": 2}]}));
     }
 }
