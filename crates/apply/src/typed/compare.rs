@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use super::{Shape, ValidationErrors, Walk, deduce, list_item_element, pick, validate_scalar};
-use crate::fieldpath::{PathElement, Set};
+use crate::fieldpath::{PathElement, Set, SetBuilder};
 use crate::schema::{Atom, List, MapT, Scalar, TypeId};
 use crate::value;
 
@@ -45,14 +45,32 @@ impl Comparison {
     }
 }
 
-/// A comparison relative to one node: the changes below it (paths relative to it) and whether
-/// the node itself was removed, modified or added.
+/// A comparison relative to one node: the changes below it (paths relative to it, sorted when
+/// the node is done) and whether the node itself was removed, modified or added.
 #[derive(Default)]
 struct Part {
-    below: Comparison,
+    below: Below,
     removed: bool,
     modified: bool,
     added: bool,
+}
+
+/// The three sets of a [`Comparison`] while their node is walked.
+#[derive(Default)]
+struct Below {
+    removed: SetBuilder,
+    modified: SetBuilder,
+    added: SetBuilder,
+}
+
+impl Below {
+    fn finish(self) -> Comparison {
+        Comparison {
+            removed: self.removed.finish(),
+            modified: self.modified.finish(),
+            added: self.added.finish(),
+        }
+    }
 }
 
 impl Part {
@@ -84,7 +102,7 @@ impl Part {
             removed: r,
             modified: m,
             added: a,
-        } = below;
+        } = below.finish();
         let mut uses = [
             removed,
             !r.is_empty_node(),
@@ -111,7 +129,7 @@ impl Part {
             (added, a, &mut self.below.added),
         ] {
             if flag {
-                out.members.insert(pe());
+                out.add_member(pe());
             }
             if !set.is_empty_node() {
                 out.add_child(pe(), set);
@@ -178,7 +196,7 @@ impl Walk<'_> {
                     let done = stack.pop().expect("top");
                     match stack.last_mut() {
                         Some(parent) => finish(parent, done),
-                        None => return (done.part.below, done.errs),
+                        None => return (done.part.below.finish(), done.errs),
                     }
                 }
             }
@@ -343,12 +361,12 @@ impl Walk<'_> {
                     let equal =
                         l.len() == r.len() && l.iter().zip(r).all(|(a, b)| value::equals(a, b));
                     if !equal {
-                        part.below.modified.members.insert(pe);
+                        part.below.modified.add_member(pe);
                     }
                 }
                 // No longer duplicated: the single item is new, the duplicate marker goes.
                 (2.., _) => {
-                    part.below.removed.members.insert(pe.clone());
+                    part.below.removed.add_member(pe.clone());
                     if let Some(r0) = r.first() {
                         items.push(Item::Child {
                             pe,
@@ -360,7 +378,7 @@ impl Walk<'_> {
                 }
                 // Newly duplicated: the single item goes, the duplicate marker is new.
                 (_, 2..) => {
-                    part.below.added.members.insert(pe.clone());
+                    part.below.added.add_member(pe.clone());
                     if let Some(l0) = l.first() {
                         items.push(Item::Child {
                             pe,
