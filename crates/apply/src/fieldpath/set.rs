@@ -414,3 +414,6 @@ impl fmt::Display for Set {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests;
