@@ -100,7 +100,7 @@ impl Set2 {
 
     fn paths(&self, prefix: &mut Vec<PathElement>, out: &mut Vec<Path>) {
         for pe in &self.members {
-            out.push(Path([&prefix[..], &[pe.clone()]].concat()));
+            out.push(Path([&prefix[..], std::slice::from_ref(pe)].concat()));
         }
         for (pe, c) in &self.children {
             prefix.push(pe.clone());
@@ -265,7 +265,7 @@ fn builder_joins_children_given_twice() {
                 b.add_child(pe.clone(), child);
             }
             for p in paths.iter().filter(|p| !p.is_empty()) {
-                want.insert(&Path([&[pe.clone()][..], &p.0].concat()));
+                want.insert(&Path([std::slice::from_ref(pe), &p.0].concat()));
             }
         }
         same(&b.finish(), &want, &format!("{case}"));
