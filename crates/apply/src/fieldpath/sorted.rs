@@ -407,6 +407,12 @@ mod tests {
         let mut c = a.clone();
         c.remove_all(&b);
         assert_eq!(c.as_slice(), &[1, 4]);
+        // Several keys in each gap.
+        let mut c = SortedSet::from_vec(vec![1, 5, 9, 12]);
+        c.remove_all(&SortedSet::from_vec(vec![
+            0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+        ]));
+        assert_eq!(c.as_slice(), &[1, 12]);
         let mut m = SortedMap::from_sorted(vec![(1, 'a'), (2, 'b'), (3, 'c')]);
         m.remove_keys(&[0, 3, 4]);
         assert_eq!(m.as_slice(), &[(1, 'a'), (2, 'b')]);

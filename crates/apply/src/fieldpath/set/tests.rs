@@ -227,6 +227,31 @@ fn algebra_matches_btree_reference() {
         r.remove_recursive(&b);
         same(&r, &rd, &format!("{case}: remove_recursive"));
 
+        // Minus a larger set: several of its elements fall between two of `a`'s.
+        let (u, ru) = (a.union(&b), ra.union(&rb));
+        for (recursive, what) in [(false, "remove"), (true, "remove_recursive")] {
+            let mut r = b.clone();
+            match recursive {
+                false => r.remove(&u),
+                true => r.remove_recursive(&u),
+            }
+            same(
+                &r,
+                &rb.difference(&ru, recursive),
+                &format!("{case}: {what} superset"),
+            );
+            let mut r = u.clone();
+            match recursive {
+                false => r.remove(&a),
+                true => r.remove_recursive(&a),
+            }
+            same(
+                &r,
+                &ru.difference(&ra, recursive),
+                &format!("{case}: union {what}"),
+            );
+        }
+
         assert_eq!(
             Set::from_json_str(&a.to_json_string()).unwrap(),
             a,
