@@ -29,31 +29,53 @@ pub struct Set {
 pub(crate) struct SetBuilder {
     members: Vec<PathElement>,
     children: Vec<(PathElement, Set)>,
+    /// How many elements the node may get: each vector takes that room when it gets its first
+    /// one, instead of growing (and reallocating) from four.
+    hint: usize,
 }
 
 impl SetBuilder {
+    pub(crate) fn set_hint(&mut self, hint: usize) {
+        self.hint = hint;
+    }
+
     pub(crate) fn add_member(&mut self, pe: PathElement) {
+        if self.members.capacity() == 0 {
+            self.members.reserve_exact(self.hint);
+        }
         self.members.push(pe);
     }
 
     /// Adds `child` below `pe`; a child given twice is joined with the earlier one.
     pub(crate) fn add_child(&mut self, pe: PathElement, child: Set) {
+        if self.children.capacity() == 0 {
+            self.children.reserve_exact(self.hint);
+        }
         self.children.push((pe, child));
     }
 
     /// The node, children given twice joined.
     pub(crate) fn finish(self) -> Set {
-        Set {
-            members: SortedSet::from_vec(self.members),
-            children: SortedMap::from_vec_with(self.children, Set::union_with),
-        }
+        self.finish_with(Set::union_with)
     }
 
     /// The node, a child given twice replaced by the later one (`readIterV1`: `*Descend(pe) =`).
     pub(crate) fn finish_last_wins(self) -> Set {
+        self.finish_with(|a, b| *a = b)
+    }
+
+    fn finish_with(mut self, join: impl FnMut(&mut Set, Set)) -> Set {
+        // Room for a hint much larger than what came (one change in a long list) is given back.
+        fn fit<T>(v: &mut Vec<T>) {
+            if v.capacity() > 2 * v.len() + 8 {
+                v.shrink_to_fit();
+            }
+        }
+        fit(&mut self.members);
+        fit(&mut self.children);
         Set {
             members: SortedSet::from_vec(self.members),
-            children: SortedMap::from_vec_with(self.children, |a, b| *a = b),
+            children: SortedMap::from_vec_with(self.children, join),
         }
     }
 }

@@ -205,6 +205,7 @@ impl<'s> Walk<'s> {
                     .iter()
                     .map(|c| list_item_element(self.schema, list, c).ok())
                     .collect();
+                node.set.set_hint(items.len());
                 // An item given twice is owned as a whole, without its fields.
                 let mut seen = BTreeSet::new();
                 let mut duplicates = BTreeSet::new();
@@ -231,6 +232,7 @@ impl<'s> Walk<'s> {
                 let Value::Object(m) = v else {
                     return Ok(node);
                 };
+                node.set.set_hint(m.len());
                 node.children = Children::Map {
                     map,
                     fields: m.iter(),
