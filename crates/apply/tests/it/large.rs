@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use crdkit_apply::fieldpath::{Path, PathElement, Set};
 use crdkit_apply::schema::Schema;
-use crdkit_apply::typed::TypedValue;
+use crdkit_apply::typed::{TypedValue, reconcile_field_set_with_schema};
 use crdkit_apply::{ApplyError, FieldManager};
 
 use super::common::structural;
@@ -215,4 +215,39 @@ fn field_manager_on_10k_items() {
         rest(&applier),
         rest(&creator)
     );
+}
+
+/// A manager's set owning parts of 100,000 lists that are atomic under the schema (as a
+/// `managedFields` sent with an update may say): each becomes owned whole, in one pass.
+#[test]
+fn reconcile_100k_atomic_lists() {
+    let schema = json!({"type": "object", "properties": {"spec": {"type": "object", "properties": {
+        "items": {"type": "array", "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": ["id"],
+            "items": {"type": "object", "required": ["id"], "properties": {
+                "id": {"type": "integer"},
+                "args": {"type": "array", "items": {"type": "string"}}}}}}}}});
+    let tv = TypedValue::new_unchecked(
+        json!({"apiVersion": "stable.example.com/v1", "kind": "Big", "metadata": {"name": "big"}}),
+        Arc::new(Schema::for_custom_resource(
+            Some(&structural(&schema)),
+            false,
+        )),
+    );
+    let args = |i: i64| {
+        path(&[
+            PathElement::field("items"),
+            item(i),
+            PathElement::field("args"),
+        ])
+    };
+    let owned = Set::from_paths(
+        ids(N, true)
+            .into_iter()
+            .map(|i| Path([args(i).0, vec![PathElement::Index(0)]].concat())),
+    );
+    let reconciled = reconcile_field_set_with_schema(&owned, &tv)
+        .expect("reconcile")
+        .expect("changed");
+    assert_eq!(reconciled, Set::from_paths((0..N).map(args)));
 }
