@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use super::sorted::{Pair, SortedMap, SortedSet, merge};
+use super::sorted::{Lookup, Pair, SortedMap, SortedSet, lookup, merge};
 use super::{Path, PathElement};
 
 /// A set of field paths.
@@ -209,20 +209,16 @@ impl Set {
         }
     }
 
-    /// The paths in both sets.
+    /// The paths in both sets. The work follows `self`'s nodes, each of `other`'s found by
+    /// galloping (a small set against a large one is not a walk of the large one).
     #[must_use]
     pub fn intersection(&self, other: &Set) -> Set {
-        let children = merge(self.children.iter(), other.children.iter(), |a, b| {
-            a.0.cmp(b.0)
-        })
-        .filter_map(|p| match p {
-            Pair::Both((pe, mine), (_, theirs)) => {
-                let i = mine.intersection(theirs);
+        let children = lookup_children(self, other)
+            .filter_map(|((pe, mine), theirs)| {
+                let i = mine.intersection(&theirs?.1);
                 (!i.is_empty()).then(|| (pe.clone(), i))
-            }
-            _ => None,
-        })
-        .collect();
+            })
+            .collect();
         Set {
             members: self.members.intersection(&other.members),
             children: SortedMap::from_sorted(children),
@@ -230,22 +226,19 @@ impl Set {
     }
 
     /// The paths of `self` that are not members of `other`. A parent minus its child stays; a
-    /// child minus its parent stays too (`Difference`).
+    /// child minus its parent stays too (`Difference`). The work follows `self`'s nodes.
     #[must_use]
     pub fn difference(&self, other: &Set) -> Set {
-        let children = merge(self.children.iter(), other.children.iter(), |a, b| {
-            a.0.cmp(b.0)
-        })
-        .filter_map(|p| match p {
-            Pair::Left((pe, c)) => Some((pe.clone(), c.clone())),
-            Pair::Right(_) => None,
-            Pair::Both((pe, mine), (_, theirs)) => {
-                let d = mine.difference(theirs);
-                // Nodes without members are dropped only where both sides had them.
-                (!d.is_empty()).then(|| (pe.clone(), d))
-            }
-        })
-        .collect();
+        let children = lookup_children(self, other)
+            .filter_map(|((pe, mine), theirs)| match theirs {
+                None => Some((pe.clone(), mine.clone())),
+                Some((_, theirs)) => {
+                    let d = mine.difference(theirs);
+                    // Nodes without members are dropped only where both sides had them.
+                    (!d.is_empty()).then(|| (pe.clone(), d))
+                }
+            })
+            .collect();
         Set {
             members: self.members.difference(&other.members),
             children: SortedMap::from_sorted(children),
@@ -253,22 +246,24 @@ impl Set {
     }
 
     /// The paths of `self` that neither are in `other` nor lie below a member of `other`
-    /// (`RecursiveDifference`): `a.b.c` minus `a.b` leaves nothing under `a`.
+    /// (`RecursiveDifference`): `a.b.c` minus `a.b` leaves nothing under `a`. The work follows
+    /// `self`'s nodes.
     #[must_use]
     pub fn recursive_difference(&self, other: &Set) -> Set {
-        let children = merge(self.children.iter(), other.children.iter(), |a, b| {
-            a.0.cmp(b.0)
-        })
-        .filter_map(|p| match p {
-            Pair::Left((pe, _)) | Pair::Both((pe, _), _) if other.members.contains(pe) => None,
-            Pair::Left((pe, c)) => Some((pe.clone(), c.clone())),
-            Pair::Right(_) => None,
-            Pair::Both((pe, mine), (_, theirs)) => {
-                let d = mine.recursive_difference(theirs);
-                (!d.is_empty()).then(|| (pe.clone(), d))
-            }
-        })
-        .collect();
+        let children = lookup_children(self, other)
+            .filter_map(|((pe, mine), theirs)| {
+                if other.members.contains(pe) {
+                    return None;
+                }
+                match theirs {
+                    None => Some((pe.clone(), mine.clone())),
+                    Some((_, theirs)) => {
+                        let d = mine.recursive_difference(theirs);
+                        (!d.is_empty()).then(|| (pe.clone(), d))
+                    }
+                }
+            })
+            .collect();
         Set {
             members: self.members.difference(&other.members),
             children: SortedMap::from_sorted(children),
@@ -390,6 +385,20 @@ impl Set {
         }
         self.children.remove_keys(&emptied);
     }
+}
+
+type Child = (PathElement, Set);
+
+/// Each child of `mine` with `theirs`' child of the same element, if any.
+fn lookup_children<'a>(
+    mine: &'a Set,
+    theirs: &'a Set,
+) -> Lookup<'a, Child, Child, impl Fn(&Child, &Child) -> std::cmp::Ordering> {
+    lookup(
+        mine.children.as_slice(),
+        theirs.children.as_slice(),
+        |b: &Child, a: &Child| b.0.cmp(&a.0),
+    )
 }
 
 impl Drop for Set {

@@ -64,6 +64,49 @@ where
     }
 }
 
+/// Each element of `mine` with its equal in `theirs` (both sorted; `cmp` orders an element of
+/// `theirs` against one of `mine`), found by galloping forward through `theirs`:
+/// O(m log(t/m) + m), so a small set against a large one costs what looking each element up
+/// would, and two of a size what a merge would.
+pub(crate) struct Lookup<'a, A, B, F> {
+    mine: std::slice::Iter<'a, A>,
+    theirs: &'a [B],
+    cmp: F,
+}
+
+pub(crate) fn lookup<'a, A, B, F>(mine: &'a [A], theirs: &'a [B], cmp: F) -> Lookup<'a, A, B, F>
+where
+    F: Fn(&B, &A) -> Ordering,
+{
+    Lookup {
+        mine: mine.iter(),
+        theirs,
+        cmp,
+    }
+}
+
+impl<'a, A, B, F> Iterator for Lookup<'a, A, B, F>
+where
+    F: Fn(&B, &A) -> Ordering,
+{
+    type Item = (&'a A, Option<&'a B>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let a = self.mine.next()?;
+        let below = |b: &B| (self.cmp)(b, a) == Ordering::Less;
+        // The first of `theirs` not below `a`: double a bound until it passes, then bisect.
+        let mut hi = 1;
+        while hi <= self.theirs.len() && below(&self.theirs[hi - 1]) {
+            hi *= 2;
+        }
+        let lo = hi / 2;
+        let at = lo + self.theirs[lo..hi.min(self.theirs.len())].partition_point(below);
+        self.theirs = &self.theirs[at..];
+        let found = (self.theirs.first()).filter(|b| (self.cmp)(b, a) == Ordering::Equal);
+        Some((a, found))
+    }
+}
+
 /// Drops the entries of `v` whose key is in `keys` (sorted): a binary search per key until one
 /// is found, then one pass.
 fn remove_keys<E, K, Q>(v: &mut Vec<E>, key: impl Fn(&E) -> &K, keys: &[Q])
@@ -189,24 +232,21 @@ impl<T: Ord + Clone> SortedSet<T> {
         )
     }
 
+    /// Costs follow `self` (see [`lookup`]).
     pub(crate) fn intersection(&self, other: &SortedSet<T>) -> SortedSet<T> {
         SortedSet(
-            merge(&self.0, &other.0, |a, b| a.cmp(b))
-                .filter_map(|p| match p {
-                    Pair::Both(x, _) => Some(x.clone()),
-                    _ => None,
-                })
+            lookup(&self.0, &other.0, T::cmp)
+                .filter_map(|(x, theirs)| theirs.map(|_| x.clone()))
                 .collect(),
         )
     }
 
+    /// Costs follow `self` (see [`lookup`]).
     pub(crate) fn difference(&self, other: &SortedSet<T>) -> SortedSet<T> {
         SortedSet(
-            merge(&self.0, &other.0, |a, b| a.cmp(b))
-                .filter_map(|p| match p {
-                    Pair::Left(x) => Some(x.clone()),
-                    _ => None,
-                })
+            lookup(&self.0, &other.0, T::cmp)
+                .filter(|(_, theirs)| theirs.is_none())
+                .map(|(x, _)| x.clone())
                 .collect(),
         )
     }
@@ -418,6 +458,27 @@ mod tests {
         assert_eq!(m.as_slice(), &[(1, 'a'), (2, 'b')]);
         m.remove_keys(&[5]);
         assert_eq!(m.len(), 2);
+    }
+
+    #[test]
+    fn lookup_finds_what_binary_search_finds() {
+        let cases: [(Vec<u32>, Vec<u32>); 5] = [
+            (
+                (0..1000).map(|x| x * 3).collect(),
+                (0..2000).map(|x| x * 5).collect(),
+            ),
+            ((0..10).map(|x| x * 997).collect(), (0..10_000).collect()),
+            ((0..10_000).collect(), (0..10).map(|x| x * 997).collect()),
+            (vec![], (0..5).collect()),
+            ((0..5).collect(), vec![]),
+        ];
+        for (mine, theirs) in &cases {
+            let got: Vec<Option<&u32>> = lookup(mine, theirs, u32::cmp).map(|(_, t)| t).collect();
+            let want: Vec<Option<&u32>> = (mine.iter())
+                .map(|m| theirs.binary_search(m).ok().map(|i| &theirs[i]))
+                .collect();
+            assert_eq!(got, want);
+        }
     }
 
     #[test]
