@@ -9,6 +9,7 @@
 
 pub mod serialize;
 mod set;
+mod sorted;
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -17,6 +18,7 @@ use serde_json::Value;
 
 use crate::value;
 
+pub(crate) use set::SetBuilder;
 pub use set::{Set, SetIter};
 
 /// One step of a [`Path`].

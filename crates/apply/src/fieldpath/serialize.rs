@@ -11,7 +11,7 @@ use std::fmt::{self, Write as _};
 
 use serde_json::{Map, Value};
 
-use super::{PathElement, Set};
+use super::{PathElement, Set, SetBuilder};
 
 /// Why a `FieldsV1` document or a path element could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -161,15 +161,15 @@ pub fn deserialize_path_element(s: &str) -> Result<PathElement, FieldsError> {
 /// The elements of a node in order, members and children merged (an element that is both comes
 /// once): both are kept sorted, so one pass merges them.
 struct Elements<'a> {
-    members: std::iter::Peekable<std::collections::btree_set::Iter<'a, PathElement>>,
-    children: std::iter::Peekable<std::collections::btree_map::Iter<'a, PathElement, Set>>,
+    members: std::iter::Peekable<std::slice::Iter<'a, PathElement>>,
+    children: std::iter::Peekable<std::slice::Iter<'a, (PathElement, Set)>>,
 }
 
 impl<'a> Elements<'a> {
     fn of(set: &'a Set) -> Elements<'a> {
         Elements {
             members: set.members.iter().peekable(),
-            children: set.children.iter().peekable(),
+            children: set.children.as_slice().iter().peekable(),
         }
     }
 }
@@ -311,7 +311,9 @@ fn read_node(v: &Value) -> Result<(Option<Set>, bool), FieldsError> {
             v.to_string().chars().next().unwrap_or(' ')
         )));
     };
-    let mut children: Option<Set> = None;
+    // Keys come in the text's order (sorted as strings, not as elements): the node is sorted
+    // once when read.
+    let mut children: Option<SetBuilder> = None;
     let mut is_member = false;
     for (key, child) in m {
         if key == "." {
@@ -326,18 +328,23 @@ fn read_node(v: &Value) -> Result<(Option<Set>, bool), FieldsError> {
             }
         };
         let (grandchildren, child_is_member) = read_node(child)?;
-        if child_is_member {
-            children
-                .get_or_insert_with(Set::new)
-                .members
-                .insert(pe.clone());
+        if !child_is_member && grandchildren.is_none() {
+            continue;
         }
-        if let Some(g) = grandchildren {
-            *children.get_or_insert_with(Set::new).descend(&pe) = g;
+        let node = children.get_or_insert_with(SetBuilder::default);
+        match grandchildren {
+            Some(g) => {
+                if child_is_member {
+                    node.add_member(pe.clone());
+                }
+                node.add_child(pe, g);
+            }
+            None => node.add_member(pe),
         }
     }
     if children.is_none() {
         is_member = true;
     }
-    Ok((children, is_member))
+    // Two keys of one element (`k:{"a":1}`, `k:{ "a": 1 }`): the later one's subtree replaces.
+    Ok((children.map(SetBuilder::finish_last_wins), is_member))
 }

@@ -204,18 +204,24 @@ impl<'c> Updater<'c> {
         let compare = old
             .compare(new)
             .map_err(|e| failed("failed to compare objects", e))?;
-        // A version or two: a list, not a map whose nodes hold eleven comparisons each.
-        let mut versions: Vec<(String, Comparison)> =
-            vec![(version.to_owned(), self.filter_comparison(version, compare))];
+        // A version or two: a list, not a map whose nodes hold eleven comparisons each. With
+        // each, what it modified or added, built once for all the managers of that version
+        // when the first needs it.
+        let mut versions: Vec<(String, Option<Set>, Comparison)> = vec![(
+            version.to_owned(),
+            None,
+            self.filter_comparison(version, compare),
+        )];
         let mut conflicts = ManagedFields::new();
-        let mut removed = ManagedFields::new();
+        // The managers who lose what a version's comparison removed (its place in `versions`).
+        let mut removed: Vec<(String, usize)> = Vec::new();
         let names: Vec<String> = managers.keys().cloned().collect();
         for manager in names {
             if manager == workflow {
                 continue;
             }
             let mv = managers[&manager].api_version.clone();
-            if !versions.iter().any(|(v, _)| *v == mv) {
+            if !versions.iter().any(|(v, _, _)| *v == mv) {
                 let converted = self
                     .converter
                     .convert(old, &mv)
@@ -237,13 +243,16 @@ impl<'c> Updater<'c> {
                 let c = o
                     .compare(&n)
                     .map_err(|e| failed("failed to compare objects", e))?;
-                versions.push((mv.clone(), self.filter_comparison(&mv, c)));
+                versions.push((mv.clone(), None, self.filter_comparison(&mv, c)));
             }
-            let Some((_, c)) = versions.iter().find(|(v, _)| *v == mv) else {
+            let Some(at) = versions.iter().position(|(v, _, _)| *v == mv) else {
                 continue;
             };
+            let (_, changed, c) = &mut versions[at];
+            let changed = changed.get_or_insert_with(|| c.modified.union(&c.added));
             let vs = &managers[&manager];
-            let conflict = vs.set.intersection(&c.modified.union(&c.added));
+            // The manager's set is walked, not the comparison's (there may be many managers).
+            let conflict = vs.set.intersection(changed);
             if !conflict.is_empty() {
                 conflicts.insert(
                     manager.clone(),
@@ -251,22 +260,21 @@ impl<'c> Updater<'c> {
                 );
             }
             if !c.removed.is_empty() {
-                removed.insert(
-                    manager.clone(),
-                    VersionedSet::new(c.removed.clone(), mv, false),
-                );
+                removed.push((manager, at));
             }
         }
         if !force && !conflicts.is_empty() {
             return Err(UpdateError::Conflicts(Conflicts::from_managers(&conflicts)));
         }
-        for (manager, taken) in conflicts.iter().chain(&removed) {
+        let taken = (conflicts.iter()).map(|(manager, vs)| (manager, &vs.set));
+        let gone = (removed.iter()).map(|(manager, at)| (manager, &versions[*at].2.removed));
+        for (manager, set) in taken.chain(gone) {
             if let Some(vs) = managers.get_mut(manager) {
-                vs.set = vs.set.difference(&taken.set);
+                vs.set = vs.set.difference(set);
             }
         }
         managers.retain(|_, vs| !vs.set.is_empty());
-        let compare = versions.swap_remove(0).1;
+        let compare = versions.swap_remove(0).2;
         Ok((managers, compare))
     }
 

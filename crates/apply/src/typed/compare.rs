@@ -5,12 +5,10 @@
 //! that appears or disappears is itself added or removed, along with what it holds. Items of
 //! associative lists given more than once are compared as one value.
 
-use std::collections::BTreeMap;
-
 use serde_json::{Map, Value};
 
 use super::{Shape, ValidationErrors, Walk, deduce, list_item_element, pick, validate_scalar};
-use crate::fieldpath::{PathElement, Set};
+use crate::fieldpath::{PathElement, Set, SetBuilder};
 use crate::schema::{Atom, List, MapT, Scalar, TypeId};
 use crate::value;
 
@@ -45,14 +43,39 @@ impl Comparison {
     }
 }
 
-/// A comparison relative to one node: the changes below it (paths relative to it) and whether
-/// the node itself was removed, modified or added.
+/// A comparison relative to one node: the changes below it (paths relative to it, sorted when
+/// the node is done) and whether the node itself was removed, modified or added.
 #[derive(Default)]
 struct Part {
-    below: Comparison,
+    below: Below,
     removed: bool,
     modified: bool,
     added: bool,
+}
+
+/// The three sets of a [`Comparison`] while their node is walked.
+#[derive(Default)]
+struct Below {
+    removed: SetBuilder,
+    modified: SetBuilder,
+    added: SetBuilder,
+}
+
+impl Below {
+    /// At most `n` children to come: room for them in whichever set takes the first.
+    fn hint(&mut self, n: usize) {
+        self.removed.set_hint(n);
+        self.modified.set_hint(n);
+        self.added.set_hint(n);
+    }
+
+    fn finish(self) -> Comparison {
+        Comparison {
+            removed: self.removed.finish(),
+            modified: self.modified.finish(),
+            added: self.added.finish(),
+        }
+    }
 }
 
 impl Part {
@@ -84,7 +107,7 @@ impl Part {
             removed: r,
             modified: m,
             added: a,
-        } = below;
+        } = below.finish();
         let mut uses = [
             removed,
             !r.is_empty_node(),
@@ -111,7 +134,7 @@ impl Part {
             (added, a, &mut self.below.added),
         ] {
             if flag {
-                out.members.insert(pe());
+                out.add_member(pe());
             }
             if !set.is_empty_node() {
                 out.add_child(pe(), set);
@@ -178,7 +201,7 @@ impl Walk<'_> {
                     let done = stack.pop().expect("top");
                     match stack.last_mut() {
                         Some(parent) => finish(parent, done),
-                        None => return (done.part.below, done.errs),
+                        None => return (done.part.below.finish(), done.errs),
                     }
                 }
             }
@@ -229,6 +252,7 @@ impl Walk<'_> {
                 part.removed = true;
             }
         }
+        part.below.hint(items.len());
         (part, items)
     }
 
@@ -286,6 +310,8 @@ impl Walk<'_> {
         }
     }
 
+    /// The items of both lists by element. Every element once, in the order it first appears
+    /// (the left-hand side's first), with all its items on each side.
     fn compare_list_items<'v>(
         &self,
         list: &List,
@@ -294,62 +320,58 @@ impl Walk<'_> {
         part: &mut Part,
         items: &mut Vec<Item<'v>>,
     ) {
-        // Every key once, left-hand side's first, with all the items of each key per side.
-        let mut all = Vec::new();
-        let mut lvalues: BTreeMap<PathElement, Vec<&Value>> = BTreeMap::new();
-        for (i, child) in lhs.iter().enumerate() {
-            match list_item_element(self.schema, list, child) {
-                Ok(pe) => {
-                    let entry = lvalues.entry(pe.clone()).or_default();
-                    if entry.is_empty() {
-                        all.push(pe);
-                    }
-                    entry.push(child);
+        // Each item's element and position, the right-hand side's numbered after the left's.
+        // Sorted stably by element, an element's items lie together, each side in list order.
+        let mut keyed: Vec<(PathElement, usize)> = Vec::with_capacity(lhs.len() + rhs.len());
+        for (offset, side) in [(0, lhs), (lhs.len(), rhs)] {
+            for (i, child) in side.iter().enumerate() {
+                match list_item_element(self.schema, list, child) {
+                    Ok(pe) => keyed.push((pe, offset + i)),
+                    Err(e) => items.push(Item::Errors(ValidationErrors::one(format!(
+                        "element {i}: {e}"
+                    )))),
                 }
-                Err(e) => items.push(Item::Errors(ValidationErrors::one(format!(
-                    "element {i}: {e}"
-                )))),
             }
         }
-        let mut rvalues: BTreeMap<PathElement, Vec<&Value>> = BTreeMap::new();
-        for (i, child) in rhs.iter().enumerate() {
-            match list_item_element(self.schema, list, child) {
-                Ok(pe) => {
-                    let entry = rvalues.entry(pe.clone()).or_default();
-                    if entry.is_empty() && !lvalues.contains_key(&pe) {
-                        all.push(pe);
-                    }
-                    entry.push(child);
-                }
-                Err(e) => items.push(Item::Errors(ValidationErrors::one(format!(
-                    "element {i}: {e}"
-                )))),
+        keyed.sort_by(|a, b| a.0.cmp(&b.0));
+        // Each element's run in `keyed`, in the order of its first position.
+        let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
+        for (i, (pe, _)) in keyed.iter().enumerate() {
+            match runs.last_mut() {
+                Some(run) if keyed[run.start].0 == *pe => run.end = i + 1,
+                _ => runs.push(i..i + 1),
             }
         }
+        runs.sort_unstable_by_key(|run| keyed[run.start].1);
         let elem = list.elem.unwrap_or(crate::schema::DEDUCED);
-        for pe in all {
-            let l = lvalues.get(&pe).map_or(&[][..], Vec::as_slice);
-            let r = rvalues.get(&pe).map_or(&[][..], Vec::as_slice);
+        let n = lhs.len();
+        for run in runs {
+            // Taken, not cloned: each run is visited once.
+            let pe = std::mem::replace(&mut keyed[run.start].0, PathElement::Index(0));
+            let group = &keyed[run];
+            let (l, r) = group.split_at(group.partition_point(|(_, at)| *at < n));
+            let l0 = l.first().map(|(_, at)| &lhs[*at]);
+            let r0 = r.first().map(|(_, at)| &rhs[*at - n]);
             match (l.len(), r.len()) {
-                (0, 0) => return,
                 (0 | 1, 0 | 1) => items.push(Item::Child {
                     pe,
-                    lhs: l.first().copied(),
-                    rhs: r.first().copied(),
+                    lhs: l0,
+                    rhs: r0,
                     t: elem,
                 }),
                 // Duplicated on both sides: one atomic value.
                 (2.., 2..) => {
-                    let equal =
-                        l.len() == r.len() && l.iter().zip(r).all(|(a, b)| value::equals(a, b));
+                    let equal = l.len() == r.len()
+                        && (l.iter().zip(r))
+                            .all(|((_, a), (_, b))| value::equals(&lhs[*a], &rhs[*b - n]));
                     if !equal {
-                        part.below.modified.members.insert(pe);
+                        part.below.modified.add_member(pe);
                     }
                 }
                 // No longer duplicated: the single item is new, the duplicate marker goes.
                 (2.., _) => {
-                    part.below.removed.members.insert(pe.clone());
-                    if let Some(r0) = r.first() {
+                    part.below.removed.add_member(pe.clone());
+                    if let Some(r0) = r0 {
                         items.push(Item::Child {
                             pe,
                             lhs: None,
@@ -360,8 +382,8 @@ impl Walk<'_> {
                 }
                 // Newly duplicated: the single item goes, the duplicate marker is new.
                 (_, 2..) => {
-                    part.below.added.members.insert(pe.clone());
-                    if let Some(l0) = l.first() {
+                    part.below.added.add_member(pe.clone());
+                    if let Some(l0) = l0 {
                         items.push(Item::Child {
                             pe,
                             lhs: Some(l0),

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use super::{Shape, ValidationErrors, Walk, deduce, list_item_element, pick};
-use crate::fieldpath::{PathElement, Set};
+use crate::fieldpath::{PathElement, Set, SetBuilder};
 use crate::schema::{MapT, TypeId};
 
 /// What a child's walk starts from: its type, or why it has none.
@@ -88,7 +88,7 @@ impl<'v> Iterator for Children<'v, '_> {
 struct Frame<'v, 's> {
     pe: Option<PathElement>,
     member: bool,
-    set: Set,
+    set: SetBuilder,
     children: Children<'v, 's>,
 }
 
@@ -97,22 +97,19 @@ struct Node<'v, 's> {
     /// A leaf: scalar, atomic list or atomic map; its path is a member.
     leaf: bool,
     /// Members known before the walk (items of an associative list given twice).
-    set: Set,
+    set: SetBuilder,
     children: Children<'v, 's>,
 }
 
 /// Adds a finished child to its parent: the subtree when it holds a member, the element itself
 /// when `member`.
-fn attach(parent: &mut Set, pe: PathElement, member: bool, child: Set) {
-    let holds = !(child.members.is_empty() && child.children.is_empty());
-    match (member, holds) {
+fn attach(parent: &mut SetBuilder, pe: PathElement, member: bool, child: Set) {
+    match (member, !child.is_empty_node()) {
         (true, true) => {
-            parent.members.insert(pe.clone());
+            parent.add_member(pe.clone());
             parent.add_child(pe, child);
         }
-        (true, false) => {
-            parent.members.insert(pe);
-        }
+        (true, false) => parent.add_member(pe),
         (false, true) => parent.add_child(pe, child),
         (false, false) => {}
     }
@@ -138,9 +135,10 @@ impl<'s> Walk<'s> {
             let top = stack.last_mut().expect("the root stays until the end");
             let Some(task) = top.children.next() else {
                 let done = stack.pop().expect("top");
+                let set = done.set.finish();
                 match (stack.last_mut(), done.pe) {
-                    (Some(parent), Some(pe)) => attach(&mut parent.set, pe, done.member, done.set),
-                    _ => return (done.set, errs),
+                    (Some(parent), Some(pe)) => attach(&mut parent.set, pe, done.member, set),
+                    _ => return (set, errs),
                 }
                 continue;
             };
@@ -166,7 +164,7 @@ impl<'s> Walk<'s> {
                     leaf,
                 }) => {
                     member |= leaf;
-                    attach(&mut top.set, task.pe, member, set);
+                    attach(&mut top.set, task.pe, member, set.finish());
                 }
                 Some(n) => stack.push(Frame {
                     pe: Some(task.pe),
@@ -189,7 +187,7 @@ impl<'s> Walk<'s> {
         let shape = pick(atom, deduce(atom, Some(v)))?;
         let mut node = Node {
             leaf: false,
-            set: Set::new(),
+            set: SetBuilder::default(),
             children: Children::None,
         };
         match shape {
@@ -207,6 +205,7 @@ impl<'s> Walk<'s> {
                     .iter()
                     .map(|c| list_item_element(self.schema, list, c).ok())
                     .collect();
+                node.set.set_hint(items.len());
                 // An item given twice is owned as a whole, without its fields.
                 let mut seen = BTreeSet::new();
                 let mut duplicates = BTreeSet::new();
@@ -215,7 +214,9 @@ impl<'s> Walk<'s> {
                         duplicates.insert(pe.clone());
                     }
                 }
-                node.set.members.extend(duplicates.iter().cloned());
+                for pe in &duplicates {
+                    node.set.add_member(pe.clone());
+                }
                 node.children = Children::List {
                     items: items.iter().zip(pes),
                     duplicates,
@@ -231,6 +232,7 @@ impl<'s> Walk<'s> {
                 let Value::Object(m) = v else {
                     return Ok(node);
                 };
+                node.set.set_hint(m.len());
                 node.children = Children::Map {
                     map,
                     fields: m.iter(),
@@ -243,9 +245,11 @@ impl<'s> Walk<'s> {
     /// `Set.EnsureNamedFieldsAreMembers` under type `t`.
     pub(crate) fn ensure_named_fields(&self, set: &Set, t: Option<TypeId>) -> Set {
         let atom = self.atom(t);
-        let mut out = Set::new();
-        out.members = set.members.clone();
-        for (pe, child) in &set.children {
+        let mut out = SetBuilder::default();
+        for pe in set.members() {
+            out.add_member(pe.clone());
+        }
+        for (pe, child) in set.children() {
             let mut child_type = None;
             match pe {
                 PathElement::Field(name) => {
@@ -253,7 +257,7 @@ impl<'s> Walk<'s> {
                         child_type = map.elem;
                         if let Some(f) = map.fields.get(name) {
                             child_type = f.ty;
-                            out.members.insert(pe.clone());
+                            out.add_member(pe.clone());
                         }
                     }
                 }
@@ -264,9 +268,8 @@ impl<'s> Walk<'s> {
                 }
                 _ => {}
             }
-            out.children
-                .insert(pe.clone(), self.ensure_named_fields(child, child_type));
+            out.add_child(pe.clone(), self.ensure_named_fields(child, child_type));
         }
-        out
+        out.finish()
     }
 }

@@ -5,7 +5,7 @@
 //! nothing below it. (The other way round, atomic to granular, needs nothing: the owner keeps the
 //! container and owns none of its parts.)
 
-use crate::fieldpath::{PathElement, Set};
+use crate::fieldpath::{Path, PathElement, Set};
 use crate::schema::{DEDUCED, Schema, TypeId};
 
 use super::{TypedValue, atom_of};
@@ -25,33 +25,25 @@ pub fn reconcile_field_set_with_schema(set: &Set, tv: &TypedValue) -> Result<Opt
         &mut path,
         &mut acc,
     );
-    if acc.remove.is_none() && acc.add.is_none() {
+    if acc.atomic.is_empty() {
         return Ok(None);
     }
-    let mut out = set.clone();
-    if let Some(r) = &acc.remove {
-        out = out.recursive_difference(r);
-    }
-    if let Some(a) = &acc.add {
-        out = out.union(a);
-    }
-    Ok(Some(out))
+    // Go's walker unions each path into its `toRemove` and `toAdd` sets as it finds it; both end
+    // up as the same set, built here once from all the paths (one union per path copied the
+    // accumulated set each time: quadratic in the number of atomic containers).
+    let atomic = Set::from_paths(acc.atomic);
+    Ok(Some(set.recursive_difference(&atomic).union(&atomic)))
 }
 
 #[derive(Default)]
 struct Acc {
-    /// Paths to remove with everything below them.
-    remove: Option<Set>,
-    /// Paths to add after the removals.
-    add: Option<Set>,
+    /// The containers now atomic: removed with everything below them, then added back.
+    atomic: Vec<Path>,
 }
 
 impl Acc {
     fn atomic_at(&mut self, path: &[PathElement]) {
-        let mut s = Set::new();
-        s.insert_elements(path);
-        self.remove = Some(self.remove.take().unwrap_or_default().union(&s));
-        self.add = Some(self.add.take().unwrap_or_default().union(&s));
+        self.atomic.push(Path(path.to_vec()));
     }
 }
 

@@ -5,6 +5,7 @@ mod crd_apply;
 mod deep;
 mod fieldmanager;
 mod fieldpath;
+mod large;
 mod managedfields;
 mod request;
 mod scale;
