@@ -15,7 +15,7 @@ mod conflict;
 mod prune;
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 use crate::fieldpath::Set;
@@ -352,13 +352,23 @@ impl<'c> Updater<'c> {
         managers: ManagedFields,
     ) -> Result<ManagedFields, UpdateError> {
         let mut out = ManagedFields::new();
+        // The live object once per version, not once per manager: a request may carry any
+        // number of managers, and each conversion copies the object (`None`: not served).
+        let mut converted: HashMap<String, Option<TypedValue>> = HashMap::new();
         for (manager, vs) in managers {
-            let tv = match self.converter.convert(live, &vs.api_version) {
-                Ok(tv) => tv,
-                Err(e) if e.missing_version => continue,
-                Err(e) => return Err(UpdateError::Failed(e.message)),
+            let tv = match converted.get(&vs.api_version) {
+                Some(tv) => tv,
+                None => {
+                    let tv = match self.converter.convert(live, &vs.api_version) {
+                        Ok(tv) => Some(tv),
+                        Err(e) if e.missing_version => None,
+                        Err(e) => return Err(UpdateError::Failed(e.message)),
+                    };
+                    converted.entry(vs.api_version.clone()).or_insert(tv)
+                }
             };
-            match reconcile_field_set_with_schema(&vs.set, &tv).map_err(UpdateError::Failed)? {
+            let Some(tv) = tv else { continue };
+            match reconcile_field_set_with_schema(&vs.set, tv).map_err(UpdateError::Failed)? {
                 Some(set) => {
                     out.insert(manager, VersionedSet { set, ..vs });
                 }

@@ -158,6 +158,40 @@ fn obsolete_versions() {
     );
 }
 
+/// Counts the conversions asked of it (the object as is, for any version).
+struct Counting(std::cell::Cell<usize>);
+
+impl Converter for Counting {
+    fn convert(&self, object: &TypedValue, _version: &str) -> Result<TypedValue, ConversionError> {
+        self.0.set(self.0.get() + 1);
+        Ok(object.clone())
+    }
+}
+
+#[test]
+fn many_managers_of_one_version_convert_the_object_once() {
+    // Each conversion copies the object: managers sent with a request must not multiply them.
+    let converter = Counting(std::cell::Cell::new(0));
+    let updater = Updater::new(&converter);
+    let schema = Arc::new(Schema::deduced());
+    let live = typed(&schema, json!({"a": 1, "b": 2}));
+    let mut managers = ManagedFields::new();
+    for i in 0..500 {
+        managers.insert(
+            format!("m{i}"),
+            VersionedSet::new(set(&[p(&["f:a"])]), "v1", false),
+        );
+    }
+    let new = typed(&schema, json!({"a": 2, "b": 2}));
+    let managers = updater
+        .update(&live, &new, "v1", managers, "writer")
+        .unwrap();
+    assert!(converter.0.get() <= 2, "{} conversions", converter.0.get());
+    // The write took `a` from all of them.
+    assert_eq!(managers.len(), 1, "{managers:?}");
+    assert_eq!(managers["writer"].set, set(&[p(&["f:a"])]));
+}
+
 #[test]
 fn apply_obsolete_version() {
     // TestApplyObsoleteVersion: what an applier owned in a version that is gone is not pruned.
