@@ -90,6 +90,7 @@ pub fn serialize_path_element(pe: &PathElement) -> String {
     match pe {
         // Field names are written raw.
         PathElement::Field(name) => {
+            out.reserve_exact(2 + name.len());
             out.push_str("f:");
             out.push_str(name);
         }
@@ -244,8 +245,8 @@ impl Set {
     #[must_use]
     pub fn to_value(&self) -> Value {
         // Each open node's object is filled, then moved into its parent's under its key.
-        let mut stack: Vec<(Elements<'_>, Map<String, Value>, String)> =
-            vec![(Elements::of(self), Map::new(), String::new())];
+        let mut stack: Vec<(Elements<'_>, Map<String, Value>, String)> = Vec::with_capacity(16);
+        stack.push((Elements::of(self), Map::new(), String::new()));
         loop {
             let (elements, map, _) = stack.last_mut().expect("the root stays until the end");
             let Some((pe, member, child)) = elements.next() else {

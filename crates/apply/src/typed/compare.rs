@@ -173,12 +173,15 @@ impl Walk<'_> {
         t: TypeId,
     ) -> (Comparison, ValidationErrors) {
         let (part, items) = self.compare_node(lhs, rhs, t);
-        let mut stack = vec![Frame {
+        // Room for an object's usual depth: frames are large, and growing the stack one push at
+        // a time reallocated it on every write.
+        let mut stack = Vec::with_capacity(16);
+        stack.push(Frame {
             pe: None,
             part,
             errs: ValidationErrors::default(),
             items: items.into_iter(),
-        }];
+        });
         loop {
             let top = stack.last_mut().expect("the root stays until the end");
             match top.items.next() {

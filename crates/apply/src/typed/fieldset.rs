@@ -125,12 +125,13 @@ impl<'s> Walk<'s> {
             Ok(n) => n,
             Err(e) => return (Set::new(), e),
         };
-        let mut stack = vec![Frame {
+        let mut stack = Vec::with_capacity(16);
+        stack.push(Frame {
             pe: None,
             member: false,
             set: root.set,
             children: root.children,
-        }];
+        });
         loop {
             let top = stack.last_mut().expect("the root stays until the end");
             let Some(task) = top.children.next() else {
