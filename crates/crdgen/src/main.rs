@@ -4,6 +4,12 @@
 
 use std::process::ExitCode;
 
+// `crdgen serve` allocates per request and per object: mimalloc spends less CPU on it than the
+// system allocator (creates, LISTs) for the same memory, as measured in the README.
+#[cfg(feature = "serve")]
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     match crdkit_examples::all() {
         Ok(crds) => {

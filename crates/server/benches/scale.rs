@@ -27,8 +27,8 @@ use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
 use tokio::runtime::Runtime;
 
-// `--features mimalloc` measures the allocator the server binaries use.
-#[cfg(feature = "mimalloc")]
+// The allocator `crdgen serve` ships with; `--features system-allocator` measures the system's.
+#[cfg(not(feature = "system-allocator"))]
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -323,10 +323,10 @@ fn main() {
     let cli = runtime("scale-cli");
     println!(
         "# crdkit-server at scale (ratios within this run; server = 2 worker threads; allocator: {})",
-        if cfg!(feature = "mimalloc") {
-            "mimalloc"
-        } else {
+        if cfg!(feature = "system-allocator") {
             "system"
+        } else {
+            "mimalloc"
         }
     );
 
