@@ -32,6 +32,7 @@ use crate::object;
 use crate::registry::Strategy;
 use crate::registry::custom_resource::CustomResourceStrategy;
 use crate::rest::{FOREGROUND_FINALIZER, ORPHAN_FINALIZER, Options, Propagation, delete_object};
+use crate::store::head::Str;
 
 /// One `ownerReferences` entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,9 +63,9 @@ struct Node {
 #[serde(rename_all = "camelCase")]
 struct Head {
     #[serde(default)]
-    api_version: Option<Value>,
+    api_version: Str,
     #[serde(default)]
-    kind: Option<Value>,
+    kind: Str,
     #[serde(default)]
     metadata: Option<MetaHead>,
 }
@@ -73,25 +74,18 @@ struct Head {
 #[serde(rename_all = "camelCase")]
 struct MetaHead {
     #[serde(default)]
-    uid: Option<Value>,
+    uid: Str,
     #[serde(default)]
-    name: Option<Value>,
+    name: Str,
     #[serde(default)]
-    namespace: Option<Value>,
+    namespace: Str,
+    /// Rare, read as values.
     #[serde(default)]
     owner_references: Option<Value>,
     #[serde(default)]
     finalizers: Option<Value>,
     #[serde(default)]
-    deletion_timestamp: Option<Value>,
-}
-
-/// A string value as `unstructured` reads it: anything else is empty.
-fn text(v: Option<Value>) -> String {
-    match v {
-        Some(Value::String(s)) => s,
-        _ => String::new(),
-    }
+    deletion_timestamp: Str,
 }
 
 impl Node {
@@ -100,7 +94,7 @@ impl Node {
     fn of(key: &str, bytes: &[u8]) -> Option<(String, Node)> {
         let head: Head = serde_json::from_slice(bytes).ok()?;
         let meta = head.metadata.unwrap_or_default();
-        let uid = text(meta.uid);
+        let uid = meta.uid.text();
         if uid.is_empty() {
             return None;
         }
@@ -127,12 +121,12 @@ impl Node {
         };
         let node = Node {
             key: key.to_owned(),
-            group: group_of(&text(head.api_version)),
-            kind: text(head.kind),
-            namespace: text(meta.namespace),
-            name: text(meta.name),
+            group: group_of(&head.api_version.text()),
+            kind: head.kind.text(),
+            namespace: meta.namespace.text(),
+            name: meta.name.text(),
             owners,
-            deleting: !text(meta.deletion_timestamp).is_empty(),
+            deleting: !meta.deletion_timestamp.text().is_empty(),
             finalizers,
         };
         Some((uid, node))

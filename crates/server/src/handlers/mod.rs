@@ -198,8 +198,9 @@ where
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok());
     // Protobuf for the kinds that have a message (built-in kinds), as kube-apiserver's
-    // serializers; custom resources are JSON and YAML only.
-    let protobuf = crdkit_protobuf::supports(&info.api_version(), &info.kind);
+    // serializers; custom resources are JSON and YAML only (not looked up: the first lookup
+    // reads the whole message registry).
+    let protobuf = strategy.builtin() && crdkit_protobuf::supports(&info.api_version(), &info.kind);
     let output = negotiate::output_with(accept, protobuf)?;
     let content_type = parts
         .headers

@@ -12,7 +12,8 @@ use std::sync::{Arc, Mutex};
 use bytes::{Bytes, BytesMut};
 use crdkit_storage::{Decode, KeyValue};
 use serde::Deserialize;
-use serde_json::Value;
+
+use super::head::{Str, StrPairs};
 
 /// The cache over every key, objects decoded by [`Decoder`].
 pub type Cache = crdkit_storage::WatchCache<Decoder>;
@@ -48,11 +49,11 @@ struct Head {
 #[derive(Deserialize, Default)]
 struct Meta {
     #[serde(default)]
-    name: Option<Value>,
+    name: Str,
     #[serde(default)]
-    namespace: Option<Value>,
+    namespace: Str,
     #[serde(default)]
-    labels: Option<Value>,
+    labels: StrPairs,
 }
 
 impl Decode for Decoder {
@@ -74,20 +75,10 @@ impl Decode for Decoder {
             .ok()
             .and_then(|h| h.metadata)
             .unwrap_or_default();
-        let string = |v: Option<Value>| match v {
-            Some(Value::String(s)) => s,
-            _ => String::new(),
-        };
-        let labels = match meta.labels {
-            Some(Value::Object(m)) => Labels::new(m.iter().filter_map(|(k, v)| match v {
-                Value::String(s) => Some((k.as_str(), s.as_str())),
-                _ => None,
-            })),
-            _ => Labels::default(),
-        };
+        let labels = Labels::new(meta.labels.0.iter().map(|(k, v)| (k.as_str(), v.as_str())));
         Decoded {
-            name: string(meta.name),
-            namespace: string(meta.namespace),
+            name: meta.name.text(),
+            namespace: meta.namespace.text(),
             labels,
             encoded: Mutex::new(None),
         }

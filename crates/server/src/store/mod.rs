@@ -10,6 +10,7 @@
 
 pub mod cached;
 mod encode;
+pub(crate) mod head;
 
 use std::sync::Arc;
 
