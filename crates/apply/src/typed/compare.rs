@@ -407,6 +407,8 @@ fn compare_map_items<'v>(
     rhs: Option<&'v Map<String, Value>>,
     items: &mut Vec<Item<'v>>,
 ) {
+    // At least the larger side's fields (and at most both sides'): one allocation per node.
+    items.reserve(lhs.map_or(0, Map::len).max(rhs.map_or(0, Map::len)));
     let mut l = lhs.into_iter().flat_map(Map::keys).peekable();
     let mut r = rhs.into_iter().flat_map(Map::keys).peekable();
     loop {
