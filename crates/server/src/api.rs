@@ -1,7 +1,7 @@
 //! The server's state: storage, the watch cache, the CRDs served, the built-in kinds, the
 //! settings and the tasks running; resolving a request path to the strategy that handles it.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
@@ -134,6 +134,9 @@ pub struct Api {
     pub(crate) openapi: Mutex<Option<(u64, OpenApiDocs)>>,
     /// `/openapi/v2` of the registry generation it was built for.
     pub(crate) openapi_v2: Mutex<Option<(u64, Arc<OpenApiV2>)>>,
+    /// Whether a namespace is being deleted, by name, as of its stored mod revision (every
+    /// create reads its namespace; the answer is decoded once per namespace write).
+    pub(crate) namespace_deleting: Mutex<HashMap<String, (u64, bool)>>,
 }
 
 impl Api {
@@ -182,6 +185,7 @@ impl Api {
             cleanups: Mutex::new(HashSet::new()),
             openapi: Mutex::new(None),
             openapi_v2: Mutex::new(None),
+            namespace_deleting: Mutex::new(HashMap::new()),
         });
         let revision = api.load_crds().await?;
         api.reserve_services().await?;

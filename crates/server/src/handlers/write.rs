@@ -231,7 +231,7 @@ pub(crate) async fn check_namespace(ctx: &Ctx, name: &str) -> ApiResult<()> {
         .objects
         .get_kv(&key, &crate::api::Api::namespaces_gr(), ns)
         .await?;
-    if stored_deleting(&kv.value) {
+    if namespace_deleting(api, ns, &kv) {
         let mut e = ApiError::forbidden(
             &ctx.strategy.info().gr(),
             name,
@@ -250,6 +250,29 @@ pub(crate) async fn check_namespace(ctx: &Ctx, name: &str) -> ApiResult<()> {
         return Err(e);
     }
     Ok(())
+}
+
+/// [`stored_deleting`] of a namespace's stored state, decoded once per revision of it.
+fn namespace_deleting(api: &crate::api::Api, name: &str, kv: &crdkit_storage::KeyValue) -> bool {
+    /// Past this many namespaces the memo starts over (names are the client's to choose).
+    const MAX: usize = 4096;
+    let lock = || {
+        api.namespace_deleting
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    };
+    if let Some((revision, deleting)) = lock().get(name)
+        && *revision == kv.mod_revision
+    {
+        return *deleting;
+    }
+    let deleting = stored_deleting(&kv.value);
+    let mut memo = lock();
+    if memo.len() >= MAX {
+        memo.clear();
+    }
+    memo.insert(name.to_owned(), (kv.mod_revision, deleting));
+    deleting
 }
 
 /// Whether stored bytes hold an object being deleted ([`object::is_deleting`]), reading its
