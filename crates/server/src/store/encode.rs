@@ -60,27 +60,40 @@ pub fn encode(obj: &Value) -> Encoded {
             slot: None,
         };
     };
-    let mut out = Vec::with_capacity(512);
-    let mut slot = None;
-    out.push(b'{');
-    for (i, (k, v)) in map.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        put(&mut out, k);
-        out.push(b':');
-        match v {
-            Value::Object(meta) if k == "metadata" => {
-                slot = metadata(&mut out, meta);
+    SCRATCH.with_borrow_mut(|out| {
+        out.clear();
+        let mut slot = None;
+        out.push(b'{');
+        for (i, (k, v)) in map.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
             }
-            _ => put(&mut out, v),
+            put(out, k);
+            out.push(b':');
+            match v {
+                Value::Object(meta) if k == "metadata" => {
+                    slot = metadata(out, meta);
+                }
+                _ => put(out, v),
+            }
         }
-    }
-    out.push(b'}');
-    Encoded {
-        bytes: Bytes::from(out),
-        slot,
-    }
+        out.push(b'}');
+        // Stored bytes live as long as the object: exactly their size, not a grown vector's
+        // capacity (up to twice it).
+        let bytes = Bytes::copy_from_slice(out);
+        if out.capacity() > SCRATCH_KEPT {
+            *out = Vec::new();
+        }
+        Encoded { bytes, slot }
+    })
+}
+
+/// What a thread's scratch buffer keeps between writes at most.
+const SCRATCH_KEPT: usize = 1 << 20;
+
+thread_local! {
+    /// Where a thread writes stored bytes before copying them out at their size.
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Writes `metadata` without its version and self link; returns where the version goes.
