@@ -5,6 +5,30 @@ use std::fmt;
 
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
+/// The visitor methods of the JSON values a field reads as `$none` (numbers, booleans, null).
+macro_rules! scalars_as {
+    ($ty:ty, $none:expr) => {
+        fn visit_bool<E>(self, _: bool) -> Result<$ty, E> {
+            Ok($none)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<$ty, E> {
+            Ok($none)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<$ty, E> {
+            Ok($none)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<$ty, E> {
+            Ok($none)
+        }
+        fn visit_unit<E>(self) -> Result<$ty, E> {
+            Ok($none)
+        }
+        fn visit_none<E>(self) -> Result<$ty, E> {
+            Ok($none)
+        }
+    };
+}
+
 /// A field that may hold a string: `None` when it holds another type (read as empty by the
 /// callers, as `unstructured.NestedString` gives up on those).
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -37,24 +61,7 @@ impl<'de> Visitor<'de> for StrVisitor {
     fn visit_string<E>(self, v: String) -> Result<Str, E> {
         Ok(Str(Some(v)))
     }
-    fn visit_bool<E>(self, _: bool) -> Result<Str, E> {
-        Ok(Str(None))
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<Str, E> {
-        Ok(Str(None))
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<Str, E> {
-        Ok(Str(None))
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<Str, E> {
-        Ok(Str(None))
-    }
-    fn visit_unit<E>(self) -> Result<Str, E> {
-        Ok(Str(None))
-    }
-    fn visit_none<E>(self) -> Result<Str, E> {
-        Ok(Str(None))
-    }
+    scalars_as!(Str, Str(None));
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Str, D::Error> {
         d.deserialize_any(self)
     }
@@ -107,24 +114,7 @@ impl<'de> Deserialize<'de> for Pairs {
             fn visit_str<E>(self, _: &str) -> Result<Pairs, E> {
                 Ok(Pairs(None))
             }
-            fn visit_bool<E>(self, _: bool) -> Result<Pairs, E> {
-                Ok(Pairs(None))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Pairs, E> {
-                Ok(Pairs(None))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Pairs, E> {
-                Ok(Pairs(None))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Pairs, E> {
-                Ok(Pairs(None))
-            }
-            fn visit_unit<E>(self) -> Result<Pairs, E> {
-                Ok(Pairs(None))
-            }
-            fn visit_none<E>(self) -> Result<Pairs, E> {
-                Ok(Pairs(None))
-            }
+            scalars_as!(Pairs, Pairs(None));
             fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Pairs, D::Error> {
                 d.deserialize_any(self)
             }
