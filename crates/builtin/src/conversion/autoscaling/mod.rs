@@ -96,16 +96,7 @@ pub fn hpa_v2_to_v1(v2: &Value) -> Value {
         .and_then(Value::as_array)
         .map_or(&[][..], Vec::as_slice);
 
-    let mut s = Map::new();
-    s.insert(
-        "scaleTargetRef".to_owned(),
-        reference(or(spec, "scaleTargetRef", &empty)),
-    );
-    copy(&mut s, "minReplicas", spec, "minReplicas");
-    s.insert(
-        "maxReplicas".to_owned(),
-        get(spec, "maxReplicas").cloned().unwrap_or(json!(0)),
-    );
+    let mut s = scale_spec(spec);
     // The first CPU metric decides, with or without a utilization (Go `break`s on it).
     if let Some(m) = metrics.iter().find(|m| {
         m.get("type").and_then(Value::as_str) == Some("Resource")
@@ -171,16 +162,7 @@ pub fn hpa_v1_to_v2(v1: &Value) -> Value {
     let spec = or(v1, "spec", &empty);
     let status = or(v1, "status", &empty);
 
-    let mut s = Map::new();
-    s.insert(
-        "scaleTargetRef".to_owned(),
-        reference(or(spec, "scaleTargetRef", &empty)),
-    );
-    copy(&mut s, "minReplicas", spec, "minReplicas");
-    s.insert(
-        "maxReplicas".to_owned(),
-        get(spec, "maxReplicas").cloned().unwrap_or(json!(0)),
-    );
+    let mut s = scale_spec(spec);
     let mut metrics: Vec<Value> = Vec::new();
     if let Some(Value::Array(other)) = annotation(v1, METRIC_SPECS) {
         metrics.extend(other.iter().map(spec_to_v2));
@@ -232,4 +214,20 @@ pub fn hpa_v1_to_v2(v1: &Value) -> Value {
     }
     drop_round_trip(&mut out);
     out
+}
+
+/// The fields both versions' specs share: the target and the replica bounds.
+fn scale_spec(spec: &Value) -> Map<String, Value> {
+    let empty = json!({});
+    let mut s = Map::new();
+    s.insert(
+        "scaleTargetRef".to_owned(),
+        reference(or(spec, "scaleTargetRef", &empty)),
+    );
+    copy(&mut s, "minReplicas", spec, "minReplicas");
+    s.insert(
+        "maxReplicas".to_owned(),
+        get(spec, "maxReplicas").cloned().unwrap_or(json!(0)),
+    );
+    s
 }
