@@ -285,12 +285,13 @@ fn stored_deleting(bytes: &[u8]) -> bool {
     #[derive(serde::Deserialize)]
     #[serde(rename_all = "camelCase")]
     struct Meta {
-        deletion_timestamp: Option<Value>,
+        #[serde(default)]
+        deletion_timestamp: crate::store::head::Str,
     }
-    matches!(
-        serde_json::from_slice::<Head>(bytes),
-        Ok(Head { metadata: Some(Meta { deletion_timestamp: Some(Value::String(t)) }) }) if !t.is_empty()
-    )
+    serde_json::from_slice::<Head>(bytes)
+        .ok()
+        .and_then(|h| h.metadata)
+        .is_some_and(|m| !m.deletion_timestamp.text().is_empty())
 }
 
 /// `names.SimpleNameGenerator`: the prefix and five random characters of a safe alphabet.
