@@ -132,6 +132,13 @@ fn bench(c: &mut Criterion) {
     g.bench_function("create (FieldManager::update)", |b| {
         b.iter_with_large_drop(|| fm.update(None, &obj, "kubectl", None, now));
     });
+    // The object of the server's scale bench (`crates/server/benches/scale.rs`).
+    let small = json!({"apiVersion": "stable.example.com/v1", "kind": "CronTab",
+        "metadata": {"name": "cron-000001", "labels": {"app": "bench", "bucket": "1"}},
+        "spec": {"cronSpec": "* * * * */5", "image": "my-awesome-cron-image", "replicas": 3}});
+    g.bench_function("create of the scale bench's CronTab", |b| {
+        b.iter_with_large_drop(|| fm.update(None, &small, "kubectl", None, now));
+    });
     g.bench_function("serde_json::to_vec (for scale)", |b| {
         b.iter(|| serde_json::to_vec(&obj).unwrap());
     });

@@ -7,6 +7,7 @@
 
 use serde_json::{Map, Value};
 
+use super::fieldset::Collect;
 use super::{Shape, ValidationErrors, Walk, deduce, list_item_element, pick, validate_scalar};
 use crate::fieldpath::{PathElement, Set, SetBuilder};
 use crate::schema::{Atom, List, MapT, Scalar, TypeId};
@@ -187,6 +188,22 @@ impl Walk<'_> {
             match top.items.next() {
                 Some(Item::Errors(e)) => top.errs.extend(e),
                 Some(Item::Child { pe, lhs, rhs, t }) => {
+                    // Nothing on the left: every node is added, collected in one walk without
+                    // a part per node. Should it find an error, the node is compared below to
+                    // report it as the comparison does.
+                    if let (None, Some(r)) = (lhs, rhs) {
+                        let (set, errs) = self.collect_field_set(r, t, Collect::Added);
+                        if errs.is_empty() {
+                            let added = &mut top.part.below.added;
+                            if set.is_empty_node() {
+                                added.add_member(pe);
+                            } else {
+                                added.add_member(pe.clone());
+                                added.add_child(pe, set);
+                            }
+                            continue;
+                        }
+                    }
                     let (part, items) = self.compare_node(lhs, rhs, t);
                     let frame = Frame {
                         pe: Some(pe),

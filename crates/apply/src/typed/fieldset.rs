@@ -1,7 +1,9 @@
 //! The fields a value sets, and the struct fields on the way to a set's members.
 //!
 //! Mirrors structured-merge-diff `typed/tofieldset.go` and `fieldpath/set.go`
-//! (`EnsureNamedFieldsAreMembers`).
+//! (`EnsureNamedFieldsAreMembers`). The same walk collects what a comparison finds added where
+//! the left-hand side has nothing (`typed/compare.go` on a missing `lhs`: every node added),
+//! which every create and every new subtree of an update goes through.
 
 use std::collections::BTreeSet;
 
@@ -9,7 +11,19 @@ use serde_json::Value;
 
 use super::{Shape, ValidationErrors, Walk, deduce, list_item_element, pick};
 use crate::fieldpath::{PathElement, Set, SetBuilder};
-use crate::schema::{MapT, TypeId};
+use crate::schema::{DEDUCED, MapT, TypeId};
+
+/// Which set a walk collects.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Collect {
+    /// `toFieldSetWalker`: the leaves a value sets, with map keys and null or empty struct
+    /// fields.
+    Owned,
+    /// What `compareWalker` finds added when the left-hand side is missing: every node. List
+    /// items without an element type are walked as deduced, and an item whose key cannot be
+    /// read is an error, as in the comparison.
+    Added,
+}
 
 /// What a child's walk starts from: its type, or why it has none.
 #[derive(Clone, Copy)]
@@ -37,6 +51,7 @@ enum Children<'v, 's> {
     Map {
         map: &'s MapT,
         fields: serde_json::map::Iter<'v>,
+        collect: Collect,
     },
     List {
         items: std::iter::Zip<std::slice::Iter<'v, Value>, std::vec::IntoIter<Option<PathElement>>>,
@@ -51,15 +66,23 @@ impl<'v> Iterator for Children<'v, '_> {
     fn next(&mut self) -> Option<Task<'v>> {
         match self {
             Children::None => None,
-            Children::Map { map, fields } => {
+            Children::Map {
+                map,
+                fields,
+                collect,
+            } => {
                 let (key, val) = fields.next()?;
                 let empty = matches!(val, Value::Object(m) if m.is_empty());
                 Some(Task {
                     pe: PathElement::Field(key.clone()),
                     value: val,
                     ty: map.type_of(key).map_or(ChildType::Invalid, ChildType::Walk),
-                    // Keys of maps are owned themselves, struct fields only when null or empty.
-                    member: val.is_null() || empty || !map.fields.contains_key(key),
+                    // Keys of maps are owned themselves, struct fields only when null or empty;
+                    // every node is added.
+                    member: *collect == Collect::Added
+                        || val.is_null()
+                        || empty
+                        || !map.fields.contains_key(key),
                 })
             }
             Children::List {
@@ -116,12 +139,18 @@ fn attach(parent: &mut SetBuilder, pe: PathElement, member: bool, child: Set) {
 }
 
 impl<'s> Walk<'s> {
-    /// `toFieldSetWalker`, with an explicit stack: each container's subset is built while its
-    /// children are walked and joins its parent's once, so the work is linear in the value's
-    /// size at any depth (a path is never inserted from the root).
-    pub(crate) fn collect_field_set(&self, v: &Value, t: TypeId) -> (Set, ValidationErrors) {
+    /// `toFieldSetWalker` (or the comparison's added set, see [`Collect`]), with an explicit
+    /// stack: each container's subset is built while its children are walked and joins its
+    /// parent's once, so the work is linear in the value's size at any depth (a path is never
+    /// inserted from the root). The set is relative to `v`, without `v` itself.
+    pub(crate) fn collect_field_set(
+        &self,
+        v: &Value,
+        t: TypeId,
+        collect: Collect,
+    ) -> (Set, ValidationErrors) {
         let mut errs = ValidationErrors::default();
-        let root = match self.field_set_node(v, t) {
+        let root = match self.field_set_node(v, t, collect) {
             Ok(n) => n,
             Err(e) => return (Set::new(), e),
         };
@@ -145,7 +174,7 @@ impl<'s> Walk<'s> {
             };
             let mut member = task.member;
             let node = match task.ty {
-                ChildType::Walk(t) => match self.field_set_node(task.value, t) {
+                ChildType::Walk(t) => match self.field_set_node(task.value, t, collect) {
                     Ok(n) => Some(n),
                     Err(e) => {
                         errs.extend(e);
@@ -183,6 +212,7 @@ impl<'s> Walk<'s> {
         &self,
         v: &'v Value,
         t: TypeId,
+        collect: Collect,
     ) -> Result<Node<'v, 's>, ValidationErrors> {
         let atom = self.schema.atom(t);
         let shape = pick(atom, deduce(atom, Some(v)))?;
@@ -202,10 +232,21 @@ impl<'s> Walk<'s> {
                 let Value::Array(items) = v else {
                     return Ok(node);
                 };
-                let pes: Vec<Option<PathElement>> = items
-                    .iter()
-                    .map(|c| list_item_element(self.schema, list, c).ok())
-                    .collect();
+                let pes: Vec<Option<PathElement>> = match collect {
+                    Collect::Owned => items
+                        .iter()
+                        .map(|c| list_item_element(self.schema, list, c).ok())
+                        .collect(),
+                    Collect::Added => items
+                        .iter()
+                        .enumerate()
+                        .map(|(i, c)| {
+                            list_item_element(self.schema, list, c)
+                                .map(Some)
+                                .map_err(|e| ValidationErrors::one(format!("element {i}: {e}")))
+                        })
+                        .collect::<Result<_, _>>()?,
+                };
                 node.set.set_hint(items.len());
                 // An item given twice is owned as a whole, without its fields.
                 let mut seen = BTreeSet::new();
@@ -221,7 +262,11 @@ impl<'s> Walk<'s> {
                 node.children = Children::List {
                     items: items.iter().zip(pes),
                     duplicates,
-                    ty: list.elem.map_or(ChildType::Skip, ChildType::Walk),
+                    ty: match (collect, list.elem) {
+                        (_, Some(t)) => ChildType::Walk(t),
+                        (Collect::Owned, None) => ChildType::Skip,
+                        (Collect::Added, None) => ChildType::Walk(DEDUCED),
+                    },
                 };
             }
             Shape::Map => {
@@ -237,6 +282,7 @@ impl<'s> Walk<'s> {
                 node.children = Children::Map {
                     map,
                     fields: m.iter(),
+                    collect,
                 };
             }
         }

@@ -19,6 +19,7 @@ use serde_json::Value;
 
 use crate::fieldpath::Set;
 use crate::schema::{Atom, Schema, TypeId};
+use fieldset::Collect;
 
 pub use compare::Comparison;
 pub use reconcile::reconcile_field_set_with_schema;
@@ -185,9 +186,9 @@ impl TypedValue {
     /// # Errors
     /// A part of the value the schema has no type for.
     pub fn to_field_set(&self) -> Result<Set, ValidationErrors> {
-        let (set, errs) = self
-            .walk()
-            .collect_field_set(&self.value, self.schema.root());
+        let (set, errs) =
+            self.walk()
+                .collect_field_set(&self.value, self.schema.root(), Collect::Owned);
         errs.into_result().map(|()| set)
     }
 

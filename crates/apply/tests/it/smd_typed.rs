@@ -11,6 +11,8 @@ use serde_json::Value;
 use crdkit_apply::schema::Schema;
 use crdkit_apply::typed::{TypedValue, ValidationOptions};
 
+use crdkit_apply::fieldpath::Set;
+
 use super::common::{plain_schema, read_yaml_file, set};
 
 fn schema(name: &str) -> Arc<Schema> {
@@ -331,4 +333,93 @@ fn ensure_named_fields_are_members() {
         );
     }
     assert_eq!(cases.len(), 5);
+}
+
+/// A comparison collects a subtree missing on the left in one walk (every node added) and walks
+/// one missing on the right node by node: on generated objects both must find the same paths,
+/// and an error in such a subtree must be the node-by-node walk's.
+#[test]
+fn added_subtrees_mirror_removed_ones() {
+    let s = plain_schema(&serde_json::json!({"type": "object", "properties": {
+        "spec": {"type": "object", "properties": {
+            "containers": {"type": "array", "x-kubernetes-list-type": "map",
+                "x-kubernetes-list-map-keys": ["name"], "items": {"type": "object", "properties": {
+                    "name": {"type": "string"}, "args": {"type": "array", "items": {"type": "string"}},
+                    "ports": {"type": "array", "x-kubernetes-list-type": "map",
+                        "x-kubernetes-list-map-keys": ["port", "protocol"],
+                        "items": {"type": "object", "properties": {
+                            "port": {"type": "integer"}, "protocol": {"type": "string"}}}},
+                    "limits": {"type": "object", "x-kubernetes-map-type": "atomic",
+                        "additionalProperties": {"type": "string"}}}}},
+            "finalizers": {"type": "array", "x-kubernetes-list-type": "set", "items": {"type": "string"}},
+            "schedule": {"type": "object", "additionalProperties": {"type": "string"}},
+            "replicas": {"type": "integer"}}},
+        "status": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}));
+    // A small deterministic generator (xorshift): the same objects on every run.
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let (mut compared, mut errors) = (0, 0);
+    for _ in 0..2_000 {
+        let mut spec = serde_json::Map::new();
+        if next(2) == 0 {
+            let containers: Vec<Value> = (0..next(4))
+                .map(|_| {
+                    let mut c = serde_json::json!({"args": ["a", "b"], "limits": {"cpu": "1"}});
+                    // Mostly one of a few names (so some are given twice), rarely none.
+                    if next(20) != 0 {
+                        c["name"] = format!("c{}", next(3)).into();
+                    }
+                    let ports: Vec<Value> = (0..next(3))
+                        .map(|_| serde_json::json!({"port": next(2), "protocol": "TCP"}))
+                        .collect();
+                    if !ports.is_empty() {
+                        c["ports"] = ports.into();
+                    }
+                    c
+                })
+                .collect();
+            spec.insert("containers".into(), containers.into());
+        }
+        if next(2) == 0 {
+            let f: Vec<Value> = (0..next(3))
+                .map(|i| format!("f{}", next(2) + i).into())
+                .collect();
+            spec.insert("finalizers".into(), f.into());
+        }
+        if next(2) == 0 {
+            spec.insert(
+                "schedule".into(),
+                serde_json::json!({"tz": "UTC", "window": null}),
+            );
+        }
+        if next(3) == 0 {
+            spec.insert("replicas".into(), next(5).into());
+        }
+        let mut obj = serde_json::json!({"spec": spec});
+        if next(3) == 0 {
+            obj["status"] = serde_json::json!({"free": [{"x": 1}, [2, {}]], "n": null});
+        }
+        let full = TypedValue::new_unchecked(obj.clone(), s.clone());
+        let empty = TypedValue::new_unchecked(serde_json::json!({}), s.clone());
+        match (empty.compare(&full), full.compare(&empty)) {
+            (Ok(fwd), Ok(rev)) => {
+                assert_eq!(fwd.added, rev.removed, "{obj}");
+                assert!(fwd.modified.is_empty() && fwd.removed.is_empty(), "{obj}");
+                assert_eq!(rev.added, Set::new(), "{obj}");
+                compared += 1;
+            }
+            (Err(fwd), Err(rev)) => {
+                assert_eq!(fwd.to_string(), rev.to_string(), "{obj}");
+                errors += 1;
+            }
+            (fwd, rev) => panic!("{obj}: {fwd:?} but reversed {rev:?}"),
+        }
+    }
+    // Both kinds of subtree were generated.
+    assert!(compared > 1_000 && errors > 50, "{compared} {errors}");
 }
