@@ -10,6 +10,8 @@
 //! refuses it with a port); and an `Origin` header, which kubectl does not read, must name an
 //! accepted host too (`Origin: null`, sent by sandboxed pages, names none).
 
+use std::sync::{PoisonError, RwLock};
+
 use crdkit_regexp::Regexp;
 use http::header;
 use http::request::Parts;
@@ -23,7 +25,14 @@ pub(crate) const DEFAULT_ACCEPT_HOSTS: [&str; 3] =
 /// The hosts accepted, as patterns.
 pub(crate) struct LocalHosts {
     patterns: Vec<Regexp>,
+    /// The first hosts accepted, each asked of the patterns once: every request names one of
+    /// a few (`localhost:8001`, `127.0.0.1:…`). Refused hosts are not kept, and past
+    /// [`REMEMBERED`] none are added, so a client naming ever new hosts costs a match each.
+    accepted: RwLock<Vec<String>>,
 }
+
+/// How many accepted hosts [`LocalHosts`] remembers.
+const REMEMBERED: usize = 8;
 
 impl LocalHosts {
     /// Hosts matching any of `patterns` (Go regexps).
@@ -35,11 +44,30 @@ impl LocalHosts {
             .iter()
             .map(|p| Regexp::new(p).map_err(|e| format!("accept-hosts {p:?}: {e}")))
             .collect::<Result<_, _>>()?;
-        Ok(LocalHosts { patterns })
+        Ok(LocalHosts {
+            patterns,
+            accepted: RwLock::new(Vec::new()),
+        })
     }
 
     fn accepts(&self, host: &str) -> bool {
-        self.patterns.iter().any(|p| p.is_match(host))
+        let read = |l: &RwLock<Vec<String>>| {
+            l.read()
+                .unwrap_or_else(PoisonError::into_inner)
+                .iter()
+                .any(|h| h == host)
+        };
+        if read(&self.accepted) {
+            return true;
+        }
+        if !self.patterns.iter().any(|p| p.is_match(host)) {
+            return false;
+        }
+        let mut accepted = self.accepted.write().unwrap_or_else(PoisonError::into_inner);
+        if accepted.len() < REMEMBERED && !accepted.iter().any(|h| h == host) {
+            accepted.push(host.to_owned());
+        }
+        true
     }
 
     /// Checks the `Host` (or h2 `:authority`) and the `Origin` of a request.
@@ -135,6 +163,24 @@ mod tests {
 
     fn default() -> LocalHosts {
         LocalHosts::new(&DEFAULT_ACCEPT_HOSTS.map(str::to_owned)).unwrap()
+    }
+
+    #[test]
+    fn remembered_hosts_answer_as_the_patterns_do() {
+        let l = default();
+        // Twice each: the second answer comes from the remembered hosts.
+        for _ in 0..2 {
+            assert!(l.accepts("localhost") && l.accepts("127.0.0.1"));
+            assert!(!l.accepts("rebind.attacker.example") && !l.accepts("localhost."));
+        }
+        assert_eq!(*l.accepted.read().unwrap(), ["localhost", "127.0.0.1"]);
+        // Any host accepted: only the first few are kept.
+        let any = LocalHosts::new(&[".*".to_owned()]).unwrap();
+        for i in 0..100 {
+            assert!(any.accepts(&format!("h{i}")));
+        }
+        assert_eq!(any.accepted.read().unwrap().len(), REMEMBERED);
+        assert!(any.accepts("h99") && any.accepts("h0"));
     }
 
     #[test]
