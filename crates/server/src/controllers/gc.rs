@@ -22,7 +22,7 @@ use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crdkit_storage::{Event, EventKind};
+use crdkit_storage::EventKind;
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 
@@ -32,121 +32,55 @@ use crate::object;
 use crate::registry::Strategy;
 use crate::registry::custom_resource::CustomResourceStrategy;
 use crate::rest::{FOREGROUND_FINALIZER, ORPHAN_FINALIZER, Options, Propagation, delete_object};
-use crate::store::head::Str;
+use crate::store::cached::{Change, Entry, OwnerRef, Ownership};
 
-/// One `ownerReferences` entry.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct OwnerRef {
-    group: String,
-    kind: String,
-    name: String,
-    uid: String,
-    block: bool,
-}
-
-/// An object of the graph.
+/// An object of the graph: the watch cache's entry, whose decoded head carries what the graph
+/// reads ([`Ownership`]), shared rather than copied.
 #[derive(Clone, Debug)]
-struct Node {
-    key: String,
-    group: String,
-    kind: String,
-    namespace: String,
-    name: String,
-    owners: Vec<OwnerRef>,
-    deleting: bool,
-    finalizers: Vec<String>,
-}
-
-/// What the graph reads of a stored object, decoded from its bytes: every other field is
-/// skipped unbuilt (Go's graph watches objects' metadata only).
-#[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Head {
-    #[serde(default)]
-    api_version: Str,
-    #[serde(default)]
-    kind: Str,
-    #[serde(default)]
-    metadata: Option<MetaHead>,
-}
-
-#[derive(serde::Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct MetaHead {
-    #[serde(default)]
-    uid: Str,
-    #[serde(default)]
-    name: Str,
-    #[serde(default)]
-    namespace: Str,
-    /// Rare, read as values.
-    #[serde(default)]
-    owner_references: Option<Value>,
-    #[serde(default)]
-    finalizers: Option<Value>,
-    #[serde(default)]
-    deletion_timestamp: Str,
-}
+struct Node(Arc<Entry>);
 
 impl Node {
-    /// The node of the object stored at `key` as `bytes`, with its uid; none for an object
-    /// without a uid or that does not decode.
-    fn of(key: &str, bytes: &[u8]) -> Option<(String, Node)> {
-        let head: Head = serde_json::from_slice(bytes).ok()?;
-        let meta = head.metadata.unwrap_or_default();
-        let uid = meta.uid.text();
-        if uid.is_empty() {
-            return None;
-        }
-        let owners = match &meta.owner_references {
-            Some(Value::Array(refs)) => refs
-                .iter()
-                .map(|r| OwnerRef {
-                    group: group_of(r["apiVersion"].as_str().unwrap_or("")),
-                    kind: r["kind"].as_str().unwrap_or("").to_owned(),
-                    name: r["name"].as_str().unwrap_or("").to_owned(),
-                    uid: r["uid"].as_str().unwrap_or("").to_owned(),
-                    block: r["blockOwnerDeletion"].as_bool() == Some(true),
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
-        let finalizers = match &meta.finalizers {
-            Some(Value::Array(a)) => a
-                .iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect(),
-            _ => Vec::new(),
-        };
-        let node = Node {
-            key: key.to_owned(),
-            group: group_of(&head.api_version.text()),
-            kind: head.kind.text(),
-            namespace: meta.namespace.text(),
-            name: meta.name.text(),
-            owners,
-            deleting: !meta.deletion_timestamp.text().is_empty(),
-            finalizers,
-        };
-        Some((uid, node))
+    /// The node of a cached object; none for an object without a uid.
+    fn of(entry: &Arc<Entry>) -> Option<Node> {
+        (!entry.object.ownership.uid.is_empty()).then(|| Node(Arc::clone(entry)))
+    }
+
+    fn key(&self) -> &str {
+        &self.0.kv.key
+    }
+
+    fn name(&self) -> &str {
+        &self.0.object.name
+    }
+
+    fn namespace(&self) -> &str {
+        &self.0.object.namespace
+    }
+
+    fn ownership(&self) -> &Ownership {
+        &self.0.object.ownership
+    }
+
+    fn uid(&self) -> &str {
+        &self.ownership().uid
+    }
+
+    fn owners(&self) -> &[OwnerRef] {
+        &self.ownership().owners
+    }
+
+    fn deleting(&self) -> bool {
+        self.ownership().deleting
     }
 
     fn has(&self, finalizer: &str) -> bool {
-        self.finalizers.iter().any(|f| f == finalizer)
+        self.ownership().finalizers.iter().any(|f| f == finalizer)
     }
 
     /// `isDeletingDependents`.
     fn deleting_dependents(&self) -> bool {
-        self.deleting && self.has(FOREGROUND_FINALIZER)
+        self.deleting() && self.has(FOREGROUND_FINALIZER)
     }
-}
-
-fn group_of(api_version: &str) -> String {
-    api_version
-        .rsplit_once('/')
-        .map(|(g, _)| g.to_owned())
-        .unwrap_or_default()
 }
 
 /// Work queued by graph changes.
@@ -159,10 +93,8 @@ enum Work {
 /// The owner graph and the work it queued.
 #[derive(Default)]
 struct Graph {
-    /// Boxed: a table of every object grows by moving its entries, a pointer each rather than
-    /// a node's strings.
-    nodes: HashMap<String, Box<Node>>,
-    by_key: HashMap<String, String>,
+    /// By uid.
+    nodes: HashMap<String, Node>,
     /// Owner uid → dependent uids (also for owners not in the graph).
     dependents: HashMap<String, BTreeSet<String>>,
     queue: VecDeque<Work>,
@@ -197,9 +129,8 @@ impl Graph {
     }
 
     fn remove(&mut self, uid: &str) -> Option<Node> {
-        let node = *self.nodes.remove(uid)?;
-        self.by_key.remove(&node.key);
-        for r in &node.owners {
+        let node = self.nodes.remove(uid)?;
+        for r in node.owners() {
             if let Some(d) = self.dependents.get_mut(&r.uid) {
                 d.remove(uid);
                 if d.is_empty() {
@@ -211,50 +142,52 @@ impl Graph {
     }
 
     /// `processGraphChanges` for one stored change.
-    fn observe(&mut self, e: &Event) {
-        let node = match e.kind {
-            EventKind::Deleted => None,
-            _ => e.value.as_ref().and_then(|v| Node::of(&e.key, v)),
+    fn observe(&mut self, c: &Change) {
+        let (node, before) = match c.kind {
+            // The last state of the key.
+            EventKind::Deleted => (None, Some(&c.object)),
+            _ => (Node::of(&c.object), c.prev.as_ref()),
         };
-        // A key reused by a new object (another uid) is the old object gone first.
-        if let Some(old_uid) = self.by_key.get(&e.key).cloned()
-            && node.as_ref().is_none_or(|(uid, _)| *uid != old_uid)
-            && let Some(old) = self.remove(&old_uid)
+        // A key deleted, or reused by a new object (another uid), is the old object gone first.
+        let old_uid = before.map(|b| b.object.ownership.uid.as_str());
+        if let Some(old_uid) = old_uid.filter(|u| !u.is_empty())
+            && node.as_ref().is_none_or(|n| n.uid() != old_uid)
+            && let Some(old) = self.remove(old_uid)
         {
-            for dep in self.dependents.get(&old_uid).cloned().unwrap_or_default() {
+            for dep in self.dependents.get(old_uid).cloned().unwrap_or_default() {
                 self.push(Work::AttemptToDelete(dep));
             }
-            self.requeue_waiting_owners(&old.owners);
+            self.requeue_waiting_owners(old.owners());
         }
-        let Some((uid, node)) = node else {
+        let Some(node) = node else {
             return;
         };
+        let uid = node.uid().to_owned();
         let old = self.remove(&uid);
-        for r in &node.owners {
+        for r in node.owners() {
             self.dependents
                 .entry(r.uid.clone())
                 .or_default()
                 .insert(uid.clone());
         }
-        let owners_changed = old.as_ref().is_none_or(|o| o.owners != node.owners);
+        let owners_changed = old.as_ref().is_none_or(|o| o.owners() != node.owners());
         let starts_deleting_dependents =
             node.deleting_dependents() && !old.as_ref().is_some_and(Node::deleting_dependents);
-        let orphaning = node.deleting && node.has(ORPHAN_FINALIZER);
-        let deletion_changed = old.as_ref().is_none_or(|o| o.deleting != node.deleting);
+        let orphaning = node.deleting() && node.has(ORPHAN_FINALIZER);
+        let deletion_changed = old.as_ref().is_none_or(|o| o.deleting() != node.deleting());
         if let Some(old) = &old
             && owners_changed
         {
-            self.requeue_waiting_owners(&old.owners);
+            self.requeue_waiting_owners(old.owners());
         }
-        let owners = node.owners.clone();
-        self.by_key.insert(node.key.clone(), uid.clone());
-        self.nodes.insert(uid.clone(), Box::new(node));
-        if owners_changed && !owners.is_empty() {
+        let has_owners = !node.owners().is_empty();
+        self.nodes.insert(uid.clone(), node.clone());
+        if owners_changed && has_owners {
             self.push(Work::AttemptToDelete(uid.clone()));
-            self.requeue_waiting_owners(&owners);
+            self.requeue_waiting_owners(node.owners());
         }
         if deletion_changed {
-            self.requeue_waiting_owners(&owners);
+            self.requeue_waiting_owners(node.owners());
         }
         if starts_deleting_dependents {
             for dep in self.dependents.get(&uid).cloned().unwrap_or_default() {
@@ -270,11 +203,11 @@ impl Graph {
     /// Whether the owner `r` of the object `dependent` exists (`isDangling` inverted): the same
     /// uid, name and kind, in the dependent's namespace unless cluster-scoped.
     fn owner<'a>(&'a self, dependent: &Node, r: &OwnerRef) -> Option<&'a Node> {
-        self.nodes.get(&r.uid).map(Box::as_ref).filter(|o| {
-            o.name == r.name
-                && o.kind == r.kind
-                && o.group == r.group
-                && (o.namespace.is_empty() || o.namespace == dependent.namespace)
+        self.nodes.get(&r.uid).filter(|o| {
+            o.name() == r.name
+                && o.ownership().kind == r.kind
+                && o.ownership().group == r.group
+                && (o.namespace().is_empty() || o.namespace() == dependent.namespace())
         })
     }
 }
@@ -304,7 +237,7 @@ fn attempt(graph: &Graph, api: &Api, uid: &str) -> Action {
                 graph
                     .nodes
                     .get(*d)
-                    .is_some_and(|dep| dep.owners.iter().any(|r| r.uid == uid && r.block))
+                    .is_some_and(|dep| dep.owners().iter().any(|r| r.uid == uid && r.block))
             })
             .collect();
         return if blocking.is_empty() {
@@ -313,11 +246,11 @@ fn attempt(graph: &Graph, api: &Api, uid: &str) -> Action {
             Action::None
         };
     }
-    if item.deleting || item.owners.is_empty() {
+    if item.deleting() || item.owners().is_empty() {
         return Action::None;
     }
     let (mut solid, mut dangling, mut waiting) = (0, Vec::new(), Vec::new());
-    for r in &item.owners {
+    for r in item.owners() {
         match graph.owner(item, r) {
             Some(o) if o.deleting_dependents() => waiting.push(r.uid.clone()),
             Some(_) => solid += 1,
@@ -374,12 +307,12 @@ fn strategy_of(api: &Api, key: &str) -> Option<Arc<dyn Strategy>> {
 /// Reads, edits and writes back the object at `node.key` if it still has `uid`; an object whose
 /// last finalizer goes while it is deleting is deleted (store.go `deleteForEmptyFinalizers`).
 async fn edit(api: &Arc<Api>, node: &Node, uid: &str, f: impl Fn(&mut Value) -> bool) {
-    let Some(strategy) = strategy_of(api, &node.key) else {
+    let Some(strategy) = strategy_of(api, node.key()) else {
         return;
     };
-    let gr = GroupResource::new(&node.group, &strategy.info().resource);
+    let gr = GroupResource::new(&node.ownership().group, &strategy.info().resource);
     for _ in 0..16 {
-        let Ok(current) = api.objects.get(&node.key, &gr, &node.name).await else {
+        let Ok(current) = api.objects.get(node.key(), &gr, node.name()).await else {
             return;
         };
         let mut obj = current.value;
@@ -390,14 +323,14 @@ async fn edit(api: &Arc<Api>, node: &Node, uid: &str, f: impl Fn(&mut Value) -> 
             crate::rest::delete(
                 api,
                 &*strategy,
-                &node.key,
-                &node.name,
+                node.key(),
+                node.name(),
                 Some(current.revision),
             )
             .await
             .map(drop)
         } else {
-            crate::rest::update(api, &*strategy, &node.key, &mut obj, current.revision)
+            crate::rest::update(api, &*strategy, node.key(), &mut obj, current.revision)
                 .await
                 .map(drop)
         };
@@ -456,7 +389,7 @@ async fn run(api: &Arc<Api>, graph: &Graph, work: Work) {
                     .await;
                 }
                 Action::Delete(policy) => {
-                    let Some(strategy) = strategy_of(api, &node.key) else {
+                    let Some(strategy) = strategy_of(api, node.key()) else {
                         return;
                     };
                     let o = Options {
@@ -464,8 +397,8 @@ async fn run(api: &Arc<Api>, graph: &Graph, work: Work) {
                         policy: Some(policy),
                         ..Options::default()
                     };
-                    let ns = (!node.namespace.is_empty()).then_some(node.namespace.as_str());
-                    let _ = delete_object(api, &strategy, ns, &node.name, &o, false).await;
+                    let ns = (!node.namespace().is_empty()).then_some(node.namespace());
+                    let _ = delete_object(api, &strategy, ns, node.name(), &o, false).await;
                 }
             }
         }
@@ -488,48 +421,46 @@ async fn run(api: &Arc<Api>, graph: &Graph, work: Work) {
     }
 }
 
-/// Lists everything into a new graph; returns it with the revision read at.
-async fn load(api: &Arc<Api>) -> Option<(Graph, u64)> {
-    let gr = GroupResource::new("", "");
-    // Raw: an object that does not decode gets no node instead of failing the whole load.
-    let result = api
-        .objects
-        .list_kv("/registry/", &Default::default(), &gr)
-        .await
+/// Lists everything into a new graph from the watch cache; returns it with the revision read
+/// at.
+fn load(api: &Arc<Api>) -> Option<(Graph, u64)> {
+    let list = api
+        .cache
+        .list("/registry/", &Default::default(), &|_| true)
         .ok()?;
     let mut graph = Graph::default();
-    for kv in &result.items {
-        if let Some((uid, node)) = Node::of(&kv.key, &kv.value) {
-            for r in &node.owners {
+    for entry in &list.items {
+        if let Some(node) = Node::of(entry) {
+            let uid = node.uid().to_owned();
+            for r in node.owners() {
                 graph
                     .dependents
                     .entry(r.uid.clone())
                     .or_default()
                     .insert(uid.clone());
             }
-            graph.by_key.insert(node.key.clone(), uid.clone());
-            graph.nodes.insert(uid, Box::new(node));
+            graph.nodes.insert(uid, node);
         }
     }
     // What was pending when the server stopped (or another replica left) is looked at again.
     let uids: Vec<String> = graph.nodes.keys().cloned().collect();
     for uid in uids {
         let n = &graph.nodes[&uid];
-        let orphaning = n.deleting && n.has(ORPHAN_FINALIZER);
-        if !n.owners.is_empty() || n.deleting_dependents() {
+        let orphaning = n.deleting() && n.has(ORPHAN_FINALIZER);
+        if !n.owners().is_empty() || n.deleting_dependents() {
             graph.push(Work::AttemptToDelete(uid.clone()));
         }
         if orphaning {
             graph.push(Work::Orphan(uid));
         }
     }
-    Some((graph, result.revision))
+    Some((graph, list.revision))
 }
 
 /// Runs the garbage collector until shutdown.
 pub(crate) async fn run_loop(api: Arc<Api>) {
     loop {
-        let Some((mut graph, revision)) = load(&api).await else {
+        let Some((mut graph, revision)) = load(&api) else {
             tokio::select! {
                 () = api.shutdown.cancelled() => return,
                 () = tokio::time::sleep(Duration::from_millis(200)) => continue,
@@ -548,65 +479,11 @@ pub(crate) async fn run_loop(api: Arc<Api>) {
             tokio::select! {
                 () = api.shutdown.cancelled() => return,
                 event = watcher.next() => match event {
-                    Some(Ok(c)) => graph.observe(&c.event()),
+                    Some(Ok(c)) => graph.observe(&c),
                     // Lagged or ended: rebuild from a fresh list.
                     Some(Err(_)) | None => break,
                 },
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn nodes_keep_what_owners_are_read_from() {
-        let obj = json!({"apiVersion": "apps/v1", "kind": "ReplicaSet", "data": {"a": "b"},
-            "metadata": {"name": "a", "namespace": "ns", "uid": "u",
-                "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": "d",
-                    "uid": "o", "blockOwnerDeletion": true}, 7],
-                "managedFields": [{"manager": "m"}], "finalizers": ["f", 1],
-                "deletionTimestamp": "2021-01-01T00:00:00Z"}});
-        let (uid, node) = Node::of("/k", &serde_json::to_vec(&obj).unwrap()).unwrap();
-        assert_eq!(uid, "u");
-        assert_eq!(
-            (node.key.as_str(), node.group.as_str(), node.kind.as_str()),
-            ("/k", "apps", "ReplicaSet")
-        );
-        assert_eq!((node.namespace.as_str(), node.name.as_str()), ("ns", "a"));
-        let empty = OwnerRef {
-            group: String::new(),
-            kind: String::new(),
-            name: String::new(),
-            uid: String::new(),
-            block: false,
-        };
-        let owner = OwnerRef {
-            group: "apps".into(),
-            kind: "Deployment".into(),
-            name: "d".into(),
-            uid: "o".into(),
-            block: true,
-        };
-        // As `unstructured` reads them: an entry that is not an object has empty fields, and
-        // finalizers that are not strings are skipped.
-        assert_eq!(node.owners, vec![owner, empty]);
-        assert_eq!(node.finalizers, vec!["f".to_owned()]);
-        assert!(node.deleting);
-        // Fields of the wrong type read as empty; no uid, or no object, is no node.
-        let odd = json!({"apiVersion": 1, "kind": [], "metadata": {"uid": "u", "name": {},
-            "deletionTimestamp": 5, "ownerReferences": "x"}});
-        let (_, node) = Node::of("/k", &serde_json::to_vec(&odd).unwrap()).unwrap();
-        assert_eq!(
-            (node.group.as_str(), node.kind.as_str(), node.name.as_str()),
-            ("", "", "")
-        );
-        assert!(!node.deleting && node.owners.is_empty());
-        assert!(Node::of("/k", br#"{"metadata": {"name": "a"}}"#).is_none());
-        assert!(Node::of("/k", br#"{"metadata": {"uid": 3}}"#).is_none());
-        assert!(Node::of("/k", b"[1]").is_none());
-        assert!(Node::of("/k", br#"{"metadata": "x"}"#).is_none());
     }
 }

@@ -63,7 +63,10 @@ impl LocalHosts {
         if !self.patterns.iter().any(|p| p.is_match(host)) {
             return false;
         }
-        let mut accepted = self.accepted.write().unwrap_or_else(PoisonError::into_inner);
+        let mut accepted = self
+            .accepted
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
         if accepted.len() < REMEMBERED && !accepted.iter().any(|h| h == host) {
             accepted.push(host.to_owned());
         }

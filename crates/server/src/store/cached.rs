@@ -27,7 +27,8 @@ pub type Change = crdkit_storage::Change<Decoded>;
 pub struct Decoder;
 
 /// The stored object's `metadata.name`, `metadata.namespace` and labels (the string values
-/// among them, as `unstructured` reads them), and its encodings as served.
+/// among them, as `unstructured` reads them), what the garbage collector reads, and its
+/// encodings as served.
 #[derive(Debug, Default)]
 pub struct Decoded {
     /// `metadata.name` as stored.
@@ -36,17 +37,69 @@ pub struct Decoded {
     pub namespace: String,
     /// `metadata.labels` as stored.
     pub labels: Labels,
+    /// What the garbage collector's graph reads (`controllers::gc`): decoded here, once per
+    /// write, so that the graph holds the cache's entries rather than copies of their fields.
+    pub ownership: Ownership,
     encoded: Mutex<Option<Arc<Encoded>>>,
 }
 
+/// An object's identity and references as the garbage collector's graph reads them (Go's
+/// graph watches objects' metadata only).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Ownership {
+    /// `metadata.uid`; empty for an object the graph leaves out.
+    pub uid: String,
+    /// The group of `apiVersion`.
+    pub group: String,
+    /// `kind`.
+    pub kind: String,
+    /// `metadata.ownerReferences`.
+    pub owners: Vec<OwnerRef>,
+    /// Whether `metadata.deletionTimestamp` is set.
+    pub deleting: bool,
+    /// `metadata.finalizers`.
+    pub finalizers: Vec<String>,
+}
+
+/// One `metadata.ownerReferences` entry, its fields as `unstructured` reads them (an entry that
+/// is not an object has empty fields).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OwnerRef {
+    /// The group of `apiVersion`.
+    pub group: String,
+    /// `kind`.
+    pub kind: String,
+    /// `name`.
+    pub name: String,
+    /// `uid`.
+    pub uid: String,
+    /// `blockOwnerDeletion`.
+    pub block: bool,
+}
+
+/// The group of an `apiVersion` (empty for the core group).
+fn group_of(api_version: &str) -> String {
+    api_version
+        .rsplit_once('/')
+        .map(|(g, _)| g.to_owned())
+        .unwrap_or_default()
+}
+
 #[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
 struct Head {
+    #[serde(default)]
+    api_version: Str,
+    #[serde(default)]
+    kind: Str,
     #[serde(default)]
     metadata: Option<Meta>,
 }
 
-/// Only what selections read; every other field is skipped without being built.
+/// Only what selections and the garbage collector read; every other field is skipped without
+/// being built.
 #[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
 struct Meta {
     #[serde(default)]
     name: Str,
@@ -54,6 +107,56 @@ struct Meta {
     namespace: Str,
     #[serde(default)]
     labels: StrPairs,
+    #[serde(default)]
+    uid: Str,
+    /// Rare, read as values.
+    #[serde(default)]
+    owner_references: Option<serde_json::Value>,
+    #[serde(default)]
+    finalizers: Option<serde_json::Value>,
+    #[serde(default)]
+    deletion_timestamp: Str,
+}
+
+impl Ownership {
+    fn of(api_version: Str, kind: Str, meta: &mut Meta) -> Ownership {
+        use serde_json::Value;
+        let uid = std::mem::take(&mut meta.uid).text();
+        if uid.is_empty() {
+            return Ownership::default();
+        }
+        let owners = match &meta.owner_references {
+            Some(Value::Array(refs)) => refs
+                .iter()
+                .map(|r| OwnerRef {
+                    group: group_of(r["apiVersion"].as_str().unwrap_or("")),
+                    kind: r["kind"].as_str().unwrap_or("").to_owned(),
+                    name: r["name"].as_str().unwrap_or("").to_owned(),
+                    uid: r["uid"].as_str().unwrap_or("").to_owned(),
+                    block: r["blockOwnerDeletion"].as_bool() == Some(true),
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let finalizers = match &meta.finalizers {
+            Some(Value::Array(a)) => a
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect(),
+            _ => Vec::new(),
+        };
+        Ownership {
+            uid,
+            group: group_of(&api_version.text()),
+            kind: kind.text(),
+            owners,
+            deleting: !std::mem::take(&mut meta.deletion_timestamp)
+                .text()
+                .is_empty(),
+            finalizers,
+        }
+    }
 }
 
 impl Decode for Decoder {
@@ -71,12 +174,15 @@ impl Decode for Decoder {
     fn decode(&self, kv: &KeyValue) -> Decoded {
         // A value that is not an object decodes to nothing here; reading it fails with a 500
         // where it is served (`super::decode`).
-        let meta = serde_json::from_slice::<Head>(&kv.value)
-            .ok()
-            .and_then(|h| h.metadata)
-            .unwrap_or_default();
+        // Only an object: a struct would also read from an array, by position.
+        let head = match kv.value.trim_ascii_start().first() {
+            Some(b'{') => serde_json::from_slice::<Head>(&kv.value).unwrap_or_default(),
+            _ => Head::default(),
+        };
+        let mut meta = head.metadata.unwrap_or_default();
         let labels = Labels::new(meta.labels.0.iter().map(|(k, v)| (k.as_str(), v.as_str())));
         Decoded {
+            ownership: Ownership::of(head.api_version, head.kind, &mut meta),
             name: meta.name.text(),
             namespace: meta.namespace.text(),
             labels,
@@ -309,6 +415,79 @@ impl Decoded {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn decode(value: &[u8]) -> Decoded {
+        Decoder.decode(&KeyValue {
+            key: "/k".into(),
+            value: Bytes::copy_from_slice(value),
+            create_revision: 1,
+            mod_revision: 1,
+        })
+    }
+
+    #[test]
+    fn decodes_what_the_garbage_collector_reads() {
+        let obj = serde_json::json!({"apiVersion": "apps/v1", "kind": "ReplicaSet", "data": {"a": "b"},
+            "metadata": {"name": "a", "namespace": "ns", "uid": "u",
+                "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": "d",
+                    "uid": "o", "blockOwnerDeletion": true}, 7],
+                "managedFields": [{"manager": "m"}], "finalizers": ["f", 1],
+                "deletionTimestamp": "2021-01-01T00:00:00Z"}});
+        let d = decode(&serde_json::to_vec(&obj).unwrap());
+        let o = &d.ownership;
+        assert_eq!(
+            (o.uid.as_str(), o.group.as_str(), o.kind.as_str()),
+            ("u", "apps", "ReplicaSet")
+        );
+        assert_eq!((d.namespace.as_str(), d.name.as_str()), ("ns", "a"));
+        let empty = OwnerRef {
+            group: String::new(),
+            kind: String::new(),
+            name: String::new(),
+            uid: String::new(),
+            block: false,
+        };
+        let owner = OwnerRef {
+            group: "apps".into(),
+            kind: "Deployment".into(),
+            name: "d".into(),
+            uid: "o".into(),
+            block: true,
+        };
+        // As `unstructured` reads them: an entry that is not an object has empty fields, and
+        // finalizers that are not strings are skipped.
+        assert_eq!(o.owners, vec![owner, empty]);
+        assert_eq!(o.finalizers, vec!["f".to_owned()]);
+        assert!(o.deleting);
+        // Fields of the wrong type read as empty.
+        let odd = serde_json::json!({"apiVersion": 1, "kind": [], "metadata": {"uid": "u", "name": {},
+            "deletionTimestamp": 5, "ownerReferences": "x"}});
+        let d = decode(&serde_json::to_vec(&odd).unwrap());
+        let o = &d.ownership;
+        assert_eq!(
+            (
+                o.uid.as_str(),
+                o.group.as_str(),
+                o.kind.as_str(),
+                d.name.as_str()
+            ),
+            ("u", "", "", "")
+        );
+        assert!(!o.deleting && o.owners.is_empty());
+        // No uid, or no object (an array is not read by position), is nothing for the graph.
+        for v in [
+            &br#"{"metadata": {"name": "a"}}"#[..],
+            br#"{"metadata": {"uid": 3}}"#,
+            b"[1]",
+            br#"["v1", "Pod", {"name": "a", "uid": "u"}]"#,
+            br#"{"metadata": "x"}"#,
+            b"not json",
+        ] {
+            assert_eq!(decode(v).ownership, Ownership::default(), "{v:?}");
+        }
+        let d = decode(br#"["v1", "Pod", {"name": "a", "uid": "u"}]"#);
+        assert_eq!(d.name, "");
+    }
 
     #[test]
     fn decodes_what_selections_read() {
