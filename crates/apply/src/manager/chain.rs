@@ -5,6 +5,7 @@
 //! `capmanagers.go`, `buildmanagerinfo.go`, `managedfieldsupdater.go`, `stripmeta.go`,
 //! `structuredmerge.go` and `lastappliedmanager.go` (see the [`super`] module for the order).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
@@ -110,6 +111,20 @@ impl Run<'_> {
         self.typed_owned(v, allow_duplicates).map_err(|(e, _)| e)
     }
 
+    /// [`Run::typed`] of a live object; the empty object a create starts from is typed once
+    /// per field manager.
+    fn typed_live<'l>(&'l self, live: &Value) -> Result<Cow<'l, TypedValue>, String> {
+        if std::ptr::eq(live, &self.fm.empty)
+            && let Some(tv) = self
+                .fm
+                .empty_typed
+                .get_or_init(|| self.typed(&self.fm.empty, true).ok())
+        {
+            return Ok(Cow::Borrowed(tv));
+        }
+        self.typed(live, true).map(Cow::Owned)
+    }
+
     /// [`Run::typed`] of an object already in the request's version, taken instead of copied;
     /// on failure, the object comes back with the error.
     fn typed_owned(&self, v: Value, allow_duplicates: bool) -> Result<TypedValue, (String, Value)> {
@@ -172,7 +187,7 @@ impl Run<'_> {
         let give_back = |e: ApplyError, kept: Option<Value>, new_typed: TypedValue| {
             (e, kept.unwrap_or_else(|| new_typed.into_value()))
         };
-        let live_typed = match self.typed(live, true) {
+        let live_typed = match self.typed_live(live) {
             Ok(tv) => tv,
             Err(e) => {
                 let e = ApplyError::Internal(format!(

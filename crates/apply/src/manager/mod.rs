@@ -24,7 +24,7 @@ pub mod scale;
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::{Value, json};
 
@@ -35,6 +35,7 @@ use crate::error::ApplyError;
 use crate::fieldpath::{Path, PathElement, Set};
 use crate::merge::Updater;
 use crate::schema::Schema;
+use crate::typed::TypedValue;
 
 use crate::managed_fields::{self as entries, decode, encode, is_reset, object_managed_fields};
 pub use crate::managed_fields::{Managed, ManagedFieldsEntry};
@@ -85,6 +86,9 @@ pub struct FieldManager {
     /// every write asks for them.
     api_version: String,
     empty: Value,
+    /// `empty` typed, made when a create first needs it (`None`: it does not type, and each
+    /// create reports why).
+    empty_typed: OnceLock<Option<TypedValue>>,
     converter: VersionConverter,
     /// Fields reset (owned by nobody) on the main resource, per API version.
     main_reset: BTreeMap<String, Set>,
@@ -139,6 +143,7 @@ impl FieldManager {
             gvk,
             api_version,
             empty,
+            empty_typed: OnceLock::new(),
             converter,
             main_reset,
             status_reset,
@@ -211,6 +216,7 @@ impl FieldManager {
     #[must_use]
     pub fn with_converter(mut self, converter: VersionConverter) -> FieldManager {
         self.converter = converter;
+        self.empty_typed = OnceLock::new();
         self
     }
 
