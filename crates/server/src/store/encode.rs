@@ -6,6 +6,8 @@
 //! those of `serde_json::to_vec` (compact, maps in key order), written entry by entry so that
 //! the place where `resourceVersion` sorts among the `metadata` keys is known.
 
+use std::io::Write;
+
 use bytes::Bytes;
 use crdkit_storage::Revision;
 use serde_json::{Map, Value};
@@ -36,16 +38,24 @@ impl Encoded {
     /// set to `rev`, when the stored bytes give it.
     #[must_use]
     pub fn with_version(&self, rev: Revision) -> Option<Bytes> {
-        let slot = self.slot?;
-        let entry = format!("\"resourceVersion\":\"{rev}\"");
-        let (at, text) = match slot {
-            Slot::Before(at) => (at, format!("{entry},")),
-            Slot::Last(at) => (at, format!(",{entry}")),
-            Slot::Only(at) => (at, entry),
+        let (at, comma_before, comma_after) = match self.slot? {
+            Slot::Before(at) => (at, false, true),
+            Slot::Last(at) => (at, true, false),
+            Slot::Only(at) => (at, false, false),
         };
-        let mut out = Vec::with_capacity(self.bytes.len() + text.len());
+        // Written straight into the answer: `"resourceVersion":"<rev>"` and its comma.
+        let mut out = Vec::with_capacity(self.bytes.len() + 42);
         out.extend_from_slice(&self.bytes[..at]);
-        out.extend_from_slice(text.as_bytes());
+        if comma_before {
+            out.push(b',');
+        }
+        out.extend_from_slice(b"\"resourceVersion\":\"");
+        // Writing to a vector cannot fail.
+        let _ = write!(out, "{rev}");
+        out.push(b'"');
+        if comma_after {
+            out.push(b',');
+        }
         out.extend_from_slice(&self.bytes[at..]);
         Some(Bytes::from(out))
     }
