@@ -34,7 +34,12 @@ impl Ctx {
     }
 
     /// A response of bytes already encoded, with the request's warnings.
-    pub fn respond_bytes(&self, status: u16, content_type: &str, body: bytes::Bytes) -> Resp {
+    pub fn respond_bytes(
+        &self,
+        status: u16,
+        content_type: &'static str,
+        body: bytes::Bytes,
+    ) -> Resp {
         let mut r = response::bytes(status, content_type, body);
         response::add_warnings(&mut r, &self.warnings);
         r

@@ -117,10 +117,15 @@ pub mod content_type {
 
 /// A response with `body` as `content_type`.
 #[must_use]
-pub fn bytes(status: u16, content_type: &str, body: Bytes) -> Resp {
+pub fn bytes(status: u16, content_type: &'static str, body: Bytes) -> Resp {
+    // A constant: shared, not copied into the header.
+    full(status, Some(HeaderValue::from_static(content_type)), body)
+}
+
+fn full(status: u16, content_type: Option<HeaderValue>, body: Bytes) -> Resp {
     let mut r = Response::new(Body::Full(Some(body)));
     *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    if let Ok(v) = HeaderValue::from_str(content_type) {
+    if let Some(v) = content_type {
         r.headers_mut().insert(header::CONTENT_TYPE, v);
     }
     r
@@ -128,7 +133,13 @@ pub fn bytes(status: u16, content_type: &str, body: Bytes) -> Resp {
 
 /// A JSON document around an array of already encoded items (see [`Items`]).
 #[must_use]
-pub fn items(status: u16, content_type: &str, head: Bytes, items: Vec<Bytes>, tail: Bytes) -> Resp {
+pub fn items(
+    status: u16,
+    content_type: &'static str,
+    head: Bytes,
+    items: Vec<Bytes>,
+    tail: Bytes,
+) -> Resp {
     let commas = items.len().saturating_sub(1);
     let left =
         (head.len() + tail.len() + commas + items.iter().map(Bytes::len).sum::<usize>()) as u64;
@@ -141,9 +152,8 @@ pub fn items(status: u16, content_type: &str, head: Bytes, items: Vec<Bytes>, ta
     };
     let mut r = Response::new(Body::Items(body));
     *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    if let Ok(v) = HeaderValue::from_str(content_type) {
-        r.headers_mut().insert(header::CONTENT_TYPE, v);
-    }
+    r.headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     r
 }
 
@@ -181,9 +191,9 @@ fn yaml_text(v: &Value) -> Vec<u8> {
 /// A value as JSON with a specific content type (Table, discovery).
 #[must_use]
 pub fn json_as(status: u16, v: &Value, content_type: &str) -> Resp {
-    bytes(
+    full(
         status,
-        content_type,
+        HeaderValue::from_str(content_type).ok(),
         Bytes::from(serde_json::to_vec(v).unwrap_or_default()),
     )
 }
