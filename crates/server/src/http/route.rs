@@ -60,11 +60,26 @@ pub struct ResourcePath {
 /// Parses a request path (without the query).
 #[must_use]
 pub fn parse(path: &str) -> Route {
-    let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
-    if parts.iter().any(|p| p.is_empty()) && !path.trim_matches('/').is_empty() {
+    let trimmed = path.trim_matches('/');
+    // The segments on the stack: every route has fewer than `buf` holds (only a long path,
+    // which is a health check or nothing, takes a vector).
+    let mut buf = [""; 12];
+    let mut n = 0;
+    for segment in trimmed.split('/') {
+        if n == buf.len() {
+            return route(&trimmed.split('/').collect::<Vec<_>>(), trimmed);
+        }
+        buf[n] = segment;
+        n += 1;
+    }
+    route(&buf[..n], trimmed)
+}
+
+fn route(parts: &[&str], trimmed: &str) -> Route {
+    if parts.iter().any(|p| p.is_empty()) && !trimmed.is_empty() {
         return Route::Unknown;
     }
-    match parts.as_slice() {
+    match parts {
         ["version"] => Route::Version,
         ["healthz" | "readyz" | "livez", ..] => Route::Health,
         ["api"] => Route::CoreVersions,
@@ -189,5 +204,21 @@ mod tests {
         assert_eq!(parse("/nope"), Route::Unknown);
         assert_eq!(parse("/apis/g/v1/a/b/c/d"), Route::Unknown);
         assert_eq!(parse("/apis/g/v1/a//b"), Route::Unknown);
+        // Paths longer than the segments kept on the stack.
+        let long = format!("/healthz{}", "/x".repeat(20));
+        assert_eq!(parse(&long), Route::Health);
+        assert_eq!(parse(&format!("{long}//")), Route::Health);
+        assert_eq!(
+            parse(&format!("/healthz{}//y", "/x".repeat(20))),
+            Route::Unknown
+        );
+        assert_eq!(
+            parse(&format!("/apis/g/v1{}", "/x".repeat(20))),
+            Route::Unknown
+        );
+        assert_eq!(
+            parse(&format!("/openapi/v3{}", "/x".repeat(11))),
+            Route::OpenApiDoc(["x"; 11].join("/"))
+        );
     }
 }
