@@ -171,6 +171,11 @@ impl Decode for Decoder {
             .collect()
     }
 
+    /// A label's key: a list selecting one value of a label has every value of it indexed.
+    fn family<'t>(&self, term: &'t str) -> &'t str {
+        term.split_once('=').map_or(term, |(key, _)| key)
+    }
+
     fn decode(&self, kv: &KeyValue) -> Decoded {
         // A value that is not an object decodes to nothing here; reading it fails with a 500
         // where it is served (`super::decode`).
@@ -505,6 +510,8 @@ mod tests {
         assert_eq!(d.labels.get("x"), Some("y"));
         assert_eq!(d.labels.get("n"), None);
         assert_eq!(Decoder.terms(&d), ["x=y"]);
+        assert_eq!(Decoder.family("x=y"), "x");
+        assert_eq!(Decoder.family("example.com/x=a=b"), "example.com/x");
         let l = Labels::new([("a", ""), ("b", "c")]);
         assert_eq!(
             (l.get("a"), l.get("b"), l.get("c")),

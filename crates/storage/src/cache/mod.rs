@@ -41,10 +41,17 @@ pub trait Decode: Send + Sync + 'static {
     fn decode(&self, kv: &KeyValue) -> Self::Object;
 
     /// The terms the cache indexes `object` under, for [`WatchCache::list_indexed`]: none by
-    /// default. Called on every write, for the state written and the one it replaces.
+    /// default. Called on every write, for the state written and the one it replaces, once a
+    /// list has asked for a term.
     fn terms(&self, object: &Self::Object) -> Vec<String> {
         let _ = object;
         Vec::new()
+    }
+
+    /// The family of `term`: a list asking for a term has every term of its family indexed
+    /// from then on (the term itself by default).
+    fn family<'t>(&self, term: &'t str) -> &'t str {
+        term
     }
 }
 
@@ -179,7 +186,7 @@ impl<D: Decode> WatchCache<D> {
         let (entries, revision, stream) =
             load(&*storage, &config.prefix, Some(wanted), &decoder).await?;
         let (revision_tx, _) = watch::channel(revision);
-        let state = CacheState::new(entries, revision, &decoder);
+        let state = CacheState::new(entries, revision);
         let shared = Arc::new(CacheShared {
             storage,
             config,
@@ -232,7 +239,9 @@ impl<D: Decode> WatchCache<D> {
 
     /// [`WatchCache::list`] of the entries having `term` ([`Decode::terms`]) when given: a list
     /// at the cache's revision walks only those, and `filter` still decides (the term only
-    /// narrows). `remaining` counts every key after the page, as without a term.
+    /// narrows). `remaining` counts every key after the page, as without a term. The first
+    /// list of a term's family indexes the family (one walk of every entry); past the families
+    /// the cache indexes, the term is not used.
     pub fn list_indexed(
         &self,
         prefix: &str,
@@ -240,6 +249,13 @@ impl<D: Decode> WatchCache<D> {
         term: Option<&str>,
         filter: &dyn Fn(&Entry<D::Object>) -> bool,
     ) -> Result<CachedList<D::Object>> {
+        let decoder = &self.shared.decoder;
+        // Families are only ever added: once indexed, a family stays so for the list below.
+        let term = term.filter(|t| {
+            let family = decoder.family(t);
+            let indexed = self.shared.read().indexes(family);
+            indexed || self.shared.write().index_family(family, decoder)
+        });
         // Eviction only moves the history's start; a read lock suffices unless there is some.
         let state = self.shared.read();
         if state.evictable(&self.shared.config) {

@@ -52,13 +52,9 @@ pub struct CachedList<O> {
 
 impl<O> CacheState<O> {
     /// A state read at `revision` (a backend list), with no history yet.
-    pub(super) fn new<D: Decode<Object = O>>(
-        current: BTreeMap<String, Arc<Entry<O>>>,
-        revision: Revision,
-        decoder: &D,
-    ) -> Self {
+    pub(super) fn new(current: BTreeMap<String, Arc<Entry<O>>>, revision: Revision) -> Self {
         CacheState {
-            index: Index::build(current.values(), decoder),
+            index: Index::default(),
             current,
             ring: VecDeque::new(),
             oldest: revision,
@@ -100,11 +96,10 @@ impl<O> CacheState<O> {
                     mod_revision: event.revision,
                     ..last
                 });
-                let old = self
-                    .current
-                    .get(&event.key)
-                    .map(|e| decoder.terms(&e.object));
-                if let Some(old) = old {
+                if !self.index.is_off()
+                    && let Some(e) = self.current.get(&event.key)
+                {
+                    let old = decoder.terms(&e.object);
                     self.index.remove(&event.key, old);
                 }
                 self.current.remove(&event.key);
@@ -112,15 +107,14 @@ impl<O> CacheState<O> {
             }
             EventKind::Added | EventKind::Modified => {
                 let entry = decode(event.kv()?);
-                let old = self
-                    .current
-                    .get(&event.key)
-                    .map(|e| decoder.terms(&e.object));
-                let new = decoder.terms(&entry.object);
-                if let Some(old) = old {
-                    self.index.remove(&event.key, old);
+                if !self.index.is_off() {
+                    if let Some(e) = self.current.get(&event.key) {
+                        let old = decoder.terms(&e.object);
+                        self.index.remove(&event.key, old);
+                    }
+                    self.index
+                        .insert(&entry, decoder.terms(&entry.object), decoder);
                 }
-                self.index.insert(&entry, new);
                 self.current.insert(event.key.clone(), Arc::clone(&entry));
                 entry
             }
@@ -194,6 +188,22 @@ impl<O> CacheState<O> {
         })
     }
 
+    /// Indexes the terms of `family` from now on (see [`Index`]); false when no more families
+    /// are indexed.
+    pub(super) fn index_family<D: Decode<Object = O>>(
+        &mut self,
+        family: &str,
+        decoder: &D,
+    ) -> bool {
+        self.index
+            .add_family(family, self.current.values(), decoder)
+    }
+
+    /// Whether lists of `family`'s terms may read the index.
+    pub(super) fn indexes(&self, family: &str) -> bool {
+        self.index.indexes(family)
+    }
+
     /// The backend lost the history the cache needed: every watcher ends with `error`, and the
     /// cache starts again from `current` read at `revision`, with an empty history.
     pub(super) fn reset<D: Decode<Object = O>>(
@@ -203,7 +213,7 @@ impl<O> CacheState<O> {
         revision: Revision,
         decoder: &D,
     ) {
-        let index = Index::build(current.values(), decoder);
+        let index = self.index.rebuild(&current, decoder);
         for slot in self.watchers.drain(..) {
             slot.shared.terminate(error.clone());
         }

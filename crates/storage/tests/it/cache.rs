@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use crdkit_storage::{
-    Change, CompactionPolicy, Error, Event, MemoryStorage, Storage, WatchCache, WatchCacheConfig,
-    Watcher,
+    Change, CompactionPolicy, Error, Event, ListOptions, MemoryStorage, Storage, WatchCache,
+    WatchCacheConfig, Watcher,
 };
 use futures_util::StreamExt;
 
@@ -399,4 +399,63 @@ async fn a_panicking_filter_ends_only_its_watcher() {
         next(&mut good).await.unwrap().unwrap().revision,
         last.mod_revision
     );
+}
+
+/// Indexes a value's bytes as terms, each letter its own family.
+struct Letters;
+
+impl crdkit_storage::Decode for Letters {
+    type Object = String;
+    fn decode(&self, kv: &crdkit_storage::KeyValue) -> String {
+        String::from_utf8_lossy(&kv.value).into_owned()
+    }
+    fn terms(&self, object: &String) -> Vec<String> {
+        object.chars().map(String::from).collect()
+    }
+}
+
+#[tokio::test]
+async fn the_index_is_rebuilt_for_its_families_after_a_reset() {
+    let flaky = Arc::new(Flaky {
+        inner: MemoryStorage::new(),
+        fail: std::sync::Mutex::default(),
+    });
+    let cache = WatchCache::start_with(flaky.clone(), WatchCacheConfig::default(), Letters)
+        .await
+        .unwrap();
+    let a = flaky
+        .create("/c/a", Bytes::from_static(b"a"))
+        .await
+        .unwrap();
+    assert!(
+        cache
+            .wait_for(a.mod_revision, Duration::from_secs(10))
+            .await
+    );
+    let indexed = |term: &str| {
+        let page = cache
+            .list_indexed("/c/", &ListOptions::default(), Some(term), &|_| true)
+            .unwrap();
+        page.items
+            .iter()
+            .map(|e| e.kv.key.clone())
+            .collect::<Vec<_>>()
+    };
+    // "a" is indexed from here on.
+    assert_eq!(indexed("a"), ["/c/a"]);
+    // The backend loses the history; the cache lists again and rebuilds the index from that
+    // state, with what was written meanwhile.
+    flaky.inject(&Error::Compacted {
+        requested: a.mod_revision,
+        compacted: a.mod_revision + 1,
+    });
+    let b = flaky
+        .create("/c/b", Bytes::from_static(b"ab"))
+        .await
+        .unwrap();
+    flaky.delete("/c/a", None).await.unwrap();
+    let now = flaky.current_revision().await.unwrap();
+    assert!(cache.wait_for(now, Duration::from_secs(10)).await);
+    assert_eq!(indexed("a"), [b.key.as_str()]);
+    assert_eq!(indexed("b"), [b.key.as_str()]);
 }

@@ -275,8 +275,10 @@ async fn lists_end_where_the_prefix_ends() {
     }
 }
 
-/// Indexes each value's bytes as terms (`b"ab"`: terms `a` and `b`).
-struct Letters;
+/// Indexes each value's bytes as terms (`b"ab"`: terms `a` and `b`), each its own family, and
+/// counts the calls for terms.
+#[derive(Default)]
+struct Letters(Arc<AtomicUsize>);
 
 impl Decode for Letters {
     type Object = String;
@@ -284,39 +286,18 @@ impl Decode for Letters {
         String::from_utf8_lossy(&kv.value).into_owned()
     }
     fn terms(&self, object: &String) -> Vec<String> {
+        self.0.fetch_add(1, Ordering::Relaxed);
         object.chars().map(String::from).collect()
     }
 }
 
-#[tokio::test]
-async fn indexed_lists_answer_as_walks_do() {
-    let s = store();
-    for (i, v) in ["ab", "b", "", "ca", "a", "bb"].iter().enumerate() {
-        s.create(&format!("/i/{i}"), Bytes::from(*v)).await.unwrap();
-    }
-    s.create("/j/0", Bytes::from_static(b"a")).await.unwrap();
-    let cache = WatchCache::start_with(Arc::clone(&s), WatchCacheConfig::default(), Letters)
-        .await
-        .unwrap();
-    let old = s.current_revision().await.unwrap();
-    // Writes that move keys between terms, and a delete.
-    let kv = s.get("/i/1").await.unwrap();
-    s.update("/i/1", Bytes::from_static(b"a"), kv.mod_revision)
-        .await
-        .unwrap();
-    let kv = s.get("/i/0").await.unwrap();
-    s.update("/i/0", Bytes::from_static(b"c"), kv.mod_revision)
-        .await
-        .unwrap();
-    s.delete("/i/4", None).await.unwrap();
-    s.create("/i/6", Bytes::from_static(b"ab")).await.unwrap();
-    let now = s.current_revision().await.unwrap();
-    assert!(cache.wait_for(now, Duration::from_secs(10)).await);
+/// Every indexed list of `cache` under `/i/` against the walk of every entry.
+fn assert_indexed_lists_are_walks(cache: &WatchCache<Letters>, old: u64, terms: &[&str]) {
     // "" and "/i/\u{7f}" have no simple end: their lists check keys against the prefix.
-    let cases = ["a", "b", "c", "z"].into_iter().flat_map(|term| {
+    let cases = terms.iter().flat_map(|term| {
         ["/i/", "", "/i/\u{7f}"]
             .into_iter()
-            .map(move |prefix| (term, prefix))
+            .map(move |prefix| (*term, prefix))
     });
     for (term, prefix) in cases {
         let has = |e: &crdkit_storage::Entry<String>| e.object.contains(term);
@@ -344,6 +325,37 @@ async fn indexed_lists_answer_as_walks_do() {
             }
         }
     }
+}
+
+#[tokio::test]
+async fn indexed_lists_answer_as_walks_do() {
+    let s = store();
+    for (i, v) in ["ab", "b", "", "ca", "a", "bb"].iter().enumerate() {
+        s.create(&format!("/i/{i}"), Bytes::from(*v)).await.unwrap();
+    }
+    s.create("/j/0", Bytes::from_static(b"a")).await.unwrap();
+    let letters = Letters::default();
+    let calls = Arc::clone(&letters.0);
+    let cache = WatchCache::start_with(Arc::clone(&s), WatchCacheConfig::default(), letters)
+        .await
+        .unwrap();
+    let old = s.current_revision().await.unwrap();
+    // Writes that move keys between terms, and a delete.
+    let kv = s.get("/i/1").await.unwrap();
+    s.update("/i/1", Bytes::from_static(b"a"), kv.mod_revision)
+        .await
+        .unwrap();
+    let kv = s.get("/i/0").await.unwrap();
+    s.update("/i/0", Bytes::from_static(b"c"), kv.mod_revision)
+        .await
+        .unwrap();
+    s.delete("/i/4", None).await.unwrap();
+    s.create("/i/6", Bytes::from_static(b"ab")).await.unwrap();
+    let now = s.current_revision().await.unwrap();
+    assert!(cache.wait_for(now, Duration::from_secs(10)).await);
+    // Nothing asked for a term yet: no write read any.
+    assert_eq!(calls.load(Ordering::Relaxed), 0);
+    assert_indexed_lists_are_walks(&cache, old, &["a", "b", "c", "z"]);
     // The index holds the current state only: "a" is now on /i/1, /i/3 and /i/6.
     let a = cache
         .list_indexed("/i/", &ListOptions::default(), Some("a"), &|_| true)
@@ -354,4 +366,59 @@ async fn indexed_lists_answer_as_walks_do() {
         .list_indexed("/i/", &ListOptions::default(), Some("a"), &|_| false)
         .unwrap();
     assert!(none.items.is_empty());
+    // Indexed families are kept up to date by the writes that follow, "d" (not indexed) is not.
+    let before = calls.load(Ordering::Relaxed);
+    let old = s.current_revision().await.unwrap();
+    let kv = s.get("/i/3").await.unwrap();
+    s.update("/i/3", Bytes::from_static(b"bd"), kv.mod_revision)
+        .await
+        .unwrap();
+    s.delete("/i/6", None).await.unwrap();
+    s.create("/i/7", Bytes::from_static(b"cad")).await.unwrap();
+    s.create("/i/8", Bytes::from_static(b"")).await.unwrap();
+    let now = s.current_revision().await.unwrap();
+    assert!(cache.wait_for(now, Duration::from_secs(10)).await);
+    // Each write read the terms of the state it wrote and of the one it replaced (an update
+    // both, a delete and a create one each).
+    assert_eq!(calls.load(Ordering::Relaxed) - before, 5);
+    assert_indexed_lists_are_walks(&cache, old, &["a", "b", "c", "d", "z"]);
+    let a = cache
+        .list_indexed("/i/", &ListOptions::default(), Some("a"), &|_| true)
+        .unwrap();
+    assert_eq!(keys(&a.items), ["/i/1", "/i/7"]);
+}
+
+#[tokio::test]
+async fn families_past_the_indexed_ones_are_walked() {
+    let s = store();
+    let values: Vec<String> = (0..300u32)
+        .map(|i| char::from_u32(0x100 + i).unwrap().to_string())
+        .collect();
+    for (i, v) in values.iter().enumerate() {
+        s.create(&format!("/i/{i:03}"), Bytes::from(format!("{v}a")))
+            .await
+            .unwrap();
+    }
+    let cache = WatchCache::start_with(
+        Arc::clone(&s),
+        WatchCacheConfig::default(),
+        Letters::default(),
+    )
+    .await
+    .unwrap();
+    let now = s.current_revision().await.unwrap();
+    assert!(cache.wait_for(now, Duration::from_secs(10)).await);
+    // One family per letter: the first 256 asked for are indexed, the others walked, and
+    // every list answers as a walk does.
+    for (i, v) in values.iter().enumerate() {
+        let has = |e: &crdkit_storage::Entry<String>| e.object.contains(v.as_str());
+        let page = cache
+            .list_indexed("/i/", &ListOptions::default(), Some(v), &has)
+            .unwrap();
+        assert_eq!(keys(&page.items), [format!("/i/{i:03}")]);
+    }
+    let all = cache
+        .list_indexed("/i/", &ListOptions::default(), Some("a"), &|_| true)
+        .unwrap();
+    assert_eq!(all.items.len(), 300);
 }
