@@ -23,6 +23,8 @@ use crate::jsonpath::go_number;
 
 /// One served version, compiled.
 struct VersionEntry {
+    /// The names at this version, made once: every request's strategy holds them.
+    info: Arc<ResourceInfo>,
     admission: Result<Admission, String>,
     field_manager: Arc<FieldManager>,
     columns: PrinterColumns,
@@ -48,6 +50,36 @@ pub struct CrdEntry {
     /// The conversion webhook (`spec.conversion.strategy: Webhook`), or why it cannot be called.
     pub webhook: Option<Result<Arc<super::webhook::Webhook>, String>>,
     versions: BTreeMap<String, VersionEntry>,
+}
+
+/// Whether `crd`'s objects live in namespaces.
+fn namespaced(crd: &CustomResourceDefinition) -> bool {
+    crd.spec.scope != "Cluster"
+}
+
+/// The names of `crd`'s resource at `version`.
+fn info_of(crd: &CustomResourceDefinition, version: &str) -> ResourceInfo {
+    let n = &crd.spec.names;
+    ResourceInfo {
+        group: crd.spec.group.clone(),
+        version: version.to_owned(),
+        resource: n.plural.clone(),
+        singular: if n.singular.is_empty() {
+            n.kind.to_lowercase()
+        } else {
+            n.singular.clone()
+        },
+        kind: n.kind.clone(),
+        list_kind: if n.list_kind.is_empty() {
+            format!("{}List", n.kind)
+        } else {
+            n.list_kind.clone()
+        },
+        namespaced: namespaced(crd),
+        short_names: n.short_names.clone(),
+        categories: n.categories.clone(),
+        prefix: storage_prefix(&crd.spec.group, &n.plural),
+    }
 }
 
 /// The `status` of a condition of a CRD's `status.conditions`.
@@ -84,6 +116,7 @@ impl CrdEntry {
             versions.insert(
                 v.name.clone(),
                 VersionEntry {
+                    info: Arc::new(info_of(&crd, &v.name)),
                     admission: Admission::new(&crd, &v.name).map_err(|e| e.to_string()),
                     field_manager: Arc::new(FieldManager::for_crd(&crd, &v.name)),
                     columns: PrinterColumns::new(&v.additional_printer_columns),
@@ -134,33 +167,21 @@ impl CrdEntry {
     /// Whether the CRD is namespaced.
     #[must_use]
     pub fn namespaced(&self) -> bool {
-        self.crd.spec.scope != "Cluster"
+        namespaced(&self.crd)
     }
 
     /// The names of the resource at `version`.
     #[must_use]
     pub fn info(&self, version: &str) -> ResourceInfo {
-        let n = &self.crd.spec.names;
-        ResourceInfo {
-            group: self.crd.spec.group.clone(),
-            version: version.to_owned(),
-            resource: n.plural.clone(),
-            singular: if n.singular.is_empty() {
-                n.kind.to_lowercase()
-            } else {
-                n.singular.clone()
-            },
-            kind: n.kind.clone(),
-            list_kind: if n.list_kind.is_empty() {
-                format!("{}List", n.kind)
-            } else {
-                n.list_kind.clone()
-            },
-            namespaced: self.namespaced(),
-            short_names: n.short_names.clone(),
-            categories: n.categories.clone(),
-            prefix: storage_prefix(&self.crd.spec.group, &n.plural),
-        }
+        ResourceInfo::clone(&self.shared_info(version))
+    }
+
+    /// [`CrdEntry::info`], shared (made once for each served version).
+    fn shared_info(&self, version: &str) -> Arc<ResourceInfo> {
+        self.versions.get(version).map_or_else(
+            || Arc::new(info_of(&self.crd, version)),
+            |v| Arc::clone(&v.info),
+        )
     }
 
     /// The subresources of a served version.
@@ -205,14 +226,14 @@ fn default_deprecation_warning(deprecated: &str, crd: &CustomResourceDefinition)
 /// The strategy of one served version of a CRD.
 pub struct CustomResourceStrategy {
     entry: Arc<CrdEntry>,
-    info: ResourceInfo,
+    info: Arc<ResourceInfo>,
 }
 
 impl CustomResourceStrategy {
     /// The strategy of `version` of `entry`.
     #[must_use]
     pub fn new(entry: Arc<CrdEntry>, version: &str) -> CustomResourceStrategy {
-        let info = entry.info(version);
+        let info = entry.shared_info(version);
         CustomResourceStrategy { entry, info }
     }
 
