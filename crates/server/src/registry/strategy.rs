@@ -60,10 +60,17 @@ impl ResourceInfo {
     /// The storage key of an object (`/registry/<group>/<plural>/<ns>/<name>`).
     #[must_use]
     pub fn key(&self, namespace: Option<&str>, name: &str) -> String {
-        match namespace {
-            Some(ns) if self.namespaced => format!("{}{ns}/{name}", self.prefix),
-            _ => format!("{}{name}", self.prefix),
+        // Concatenated into one allocation of the key's size (every request makes one).
+        let ns = namespace.filter(|_| self.namespaced);
+        let mut key =
+            String::with_capacity(self.prefix.len() + ns.map_or(0, |ns| ns.len() + 1) + name.len());
+        key.push_str(&self.prefix);
+        if let Some(ns) = ns {
+            key.push_str(ns);
+            key.push('/');
         }
+        key.push_str(name);
+        key
     }
 
     /// The prefix of the objects of one namespace, or of all.
@@ -298,5 +305,25 @@ pub trait Strategy: Send + Sync {
     /// Whether creating objects is refused (the CRD is terminating).
     fn create_refused(&self) -> Option<String> {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ResourceInfo;
+
+    #[test]
+    fn keys_of_namespaced_and_cluster_objects() {
+        let mut info = ResourceInfo {
+            prefix: "/registry/g/crontabs/".to_owned(),
+            namespaced: true,
+            ..ResourceInfo::default()
+        };
+        assert_eq!(info.key(Some("ns"), "a"), "/registry/g/crontabs/ns/a");
+        assert_eq!(info.key(None, "a"), "/registry/g/crontabs/a");
+        assert_eq!(info.prefix_for(Some("ns")), "/registry/g/crontabs/ns/");
+        info.namespaced = false;
+        assert_eq!(info.key(Some("ns"), "a"), "/registry/g/crontabs/a");
+        assert_eq!(info.prefix_for(Some("ns")), "/registry/g/crontabs/");
     }
 }
