@@ -10,6 +10,8 @@ use crdkit_storage::{
 };
 use futures_util::StreamExt;
 
+use super::cache_list::Letters;
+
 async fn next(watcher: &mut Watcher) -> Option<Result<Event, Error>> {
     tokio::time::timeout(Duration::from_secs(10), watcher.next())
         .await
@@ -401,28 +403,19 @@ async fn a_panicking_filter_ends_only_its_watcher() {
     );
 }
 
-/// Indexes a value's bytes as terms, each letter its own family.
-struct Letters;
-
-impl crdkit_storage::Decode for Letters {
-    type Object = String;
-    fn decode(&self, kv: &crdkit_storage::KeyValue) -> String {
-        String::from_utf8_lossy(&kv.value).into_owned()
-    }
-    fn terms(&self, object: &String) -> Vec<String> {
-        object.chars().map(String::from).collect()
-    }
-}
-
 #[tokio::test]
 async fn the_index_is_rebuilt_for_its_families_after_a_reset() {
     let flaky = Arc::new(Flaky {
         inner: MemoryStorage::new(),
         fail: std::sync::Mutex::default(),
     });
-    let cache = WatchCache::start_with(flaky.clone(), WatchCacheConfig::default(), Letters)
-        .await
-        .unwrap();
+    let cache = WatchCache::start_with(
+        flaky.clone(),
+        WatchCacheConfig::default(),
+        Letters::default(),
+    )
+    .await
+    .unwrap();
     let a = flaky
         .create("/c/a", Bytes::from_static(b"a"))
         .await

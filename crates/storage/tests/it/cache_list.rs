@@ -278,7 +278,7 @@ async fn lists_end_where_the_prefix_ends() {
 /// Indexes each value's bytes as terms (`b"ab"`: terms `a` and `b`), each its own family, and
 /// counts the calls for terms.
 #[derive(Default)]
-struct Letters(Arc<AtomicUsize>);
+pub(crate) struct Letters(Arc<AtomicUsize>);
 
 impl Decode for Letters {
     type Object = String;
