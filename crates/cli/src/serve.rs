@@ -125,6 +125,9 @@ async fn config(o: &Options, env_token: Option<String>) -> Result<ServerConfig, 
         token_file: o.token_file.clone(),
         ..ServerConfig::default()
     };
+    // The request log is for tests asserting on a server's requests (crdkit-envtest); nothing
+    // reads it here, and each request would copy six strings into it.
+    c.api.request_log = 0;
     if let Some(hosts) = &o.accept_hosts {
         c.accept_hosts.clone_from(hosts);
     }
@@ -358,6 +361,8 @@ mod tests {
             c.accept_hosts,
             crdkit_server::DEFAULT_ACCEPT_HOSTS.map(str::to_owned)
         );
+        // No request log: nothing reads it outside tests.
+        assert_eq!(c.api.request_log, 0);
         let flag = parse(&["--token", "flag"]).unwrap().unwrap();
         let c = rt.block_on(config(&flag, Some("env".to_owned()))).unwrap();
         assert_eq!(c.token.as_deref(), Some("flag"));

@@ -165,9 +165,10 @@ async fn start_bare() -> SocketAddr {
 }
 
 async fn start_crdkit() -> ApiServer {
-    let s = ApiServer::start_with(ServerConfig::default())
-        .await
-        .unwrap();
+    // Configured as `crdgen serve` runs it: no request log (only tests read one).
+    let mut config = ServerConfig::default();
+    config.api.request_log = 0;
+    let s = ApiServer::start_with(config).await.unwrap();
     let crd = json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
         "metadata": {"name": "crontabs.stable.example.com"},
         "spec": {"group": "stable.example.com", "scope": "Namespaced",
