@@ -118,6 +118,36 @@ pub struct CustomResourceDefinitionNames {
     pub categories: Vec<String>,
 }
 
+impl CustomResourceDefinitionNames {
+    /// The v1 defaults of the names (apiextensions-apiserver `pkg/apis/apiextensions/v1/
+    /// defaults.go`, `SetDefaults_CustomResourceDefinitionSpec`): `singular` the lower-cased
+    /// kind and `listKind` the kind with `List`, where they are empty.
+    pub fn set_defaults(&mut self) {
+        self.singular = self.singular_or_default();
+        self.list_kind = self.list_kind_or_default();
+    }
+
+    /// `singular`, or its default: the lower-cased kind.
+    #[must_use]
+    pub fn singular_or_default(&self) -> String {
+        if self.singular.is_empty() {
+            self.kind.to_lowercase()
+        } else {
+            self.singular.clone()
+        }
+    }
+
+    /// `listKind`, or its default: the kind with `List` (none without a kind).
+    #[must_use]
+    pub fn list_kind_or_default(&self) -> String {
+        if self.list_kind.is_empty() && !self.kind.is_empty() {
+            format!("{}List", self.kind)
+        } else {
+            self.list_kind.clone()
+        }
+    }
+}
+
 /// One entry of `spec.versions`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -198,10 +198,16 @@ fn names(crd: &CustomResourceDefinition, v: &CustomResourceDefinitionVersion) ->
         attrs.push(Meta::str("scope", &crd.spec.scope));
     }
     attrs.push(Meta::str("plural", &n.plural));
-    if !n.singular.is_empty() && n.singular != n.kind.to_lowercase() {
+    // Names the API server would default to are left to the derive's defaults.
+    let mut defaults = crdkit_schema::crd::CustomResourceDefinitionNames {
+        kind: n.kind.clone(),
+        ..Default::default()
+    };
+    defaults.set_defaults();
+    if !n.singular.is_empty() && n.singular != defaults.singular {
         attrs.push(Meta::str("singular", &n.singular));
     }
-    if !n.list_kind.is_empty() && n.list_kind != format!("{}List", n.kind) {
+    if !n.list_kind.is_empty() && n.list_kind != defaults.list_kind {
         attrs.push(Meta::str("list_kind", &n.list_kind));
     }
     if !n.short_names.is_empty() {

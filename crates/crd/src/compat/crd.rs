@@ -228,21 +228,11 @@ pub(super) fn compare(
 }
 
 fn singular(c: &CustomResourceDefinition) -> String {
-    let n = &c.spec.names;
-    if n.singular.is_empty() {
-        n.kind.to_lowercase()
-    } else {
-        n.singular.clone()
-    }
+    c.spec.names.singular_or_default()
 }
 
 fn list_kind(c: &CustomResourceDefinition) -> String {
-    let n = &c.spec.names;
-    if n.list_kind.is_empty() {
-        format!("{}List", n.kind)
-    } else {
-        n.list_kind.clone()
-    }
+    c.spec.names.list_kind_or_default()
 }
 
 /// The parts of a version around its schema.

@@ -23,13 +23,7 @@ use crdkit_schema::{JsonSchemaProps, SchemaOrArray, SchemaOrBool, SchemaOrString
 /// decoder turns a JSON `null` for a pointer field into "unset").
 pub(super) fn prepare(crd: &CustomResourceDefinition) -> CustomResourceDefinition {
     let mut crd = crd.clone();
-    let names = &mut crd.spec.names;
-    if names.singular.is_empty() {
-        names.singular = names.kind.to_lowercase();
-    }
-    if names.list_kind.is_empty() && !names.kind.is_empty() {
-        names.list_kind = format!("{}List", names.kind);
-    }
+    crd.spec.names.set_defaults();
     let conversion = crd
         .spec
         .conversion

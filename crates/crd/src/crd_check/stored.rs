@@ -76,12 +76,7 @@ pub fn as_stored(crd: &CustomResourceDefinition) -> CustomResourceDefinition {
         return crd.clone();
     };
     let mut names = crd.spec.names.clone();
-    if names.singular.is_empty() {
-        names.singular = names.kind.to_lowercase();
-    }
-    if names.list_kind.is_empty() && !names.kind.is_empty() {
-        names.list_kind = format!("{}List", names.kind);
-    }
+    names.set_defaults();
     let mut crd = crd.clone();
     crd.status = Some(json!({
         "acceptedNames": names,

@@ -35,11 +35,7 @@ impl Names {
             version: version.to_owned(),
             kind: n.kind.clone(),
             // What the API server's defaulting of the CRD fills in.
-            list_kind: if n.list_kind.is_empty() {
-                format!("{}List", n.kind)
-            } else {
-                n.list_kind.clone()
-            },
+            list_kind: n.list_kind_or_default(),
             plural: n.plural.clone(),
             namespaced: crd.spec.scope == "Namespaced",
             definition_prefix: None,

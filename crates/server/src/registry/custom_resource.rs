@@ -64,17 +64,9 @@ fn info_of(crd: &CustomResourceDefinition, version: &str) -> ResourceInfo {
         group: crd.spec.group.clone(),
         version: version.to_owned(),
         resource: n.plural.clone(),
-        singular: if n.singular.is_empty() {
-            n.kind.to_lowercase()
-        } else {
-            n.singular.clone()
-        },
+        singular: n.singular_or_default(),
         kind: n.kind.clone(),
-        list_kind: if n.list_kind.is_empty() {
-            format!("{}List", n.kind)
-        } else {
-            n.list_kind.clone()
-        },
+        list_kind: n.list_kind_or_default(),
         namespaced: namespaced(crd),
         short_names: n.short_names.clone(),
         categories: n.categories.clone(),

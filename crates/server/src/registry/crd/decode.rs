@@ -8,13 +8,7 @@ use crate::engine::CustomResourceDefinition;
 
 /// `SetDefaults_CustomResourceDefinition(Spec)`.
 pub(super) fn set_defaults(crd: &mut CustomResourceDefinition) {
-    let n = &mut crd.spec.names;
-    if n.singular.is_empty() {
-        n.singular = n.kind.to_lowercase();
-    }
-    if n.list_kind.is_empty() && !n.kind.is_empty() {
-        n.list_kind = format!("{}List", n.kind);
-    }
+    crd.spec.names.set_defaults();
     let conv = crd.spec.conversion.get_or_insert_with(Default::default);
     if conv.strategy.is_empty() {
         conv.strategy = "None".to_owned();
