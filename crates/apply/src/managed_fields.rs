@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crdkit_apimachinery::goparse::{format_rfc3339, parse_rfc3339};
 
@@ -77,31 +77,35 @@ impl ManagedFieldsEntry {
     /// The entry's JSON, empty fields left out.
     #[must_use]
     pub fn to_value(&self) -> Value {
-        self.value_with(self.fields_v1.clone())
+        self.clone().into_value()
     }
 
-    /// [`ManagedFieldsEntry::to_value`], taking `fieldsV1` instead of copying it.
+    /// [`ManagedFieldsEntry::to_value`], its strings and `fieldsV1` moved instead of copied
+    /// (every write encodes its entries).
     #[must_use]
-    pub fn into_value(mut self) -> Value {
-        let fields_v1 = self.fields_v1.take();
-        self.value_with(fields_v1)
-    }
-
-    fn value_with(&self, fields_v1: Option<Value>) -> Value {
-        let mut m = Map::new();
-        let mut put = |k: &str, v: &str| {
-            if !v.is_empty() {
-                m.insert(k.to_owned(), json!(v));
-            }
-        };
-        put("manager", &self.manager);
-        put("operation", &self.operation);
-        put("apiVersion", &self.api_version);
-        if let Some(t) = &self.time {
-            put("time", t);
-        }
-        put("fieldsType", &self.fields_type);
-        put("subresource", &self.subresource);
+    pub fn into_value(self) -> Value {
+        let ManagedFieldsEntry {
+            manager,
+            operation,
+            api_version,
+            time,
+            fields_type,
+            fields_v1,
+            subresource,
+        } = self;
+        let strings = [
+            ("manager", manager),
+            ("operation", operation),
+            ("apiVersion", api_version),
+            ("time", time.unwrap_or_default()),
+            ("fieldsType", fields_type),
+            ("subresource", subresource),
+        ];
+        let mut m: Map<String, Value> = strings
+            .into_iter()
+            .filter(|(_, v)| !v.is_empty())
+            .map(|(k, v)| (k.to_owned(), Value::String(v)))
+            .collect();
         if let Some(f) = fields_v1 {
             m.insert("fieldsV1".to_owned(), f);
         }
