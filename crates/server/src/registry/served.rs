@@ -11,7 +11,9 @@ pub struct Registry {
     /// Incremented by every change (discovery and OpenAPI documents are rebuilt from it).
     pub generation: u64,
     crds: BTreeMap<String, Arc<CrdEntry>>,
-    by_resource: HashMap<(String, String, String), Arc<CrdEntry>>,
+    /// By group, version and resource, nested: a request looks its resource up without
+    /// building a key.
+    by_resource: HashMap<String, HashMap<String, HashMap<String, Arc<CrdEntry>>>>,
 }
 
 impl Registry {
@@ -27,15 +29,15 @@ impl Registry {
         self.generation += 1;
         let entry = Arc::new(entry);
         if entry.served() {
+            let by_version = self
+                .by_resource
+                .entry(entry.crd.spec.group.clone())
+                .or_default();
             for v in entry.served_versions() {
-                self.by_resource.insert(
-                    (
-                        entry.crd.spec.group.clone(),
-                        v.clone(),
-                        entry.crd.spec.names.plural.clone(),
-                    ),
-                    Arc::clone(&entry),
-                );
+                by_version
+                    .entry(v)
+                    .or_default()
+                    .insert(entry.crd.spec.names.plural.clone(), Arc::clone(&entry));
             }
         }
         self.crds.insert(entry.name.clone(), entry);
@@ -45,7 +47,14 @@ impl Registry {
     pub fn remove(&mut self, name: &str) {
         if let Some(old) = self.crds.remove(name) {
             self.generation += 1;
-            self.by_resource.retain(|_, e| !Arc::ptr_eq(e, &old));
+            for by_version in self.by_resource.values_mut() {
+                for by_name in by_version.values_mut() {
+                    by_name.retain(|_, e| !Arc::ptr_eq(e, &old));
+                }
+                by_version.retain(|_, by_name| !by_name.is_empty());
+            }
+            self.by_resource
+                .retain(|_, by_version| !by_version.is_empty());
         }
     }
 
@@ -53,7 +62,9 @@ impl Registry {
     #[must_use]
     pub fn lookup(&self, group: &str, version: &str, resource: &str) -> Option<Arc<CrdEntry>> {
         self.by_resource
-            .get(&(group.to_owned(), version.to_owned(), resource.to_owned()))
+            .get(group)?
+            .get(version)?
+            .get(resource)
             .cloned()
     }
 
@@ -66,5 +77,51 @@ impl Registry {
     /// Every CRD held, by name.
     pub fn all(&self) -> impl Iterator<Item = &Arc<CrdEntry>> {
         self.crds.values()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(plural: &str, versions: &[&str], revision: u64) -> CrdEntry {
+        let versions: Vec<serde_json::Value> = versions
+            .iter()
+            .enumerate()
+            .map(|(i, v)| serde_json::json!({"name": v, "served": true, "storage": i == 0}))
+            .collect();
+        let crd = serde_json::json!({"apiVersion": "apiextensions.k8s.io/v1",
+            "kind": "CustomResourceDefinition",
+            "metadata": {"name": format!("{plural}.g.io")},
+            "spec": {"group": "g.io", "scope": "Namespaced", "versions": versions,
+                "names": {"plural": plural, "kind": "K"}},
+            "status": {"conditions": [{"type": "Established", "status": "True"}]}});
+        CrdEntry::new(serde_json::from_value(crd).unwrap(), revision)
+    }
+
+    #[test]
+    fn resources_are_found_by_group_version_and_name_until_removed() {
+        let mut r = Registry::default();
+        r.upsert(entry("as", &["v1", "v2"], 1));
+        r.upsert(entry("bs", &["v1"], 2));
+        let name = |e: Option<Arc<CrdEntry>>| e.map(|e| e.name.clone());
+        assert_eq!(
+            name(r.lookup("g.io", "v2", "as")).as_deref(),
+            Some("as.g.io")
+        );
+        assert_eq!(
+            name(r.lookup("g.io", "v1", "bs")).as_deref(),
+            Some("bs.g.io")
+        );
+        assert!(r.lookup("g.io", "v2", "bs").is_none());
+        assert!(r.lookup("h.io", "v1", "as").is_none());
+        // A version no longer served is no longer found.
+        r.upsert(entry("as", &["v1"], 3));
+        assert!(r.lookup("g.io", "v2", "as").is_none());
+        assert!(r.lookup("g.io", "v1", "as").is_some());
+        r.remove("as.g.io");
+        r.remove("bs.g.io");
+        assert!(r.lookup("g.io", "v1", "as").is_none());
+        assert!(r.by_resource.is_empty());
     }
 }
