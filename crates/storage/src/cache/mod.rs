@@ -316,7 +316,7 @@ impl<D: Decode> CacheShared<D> {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn apply(&self, event: &Event) {
+    fn apply(&self, event: Event) {
         let mut state = self.write();
         if let Some(change) = state.apply(event, &self.decoder) {
             let revision = change.revision;
@@ -384,7 +384,7 @@ async fn run<D: Decode>(shared: Arc<CacheShared<D>>, mut stream: EventStream) {
     loop {
         let error = match stream.next().await {
             Some(Ok(event)) => {
-                shared.apply(&event);
+                shared.apply(event);
                 backoff = Duration::from_millis(50);
                 continue;
             }

@@ -67,7 +67,7 @@ impl<O> CacheState<O> {
     /// already seen (a backend watch re-opened at an earlier revision).
     pub(super) fn apply<D: Decode<Object = O>>(
         &mut self,
-        event: &Event,
+        event: Event,
         decoder: &D,
     ) -> Option<Arc<Change<O>>> {
         if event.revision <= self.revision {
@@ -106,6 +106,7 @@ impl<O> CacheState<O> {
                 gone
             }
             EventKind::Added | EventKind::Modified => {
+                // The event's key goes to the state's table, a copy to the entry.
                 let entry = decode(event.kv()?);
                 if !self.index.is_off() {
                     if let Some(e) = self.current.get(&event.key) {
@@ -115,7 +116,7 @@ impl<O> CacheState<O> {
                     self.index
                         .insert(&entry, decoder.terms(&entry.object), decoder);
                 }
-                self.current.insert(event.key.clone(), Arc::clone(&entry));
+                self.current.insert(event.key, Arc::clone(&entry));
                 entry
             }
         };
