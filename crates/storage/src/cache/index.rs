@@ -8,7 +8,7 @@
 
 use std::borrow::Borrow;
 use std::cmp::Ordering;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::ops::Bound;
 use std::sync::Arc;
 
@@ -55,6 +55,14 @@ impl<O> Ord for ByKey<O> {
     }
 }
 
+/// Files `entry` under `term`, replacing the entry of the same key.
+fn put<O>(by_term: &mut HashMap<String, BTreeSet<ByKey<O>>>, term: String, entry: &Arc<Entry<O>>) {
+    by_term
+        .entry(term)
+        .or_default()
+        .replace(ByKey(Arc::clone(entry)));
+}
+
 impl<O> Default for Index<O> {
     fn default() -> Self {
         Index {
@@ -96,10 +104,7 @@ impl<O> Index<O> {
         for entry in entries {
             for term in decoder.terms(&entry.object) {
                 if decoder.family(&term) == family {
-                    fresh
-                        .entry(term)
-                        .or_default()
-                        .replace(ByKey(Arc::clone(entry)));
+                    put(&mut fresh, term, entry);
                 }
             }
         }
@@ -111,7 +116,7 @@ impl<O> Index<O> {
     /// The index of `entries` for the same families.
     pub(super) fn rebuild<D: Decode<Object = O>>(
         &self,
-        entries: &std::collections::BTreeMap<String, Arc<Entry<O>>>,
+        entries: &BTreeMap<String, Arc<Entry<O>>>,
         decoder: &D,
     ) -> Self {
         let mut index = Index::default();
@@ -130,13 +135,9 @@ impl<O> Index<O> {
         decoder: &D,
     ) {
         for term in terms {
-            if !self.indexes(decoder.family(&term)) {
-                continue;
+            if self.indexes(decoder.family(&term)) {
+                put(&mut self.by_term, term, entry);
             }
-            self.by_term
-                .entry(term)
-                .or_default()
-                .replace(ByKey(Arc::clone(entry)));
         }
     }
 
