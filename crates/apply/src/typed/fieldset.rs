@@ -207,6 +207,32 @@ impl<'s> Walk<'s> {
         }
     }
 
+    /// What `compareWalker` finds added when the left-hand side is an object holding only the
+    /// root fields `same`, equal on both sides (a create: the empty object of a kind, its
+    /// `apiVersion` and `kind`): every other field of the root, each with every node below it.
+    /// `None` where the comparison would find more or fail: a root that is not a map compared
+    /// field by field, a field without a type, a part that does not type.
+    pub(crate) fn created_field_set(&self, v: &Value, t: TypeId, same: &[&str]) -> Option<Set> {
+        let atom = self.schema.atom(t);
+        let (Ok(Shape::Map), Value::Object(m)) = (pick(atom, deduce(atom, Some(v))), v) else {
+            return None;
+        };
+        let map = atom.map.as_ref().filter(|map| !map.atomic)?;
+        let mut out = SetBuilder::default();
+        out.set_hint(m.len());
+        for (key, value) in m {
+            if same.contains(&key.as_str()) {
+                continue;
+            }
+            let (set, errs) = self.collect_field_set(value, map.type_of(key)?, Collect::Added);
+            if !errs.is_empty() {
+                return None;
+            }
+            attach(&mut out, PathElement::Field(key.clone()), true, set);
+        }
+        Some(out.finish())
+    }
+
     /// One step of `toFieldSetWalker.toFieldSet`: the shape of `v` and its children.
     fn field_set_node<'v>(
         &self,

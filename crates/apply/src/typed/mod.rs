@@ -192,6 +192,14 @@ impl TypedValue {
         errs.into_result().map(|()| set)
     }
 
+    /// What [`TypedValue::compare`] of the empty object of the kind (only `apiVersion` and
+    /// `kind`, equal to `self`'s) with `self` finds added, in one walk; `None` where that
+    /// comparison must run instead (see [`Walk::created_field_set`]).
+    pub(crate) fn created_field_set(&self) -> Option<Set> {
+        self.walk()
+            .created_field_set(&self.value, self.schema.root(), &["apiVersion", "kind"])
+    }
+
     /// `Merge`: `pso` ("partially specified object") over `self`; `pso` wins on every leaf both
     /// set, and nothing is removed.
     ///
