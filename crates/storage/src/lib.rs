@@ -110,4 +110,11 @@ pub trait Storage: Send + Sync + 'static {
     /// Discards history up to `revision`: reads at revisions below it and watches after
     /// revisions below it fail with [`Error::Compacted`] afterwards.
     async fn compact(&self, revision: Revision) -> Result<()>;
+
+    /// Whether the values a watch yields are the very [`Bytes`] the writes were given (the same
+    /// allocation, not a copy), so that a writer may leave what it knows of a value beside it for
+    /// the watch's reader, keyed by its address. `false` unless a backend promises it.
+    fn shares_values(&self) -> bool {
+        false
+    }
 }

@@ -302,6 +302,11 @@ impl Storage for MemoryStorage {
         inner.compact(revision);
         Ok(())
     }
+
+    /// Written values are kept and handed to watches as given.
+    fn shares_values(&self) -> bool {
+        true
+    }
 }
 
 /// A watch: reads the log after its position in batches, then waits for the next write.

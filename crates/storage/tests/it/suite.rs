@@ -34,7 +34,8 @@ macro_rules! storage_suite {
             list_sorted_under_prefix, list_pages_read_one_snapshot, list_at_old_revision,
             list_compacted_and_future_revisions, watch_replays_then_follows, watch_filters_by_prefix,
             watch_compacted_revision, watch_from_now_sees_only_new_writes, automatic_compaction,
-            concurrent_compare_and_swap, cache_fan_out, cache_under_concurrent_writes);
+            concurrent_compare_and_swap, cache_fan_out, cache_under_concurrent_writes,
+            shared_values_are_the_written_bytes);
     };
     (@tests $open:expr; $($name:ident),* $(,)?) => {
         $(
@@ -420,6 +421,33 @@ pub async fn watch_replays_then_follows(open: Open) {
         assert_eq!(e.key, format!("/w/n{i:02}"));
         assert!(e.revision > last);
         last = e.revision;
+    }
+}
+
+/// A backend that says its watch hands out the written bytes does, for creates and updates
+/// replayed and live (a writer's note keyed by their address would otherwise never be read, or
+/// worse, be read for other bytes); one that does not say so owes nothing.
+pub async fn shared_values_are_the_written_bytes(open: Open) {
+    let Some(backend) = open(KEEP_ALL).await else {
+        return;
+    };
+    let s = &backend.store;
+    let same = |e: &Event, v: &Bytes| {
+        let got = e.value.as_ref().expect("a value");
+        (got.as_ptr(), got.len()) == (v.as_ptr(), v.len())
+    };
+    let (v1, v2, v3) = (b("one"), b("two"), b("three"));
+    let a = s.create("/s/a", v1.clone()).await.unwrap();
+    s.update("/s/a", v2.clone(), a.mod_revision).await.unwrap();
+    let mut watch = s.watch("/s/", 0).await.unwrap();
+    s.create("/s/b", v3.clone()).await.unwrap();
+    let seen = [
+        same(&next(&mut watch).await.unwrap(), &v1),
+        same(&next(&mut watch).await.unwrap(), &v2),
+        same(&next(&mut watch).await.unwrap(), &v3),
+    ];
+    if s.shares_values() {
+        assert_eq!(seen, [true; 3]);
     }
 }
 
