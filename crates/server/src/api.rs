@@ -151,6 +151,9 @@ impl Api {
         config: ApiConfig,
         shutdown: CancellationToken,
     ) -> ApiResult<(Arc<Api>, u64)> {
+        // Writes hand the cache the heads of what they store when it gets the same bytes.
+        let hints = storage.shares_values().then(Arc::default);
+        let decoder = hints.clone().map(Decoder::with_hints).unwrap_or_default();
         let cache = WatchCache::start_with(
             Arc::clone(&storage),
             WatchCacheConfig {
@@ -159,7 +162,7 @@ impl Api {
                 history_max_age: None,
                 watcher_buffer: config.watcher_buffer,
             },
-            Decoder,
+            decoder,
         )
         .await
         .map_err(ApiError::internal)?;
@@ -172,7 +175,10 @@ impl Api {
             .map_err(ApiError::bad_request)?;
         let registry = Arc::new(RwLock::new(Registry::default()));
         let api = Arc::new(Api {
-            objects: Objects::new(storage, config.max_object_bytes),
+            objects: match hints {
+                Some(hints) => Objects::new(storage, config.max_object_bytes).with_hints(hints),
+                None => Objects::new(storage, config.max_object_bytes),
+            },
             cache,
             crds: Arc::new(CrdStrategy::new(Arc::clone(&registry))),
             registry,

@@ -38,7 +38,7 @@ pub(super) fn converts_locally(strategy: &dyn Strategy) -> bool {
 
 /// An entry read from the storage rather than the cache (decoded here, kept by nobody).
 pub(super) fn transient(kv: crdkit_storage::KeyValue) -> Arc<Entry> {
-    let object = crdkit_storage::Decode::decode(&Decoder, &kv);
+    let object = crdkit_storage::Decode::decode(&Decoder::default(), &kv);
     Arc::new(Entry { kv, object })
 }
 

@@ -7,11 +7,13 @@
 //! encoder, handed to every watcher). The encoding is kept as the watch frame
 //! `{"type":"ADDED","object":…}\n` it was first needed as; the object alone is a slice of it.
 
-use std::sync::{Arc, Mutex};
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use bytes::{Bytes, BytesMut};
 use crdkit_storage::{Decode, KeyValue};
 use serde::Deserialize;
+use serde_json::Value;
 
 use super::head::{Str, StrPairs};
 
@@ -23,8 +25,60 @@ pub type Entry = crdkit_storage::Entry<Decoded>;
 pub type Change = crdkit_storage::Change<Decoded>;
 
 /// Decodes what selections need; see [`Decoded`].
-#[derive(Debug, Default, Clone, Copy)]
-pub struct Decoder;
+#[derive(Debug, Default, Clone)]
+pub struct Decoder {
+    /// Heads left by writers for the bytes they wrote ([`Hints`]).
+    hints: Option<Arc<Hints>>,
+}
+
+impl Decoder {
+    /// A decoder that first takes what writers left in `hints`.
+    #[must_use]
+    pub fn with_hints(hints: Arc<Hints>) -> Decoder {
+        Decoder { hints: Some(hints) }
+    }
+}
+
+/// What writers know of the objects they are writing, for a backend whose watch hands out the
+/// very bytes it was given ([`crdkit_storage::Storage::shares_values`]): the writer reads an
+/// object's head from the value it has just encoded, and the cache takes it for the event of
+/// those bytes instead of parsing them again.
+///
+/// Keyed by the bytes' address and length. Each hint holds a clone of its bytes, which keeps
+/// their allocation alive, so no other bytes can have that address while the hint is kept: an
+/// equal address means the same bytes.
+#[derive(Debug, Default)]
+pub struct Hints(Mutex<VecDeque<(Bytes, Decoded)>>);
+
+impl Hints {
+    /// Hints kept: far more than writes in flight. The oldest go first (a write that failed
+    /// leaves its hint behind).
+    const KEPT: usize = 256;
+
+    /// Leaves the head of `obj`, about to be stored as `bytes`.
+    pub fn put(&self, bytes: &Bytes, obj: &Value) {
+        let Some(head) = Decoded::of_value(obj) else {
+            return;
+        };
+        if bytes.is_empty() {
+            return;
+        }
+        let mut hints = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if hints.len() == Self::KEPT {
+            hints.pop_front();
+        }
+        hints.push_back((bytes.clone(), head));
+    }
+
+    /// The head left for `bytes`, taken.
+    fn take(&self, bytes: &Bytes) -> Option<Decoded> {
+        let mut hints = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let at = hints
+            .iter()
+            .position(|(b, _)| (b.as_ptr(), b.len()) == (bytes.as_ptr(), bytes.len()))?;
+        hints.remove(at).map(|(_, head)| head)
+    }
+}
 
 /// The stored object's `metadata.name`, `metadata.namespace` and labels (the string values
 /// among them, as `unstructured` reads them), what the garbage collector reads, and its
@@ -119,13 +173,34 @@ struct Meta {
 }
 
 impl Ownership {
+    /// `api_version` and `kind` of the object, `meta` its decoded `metadata`.
     fn of(api_version: Str, kind: Str, meta: &mut Meta) -> Ownership {
-        use serde_json::Value;
         let uid = std::mem::take(&mut meta.uid).text();
+        Ownership::read(
+            uid,
+            &api_version.text(),
+            kind.text(),
+            meta.owner_references.as_ref(),
+            meta.finalizers.as_ref(),
+            !std::mem::take(&mut meta.deletion_timestamp)
+                .text()
+                .is_empty(),
+        )
+    }
+
+    /// The ownership of an object with `uid` (none without one).
+    fn read(
+        uid: String,
+        api_version: &str,
+        kind: String,
+        owner_references: Option<&Value>,
+        finalizers: Option<&Value>,
+        deleting: bool,
+    ) -> Ownership {
         if uid.is_empty() {
             return Ownership::default();
         }
-        let owners = match &meta.owner_references {
+        let owners = match owner_references {
             Some(Value::Array(refs)) => refs
                 .iter()
                 .map(|r| OwnerRef {
@@ -138,7 +213,7 @@ impl Ownership {
                 .collect(),
             _ => Vec::new(),
         };
-        let finalizers = match &meta.finalizers {
+        let finalizers = match finalizers {
             Some(Value::Array(a)) => a
                 .iter()
                 .filter_map(Value::as_str)
@@ -148,14 +223,55 @@ impl Ownership {
         };
         Ownership {
             uid,
-            group: group_of(&api_version.text()),
-            kind: kind.text(),
+            group: group_of(api_version),
+            kind,
             owners,
-            deleting: !std::mem::take(&mut meta.deletion_timestamp)
-                .text()
-                .is_empty(),
+            deleting,
             finalizers,
         }
+    }
+}
+
+/// A string field as the decoder reads it: empty when absent or not a string.
+fn text(v: Option<&Value>) -> &str {
+    v.and_then(Value::as_str).unwrap_or_default()
+}
+
+impl Decoded {
+    /// What [`Decoder`] reads from the JSON of `obj`, read from the value. `None` for an object
+    /// whose JSON the decoder does not read field by field (`metadata` neither an object nor
+    /// null: it reads nothing then); those are decoded from their bytes.
+    fn of_value(obj: &Value) -> Option<Decoded> {
+        let obj = obj.as_object()?;
+        let empty = serde_json::Map::new();
+        let meta = match obj.get("metadata") {
+            None | Some(Value::Null) => &empty,
+            Some(Value::Object(meta)) => meta,
+            Some(_) => return None,
+        };
+        let labels = match meta.get("labels") {
+            Some(Value::Object(labels)) => Labels::new(
+                labels
+                    .iter()
+                    .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?))),
+            ),
+            _ => Labels::default(),
+        };
+        let ownership = Ownership::read(
+            text(meta.get("uid")).to_owned(),
+            text(obj.get("apiVersion")),
+            text(obj.get("kind")).to_owned(),
+            meta.get("ownerReferences"),
+            meta.get("finalizers"),
+            !text(meta.get("deletionTimestamp")).is_empty(),
+        );
+        Some(Decoded {
+            name: text(meta.get("name")).to_owned(),
+            namespace: text(meta.get("namespace")).to_owned(),
+            labels,
+            ownership,
+            encoded: Mutex::new(None),
+        })
     }
 }
 
@@ -177,6 +293,9 @@ impl Decode for Decoder {
     }
 
     fn decode(&self, kv: &KeyValue) -> Decoded {
+        if let Some(head) = self.hints.as_ref().and_then(|h| h.take(&kv.value)) {
+            return head;
+        }
         // A value that is not an object decodes to nothing here; reading it fails with a 500
         // where it is served (`super::decode`).
         // Only an object: a struct would also read from an array, by position.
@@ -422,12 +541,89 @@ mod tests {
     use super::*;
 
     fn decode(value: &[u8]) -> Decoded {
-        Decoder.decode(&KeyValue {
+        Decoder::default().decode(&KeyValue {
             key: "/k".into(),
             value: Bytes::copy_from_slice(value),
             create_revision: 1,
             mod_revision: 1,
         })
+    }
+
+    fn head(d: &Decoded) -> (&str, &str, &Labels, &Ownership) {
+        (&d.name, &d.namespace, &d.labels, &d.ownership)
+    }
+
+    /// A writer's hint must be what the cache would have parsed from the bytes.
+    #[test]
+    fn heads_read_from_values_are_those_read_from_bytes() {
+        use serde_json::json;
+        let objects = [
+            json!({"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "a",
+                "namespace": "ns", "uid": "u", "labels": {"x": "y", "n": 1, "z": ""},
+                "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": "d",
+                    "uid": "o", "blockOwnerDeletion": true}, 7, {"apiVersion": 3}],
+                "finalizers": ["f", 1], "deletionTimestamp": "2021-01-01T00:00:00Z",
+                "managedFields": [{"manager": "m"}]}, "spec": {"x": [1, {"y": null}]}}),
+            json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "b"}}),
+            json!({"apiVersion": 1, "kind": ["x"], "metadata": {"name": 2, "uid": "u",
+                "labels": ["a"], "finalizers": "f", "ownerReferences": {"a": 1},
+                "deletionTimestamp": 5}}),
+            json!({"apiVersion": "g/v", "kind": "K", "metadata": {"uid": "", "labels": "x",
+                "ownerReferences": [{"uid": "o"}]}}),
+            json!({"apiVersion": "g/v", "kind": "K", "metadata": null}),
+            json!({"kind": "K"}),
+            json!({}),
+        ];
+        for obj in &objects {
+            let from_value = Decoded::of_value(obj).expect("read field by field");
+            let from_bytes = decode(&serde_json::to_vec(obj).unwrap());
+            assert_eq!(head(&from_value), head(&from_bytes), "{obj}");
+        }
+        // What the decoder does not read field by field is left to it.
+        for obj in [
+            json!({"metadata": ["a", "b"]}),
+            json!({"metadata": "m"}),
+            json!([1]),
+        ] {
+            assert!(Decoded::of_value(&obj).is_none(), "{obj}");
+        }
+    }
+
+    /// A hint is taken once, for the very bytes it was left for; the oldest go first.
+    #[test]
+    fn hints_are_taken_for_the_bytes_they_were_left_for() {
+        use serde_json::json;
+        let hints = Arc::new(Hints::default());
+        let decoder = Decoder::with_hints(Arc::clone(&hints));
+        let kv = |value: &Bytes| KeyValue {
+            key: "/k".into(),
+            value: value.clone(),
+            create_revision: 1,
+            mod_revision: 1,
+        };
+        let written = Bytes::from_static(br#"{"metadata":{"name":"in-bytes"}}"#);
+        // A head that is not that of the bytes shows where a decode came from.
+        hints.put(&written, &json!({"metadata": {"name": "hinted"}}));
+        let copy = Bytes::copy_from_slice(&written);
+        assert_eq!(decoder.decode(&kv(&copy)).name, "in-bytes");
+        assert_eq!(decoder.decode(&kv(&written)).name, "hinted");
+        assert_eq!(decoder.decode(&kv(&written)).name, "in-bytes");
+        // Hints left by writes that never reached storage are dropped, oldest first.
+        let first = Bytes::from_static(br#"{"metadata":{"name":"first"}}"#);
+        hints.put(&first, &json!({"metadata": {"name": "hinted"}}));
+        let mut kept = Vec::new();
+        for i in 0..Hints::KEPT {
+            let b = Bytes::from(format!(r#"{{"metadata":{{"name":"n{i}"}}}}"#));
+            hints.put(&b, &json!({"metadata": {"name": "hinted"}}));
+            kept.push(b);
+        }
+        assert_eq!(decoder.decode(&kv(&first)).name, "first");
+        assert_eq!(decoder.decode(&kv(&kept[0])).name, "hinted");
+        assert_eq!(decoder.decode(&kv(&kept[Hints::KEPT - 1])).name, "hinted");
+        // Values the decoder reads otherwise leave no hint.
+        let odd = Bytes::from_static(br#"{"metadata":"m"}"#);
+        hints.put(&odd, &json!({"metadata": "m"}));
+        assert_eq!(hints.0.lock().unwrap().len(), Hints::KEPT - 2);
     }
 
     #[test]
@@ -504,14 +700,17 @@ mod tests {
             create_revision: 1,
             mod_revision: 2,
         };
-        let d = Decoder.decode(&kv);
+        let d = Decoder::default().decode(&kv);
         assert_eq!((d.name.as_str(), d.namespace.as_str()), ("a", "ns"));
         assert_eq!(d.labels.to_map().len(), 1);
         assert_eq!(d.labels.get("x"), Some("y"));
         assert_eq!(d.labels.get("n"), None);
-        assert_eq!(Decoder.terms(&d), ["x=y"]);
-        assert_eq!(Decoder.family("x=y"), "x");
-        assert_eq!(Decoder.family("example.com/x=a=b"), "example.com/x");
+        assert_eq!(Decoder::default().terms(&d), ["x=y"]);
+        assert_eq!(Decoder::default().family("x=y"), "x");
+        assert_eq!(
+            Decoder::default().family("example.com/x=a=b"),
+            "example.com/x"
+        );
         let l = Labels::new([("a", ""), ("b", "c")]);
         assert_eq!(
             (l.get("a"), l.get("b"), l.get("c")),
@@ -538,7 +737,7 @@ mod tests {
             value: Bytes::from_static(b"[1]"),
             ..kv
         };
-        assert!(Decoder.decode(&junk).name.is_empty());
+        assert!(Decoder::default().decode(&junk).name.is_empty());
     }
 
     #[test]

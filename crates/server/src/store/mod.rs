@@ -145,6 +145,9 @@ pub fn is_request_too_large(e: &ApiError) -> bool {
 pub struct Objects {
     storage: Arc<dyn Storage>,
     max_object_bytes: usize,
+    /// Where writes leave the heads of what they store for the watch cache, when storage
+    /// hands the cache the bytes written ([`cached::Hints`]).
+    hints: Option<Arc<cached::Hints>>,
 }
 
 impl Objects {
@@ -155,7 +158,16 @@ impl Objects {
         Objects {
             storage,
             max_object_bytes,
+            hints: None,
         }
+    }
+
+    /// Writes leave the heads of what they store in `hints` (for a storage that
+    /// [shares values](Storage::shares_values)).
+    #[must_use]
+    pub fn with_hints(mut self, hints: Arc<cached::Hints>) -> Objects {
+        self.hints = Some(hints);
+        self
     }
 
     /// The encoding of `obj` to write at `key`, within the size limit.
@@ -163,6 +175,10 @@ impl Objects {
         let encoded = encode::encode(obj);
         if encoded.bytes.len().saturating_add(key.len()) > self.max_object_bytes {
             return Err(request_too_large());
+        }
+        // Before the write: the cache may see its event before the write returns.
+        if let Some(hints) = &self.hints {
+            hints.put(&encoded.bytes, obj);
         }
         Ok(encoded)
     }
