@@ -47,8 +47,14 @@ impl Decoder {
 /// Keyed by the bytes' address and length. Each hint holds a clone of its bytes, which keeps
 /// their allocation alive, so no other bytes can have that address while the hint is kept: an
 /// equal address means the same bytes.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Hints(Mutex<VecDeque<(Bytes, Decoded)>>);
+
+impl Default for Hints {
+    fn default() -> Self {
+        Hints(Mutex::new(VecDeque::with_capacity(Self::KEPT)))
+    }
+}
 
 impl Hints {
     /// Hints kept: far more than writes in flight. The oldest go first (a write that failed
