@@ -154,22 +154,26 @@ pub fn body_type(content_type: Option<&str>) -> BodyType {
     let Some(ct) = content_type else {
         return BodyType::Json;
     };
-    let ty = ct
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    match ty.as_str() {
-        "" | "application/json" => BodyType::Json,
-        "application/yaml" => BodyType::Yaml,
-        "application/merge-patch+json" => BodyType::MergePatch,
-        "application/json-patch+json" => BodyType::JsonPatch,
-        "application/strategic-merge-patch+json" => BodyType::StrategicMergePatch,
-        "application/apply-patch+yaml" | "application/apply-patch+cbor" => BodyType::ApplyPatch,
-        "application/vnd.kubernetes.protobuf" => BodyType::Protobuf,
-        _ => BodyType::Other,
-    }
+    const TYPES: [(&str, BodyType); 9] = [
+        ("", BodyType::Json),
+        ("application/json", BodyType::Json),
+        ("application/yaml", BodyType::Yaml),
+        ("application/merge-patch+json", BodyType::MergePatch),
+        ("application/json-patch+json", BodyType::JsonPatch),
+        (
+            "application/strategic-merge-patch+json",
+            BodyType::StrategicMergePatch,
+        ),
+        ("application/apply-patch+yaml", BodyType::ApplyPatch),
+        ("application/apply-patch+cbor", BodyType::ApplyPatch),
+        ("application/vnd.kubernetes.protobuf", BodyType::Protobuf),
+    ];
+    // Media types compare without regard to ASCII case (no lowercase copy per request).
+    let ty = ct.split(';').next().unwrap_or("").trim();
+    TYPES
+        .iter()
+        .find(|(t, _)| t.eq_ignore_ascii_case(ty))
+        .map_or(BodyType::Other, |(_, b)| *b)
 }
 
 #[cfg(test)]
@@ -226,6 +230,22 @@ mod tests {
             body_type(Some("application/vnd.kubernetes.protobuf")),
             BodyType::Protobuf
         );
+        // Any ASCII case, surrounding space and parameters; an empty type is JSON.
+        for (ct, want) in [
+            (" Application/YAML ;x=y", BodyType::Yaml),
+            ("APPLICATION/APPLY-PATCH+CBOR", BodyType::ApplyPatch),
+            ("application/apply-patch+yaml", BodyType::ApplyPatch),
+            ("application/json-patch+json", BodyType::JsonPatch),
+            (
+                "application/strategic-merge-patch+JSON",
+                BodyType::StrategicMergePatch,
+            ),
+            (" ; charset=utf-8", BodyType::Json),
+            ("application/jsonx", BodyType::Other),
+            ("text/plain", BodyType::Other),
+        ] {
+            assert_eq!(body_type(Some(ct)), want, "{ct}");
+        }
         let kubectl = "application/vnd.kubernetes.protobuf,application/json";
         assert_eq!(
             output_with(Some(kubectl), true).unwrap(),
