@@ -18,8 +18,26 @@ use serde_json::Value;
 
 use crate::value;
 
+pub(crate) use serialize::FieldsV1Builder;
 pub(crate) use set::SetBuilder;
 pub use set::{Set, SetIter};
+
+/// What the field-set walk (`typed::fieldset`) builds each node into: a [`Set`]
+/// ([`SetBuilder`]), or the node's `FieldsV1` object directly ([`FieldsV1Builder`]: what
+/// [`Set::to_value`] writes for the set the same calls build).
+pub(crate) trait FieldsBuilder: Default {
+    /// A finished node.
+    type Out;
+    /// How many elements the node may get.
+    fn set_hint(&mut self, hint: usize);
+    /// `pe` is a member.
+    fn add_member(&mut self, pe: PathElement);
+    /// A finished child below `pe`: the subtree when it holds anything, `pe` itself when
+    /// `member`. Each element is attached once.
+    fn attach(&mut self, pe: PathElement, member: bool, child: Self::Out);
+    /// The node.
+    fn finish(self) -> Self::Out;
+}
 
 /// One step of a [`Path`].
 #[derive(Clone, Debug)]

@@ -11,7 +11,7 @@ use std::fmt::{self, Write as _};
 
 use serde_json::{Map, Value};
 
-use super::{PathElement, Set, SetBuilder};
+use super::{FieldsBuilder, PathElement, Set, SetBuilder};
 
 /// Why a `FieldsV1` document or a path element could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -348,4 +348,91 @@ fn read_node(v: &Value) -> Result<(Option<Set>, bool), FieldsError> {
     }
     // Two keys of one element (`k:{"a":1}`, `k:{ "a": 1 }`): the later one's subtree replaces.
     Ok((children.map(SetBuilder::finish_last_wins), is_member))
+}
+
+/// A node of a `FieldsV1` object built as the walk goes, without a [`Set`] in between: the
+/// object [`Set::to_value`] writes for the set [`SetBuilder`] would build from the same calls.
+#[derive(Default)]
+pub(crate) struct FieldsV1Builder(Map<String, Value>);
+
+impl FieldsBuilder for FieldsV1Builder {
+    type Out = Map<String, Value>;
+
+    fn set_hint(&mut self, _: usize) {}
+
+    fn add_member(&mut self, pe: PathElement) {
+        match self.0.entry(serialize_path_element(&pe)) {
+            serde_json::map::Entry::Vacant(v) => {
+                v.insert(Value::Object(Map::new()));
+            }
+            // A node with elements below it says it is a member with `"."`.
+            serde_json::map::Entry::Occupied(mut o) => {
+                if let Value::Object(below) = o.get_mut()
+                    && !below.is_empty()
+                {
+                    below.insert(".".to_owned(), Value::Object(Map::new()));
+                }
+            }
+        }
+    }
+
+    fn attach(&mut self, pe: PathElement, member: bool, mut child: Map<String, Value>) {
+        if child.is_empty() {
+            if member {
+                self.add_member(pe);
+            }
+            return;
+        }
+        if member {
+            child.insert(".".to_owned(), Value::Object(Map::new()));
+        }
+        self.0
+            .insert(serialize_path_element(&pe), Value::Object(child));
+    }
+
+    fn finish(self) -> Map<String, Value> {
+        self.0
+    }
+}
+
+/// [`Set::remove`] (with `recursive`, [`Set::remove_recursive`]) on a `FieldsV1` object: the
+/// members of `other` are no longer members (recursively: gone with all below them), and a node
+/// left without members or elements below it is gone. `other` is small (reset fields, the
+/// fields nobody owns): the work follows its nodes.
+pub(crate) fn remove_from_fields_v1(fields: &mut Map<String, Value>, other: &Set, recursive: bool) {
+    for pe in other.members.iter() {
+        let key = serialize_path_element(pe);
+        match fields.get_mut(&key) {
+            // A member with elements below it stays for them.
+            Some(Value::Object(below)) if !recursive && !below.is_empty() => {
+                below.remove(".");
+            }
+            Some(_) => {
+                fields.remove(&key);
+            }
+            None => {}
+        }
+    }
+    for (pe, theirs) in other.children.iter() {
+        if recursive && other.members.contains(pe) {
+            continue;
+        }
+        let key = serialize_path_element(pe);
+        let Some(Value::Object(below)) = fields.get_mut(&key) else {
+            continue;
+        };
+        // `{}`: a member with nothing below it.
+        if below.is_empty() {
+            continue;
+        }
+        let member = below.contains_key(".");
+        remove_from_fields_v1(below, theirs, recursive);
+        if below.len() == usize::from(member) {
+            if member {
+                below.clear();
+            } else {
+                fields.remove(&key);
+            }
+        }
+    }
 }

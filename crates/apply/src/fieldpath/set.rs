@@ -34,6 +34,34 @@ pub(crate) struct SetBuilder {
     hint: usize,
 }
 
+impl super::FieldsBuilder for SetBuilder {
+    type Out = Set;
+
+    fn set_hint(&mut self, hint: usize) {
+        SetBuilder::set_hint(self, hint);
+    }
+
+    fn add_member(&mut self, pe: PathElement) {
+        SetBuilder::add_member(self, pe);
+    }
+
+    fn attach(&mut self, pe: PathElement, member: bool, child: Set) {
+        match (member, !child.is_empty_node()) {
+            (true, true) => {
+                self.add_member(pe.clone());
+                self.add_child(pe, child);
+            }
+            (true, false) => self.add_member(pe),
+            (false, true) => self.add_child(pe, child),
+            (false, false) => {}
+        }
+    }
+
+    fn finish(self) -> Set {
+        SetBuilder::finish(self)
+    }
+}
+
 impl SetBuilder {
     pub(crate) fn set_hint(&mut self, hint: usize) {
         self.hint = hint;

@@ -16,11 +16,12 @@ use super::{
     last_applied,
 };
 use crate::error::ApplyError;
+use crate::fieldpath::serialize::remove_from_fields_v1;
 use crate::fieldpath::{Path, PathElement, Set};
 use crate::managed_fields::{
-    self as entries, APPLY, Managed, UPDATE, identifier, object_managed_fields,
+    self as entries, APPLY, Managed, ManagedFieldsEntry, UPDATE, identifier, object_managed_fields,
 };
-use crate::merge::{ManagedFields, UpdateError, VersionedSet};
+use crate::merge::{UpdateError, VersionedSet};
 use crate::typed::{TypedValue, ValidationOptions};
 
 /// One request through the chain of managers.
@@ -141,6 +142,44 @@ impl Run<'_> {
             .map_err(|(e, v)| (e.to_string(), v))
     }
 
+    /// `Update` of a create by one manager (`live` the empty object of the kind, no managers
+    /// kept, the main resource, `new` in the request's version): what the manager owns is all
+    /// `new` sets below the root that is neither reset nor stripped, which the comparison with
+    /// the empty object would find added. Written as its `FieldsV1` in one walk of the typed
+    /// object: no comparison, no set, no table of managers to encode. `Err(new)` gives the object
+    /// back where that walk cannot tell (the general path then runs, and reports what fails).
+    pub(super) fn create(&self, new: Value, manager: &str) -> Result<Value, Value> {
+        let new_typed = self.typed_owned(new, true).map_err(|(_, new)| new)?;
+        if self.typed_live(&self.fm.empty).is_err() {
+            return Err(new_typed.into_value());
+        }
+        let Some(mut fields) = new_typed.created_fields_v1() else {
+            return Err(new_typed.into_value());
+        };
+        if let Some(reset) = self.fm.main_reset.get(self.gv()) {
+            remove_from_fields_v1(&mut fields, reset, true);
+        }
+        static STRIP: LazyLock<Set> = LazyLock::new(strip_set);
+        remove_from_fields_v1(&mut fields, &STRIP, false);
+        let entry = (!fields.is_empty()).then(|| ManagedFieldsEntry {
+            manager: if manager.is_empty() {
+                "unknown"
+            } else {
+                manager
+            }
+            .to_owned(),
+            operation: UPDATE.to_owned(),
+            api_version: self.gv().to_owned(),
+            time: Some(self.now.to_owned()),
+            fields_type: "FieldsV1".to_owned(),
+            fields_v1: Some(Value::Object(fields)),
+            subresource: String::new(),
+        });
+        let mut object = new_typed.into_value();
+        entries::put_object_managed_fields(&mut object, entry.map(|e| vec![e]));
+        Ok(object)
+    }
+
     /// `capManagersManager.Update`.
     /// On a failure, `new` is handed back with the error.
     pub(super) fn cap_update(
@@ -197,29 +236,13 @@ impl Run<'_> {
                 return Err(give_back(e, kept, new_typed));
             }
         };
-        let updater = self.fm.updater(self.subresource);
-        // A create by one manager owns all it sets: one walk finds what the comparison with the
-        // empty object would find added (about half the work), unless the object needs the
-        // comparison (see `Updater::created`).
-        let created = (std::ptr::eq(live, &self.fm.empty)
-            && managed.fields.is_empty()
-            && new_typed.value().get("kind") == live.get("kind"))
-        .then(|| updater.created(&new_typed, self.gv()))
-        .flatten();
-        let update = match created {
-            Some(set) => Ok(ManagedFields::from_iter((!set.is_empty()).then(|| {
-                let owned = VersionedSet::new(set, self.gv(), false);
-                (CURRENT_OPERATION.to_owned(), owned)
-            }))),
-            None => updater.update(
-                &live_typed,
-                &new_typed,
-                self.gv(),
-                managed.fields,
-                CURRENT_OPERATION,
-            ),
-        };
-        let fields = match update {
+        let fields = match self.fm.updater(self.subresource).update(
+            &live_typed,
+            &new_typed,
+            self.gv(),
+            managed.fields,
+            CURRENT_OPERATION,
+        ) {
             Ok(fields) => fields,
             Err(e) => {
                 let e = ApplyError::Internal(format!(

@@ -370,6 +370,20 @@ impl FieldManager {
         };
         // skipNonAppliedManager: untracked objects stay untracked until their first apply; a
         // create starts tracking.
+        // A create by one manager is written in one walk (`Run::create`), where it can be.
+        let new = if std::ptr::eq(live, &self.empty)
+            && managed.fields.is_empty()
+            && subresource.is_none()
+            && new.get("apiVersion").and_then(Value::as_str) == Some(self.api_version.as_str())
+            && new.get("kind") == self.empty.get("kind")
+        {
+            match run.create(new, manager) {
+                Ok(object) => return Ok(object),
+                Err(new) => new,
+            }
+        } else {
+            new
+        };
         let (mut object, managed) = if managed.fields.is_empty() && has_uid(live) {
             (new, managed)
         } else {

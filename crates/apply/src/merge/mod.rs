@@ -310,13 +310,6 @@ impl<'c> Updater<'c> {
         Ok(managers)
     }
 
-    /// [`Updater::update`] of a create by a manager with nothing owned yet (`live` the empty
-    /// object of the kind, no managers): the set the manager owns, which is everything `new`
-    /// sets that is not ignored. `None` where the comparison must run instead.
-    pub(crate) fn created(&self, new: &TypedValue, version: &str) -> Option<Set> {
-        new.created_field_set().map(|set| self.filter(version, set))
-    }
-
     /// `Apply`: merges `config` into `live` for `manager`. Returns the new object (`None` when it
     /// equals `live`) and the managers.
     ///

@@ -192,7 +192,8 @@ impl Walk<'_> {
                     // a part per node. Should it find an error, the node is compared below to
                     // report it as the comparison does.
                     if let (None, Some(r)) = (lhs, rhs) {
-                        let (set, errs) = self.collect_field_set(r, t, Collect::Added);
+                        let (set, errs) =
+                            self.collect_field_set::<SetBuilder>(r, t, Collect::Added);
                         if errs.is_empty() {
                             let added = &mut top.part.below.added;
                             if set.is_empty_node() {

@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use super::{Shape, ValidationErrors, Walk, deduce, list_item_element, pick};
-use crate::fieldpath::{PathElement, Set, SetBuilder};
+use crate::fieldpath::{FieldsBuilder, PathElement, Set, SetBuilder};
 use crate::schema::{DEDUCED, MapT, TypeId};
 
 /// Which set a walk collects.
@@ -108,34 +108,20 @@ impl<'v> Iterator for Children<'v, '_> {
 
 /// A container on the way down: its part of the field set (paths relative to it), built as its
 /// children finish, and the children still to walk.
-struct Frame<'v, 's> {
+struct Frame<'v, 's, B> {
     pe: Option<PathElement>,
     member: bool,
-    set: SetBuilder,
+    set: B,
     children: Children<'v, 's>,
 }
 
 /// What a value holds under its type, before its children are walked.
-struct Node<'v, 's> {
+struct Node<'v, 's, B> {
     /// A leaf: scalar, atomic list or atomic map; its path is a member.
     leaf: bool,
     /// Members known before the walk (items of an associative list given twice).
-    set: SetBuilder,
+    set: B,
     children: Children<'v, 's>,
-}
-
-/// Adds a finished child to its parent: the subtree when it holds a member, the element itself
-/// when `member`.
-fn attach(parent: &mut SetBuilder, pe: PathElement, member: bool, child: Set) {
-    match (member, !child.is_empty_node()) {
-        (true, true) => {
-            parent.add_member(pe.clone());
-            parent.add_child(pe, child);
-        }
-        (true, false) => parent.add_member(pe),
-        (false, true) => parent.add_child(pe, child),
-        (false, false) => {}
-    }
 }
 
 impl<'s> Walk<'s> {
@@ -143,16 +129,16 @@ impl<'s> Walk<'s> {
     /// stack: each container's subset is built while its children are walked and joins its
     /// parent's once, so the work is linear in the value's size at any depth (a path is never
     /// inserted from the root). The set is relative to `v`, without `v` itself.
-    pub(crate) fn collect_field_set(
+    pub(crate) fn collect_field_set<B: FieldsBuilder>(
         &self,
         v: &Value,
         t: TypeId,
         collect: Collect,
-    ) -> (Set, ValidationErrors) {
+    ) -> (B::Out, ValidationErrors) {
         let mut errs = ValidationErrors::default();
-        let root = match self.field_set_node(v, t, collect) {
+        let root = match self.field_set_node::<B>(v, t, collect) {
             Ok(n) => n,
-            Err(e) => return (Set::new(), e),
+            Err(e) => return (B::default().finish(), e),
         };
         let mut stack = Vec::with_capacity(16);
         stack.push(Frame {
@@ -167,14 +153,14 @@ impl<'s> Walk<'s> {
                 let done = stack.pop().expect("top");
                 let set = done.set.finish();
                 match (stack.last_mut(), done.pe) {
-                    (Some(parent), Some(pe)) => attach(&mut parent.set, pe, done.member, set),
+                    (Some(parent), Some(pe)) => parent.set.attach(pe, done.member, set),
                     _ => return (set, errs),
                 }
                 continue;
             };
             let mut member = task.member;
             let node = match task.ty {
-                ChildType::Walk(t) => match self.field_set_node(task.value, t, collect) {
+                ChildType::Walk(t) => match self.field_set_node::<B>(task.value, t, collect) {
                     Ok(n) => Some(n),
                     Err(e) => {
                         errs.extend(e);
@@ -194,7 +180,7 @@ impl<'s> Walk<'s> {
                     leaf,
                 }) => {
                     member |= leaf;
-                    attach(&mut top.set, task.pe, member, set.finish());
+                    top.set.attach(task.pe, member, set.finish());
                 }
                 Some(n) => stack.push(Frame {
                     pe: Some(task.pe),
@@ -202,7 +188,7 @@ impl<'s> Walk<'s> {
                     set: n.set,
                     children: n.children,
                 }),
-                None => attach(&mut top.set, task.pe, member, Set::new()),
+                None => top.set.attach(task.pe, member, B::default().finish()),
             }
         }
     }
@@ -212,39 +198,44 @@ impl<'s> Walk<'s> {
     /// `apiVersion` and `kind`): every other field of the root, each with every node below it.
     /// `None` where the comparison would find more or fail: a root that is not a map compared
     /// field by field, a field without a type, a part that does not type.
-    pub(crate) fn created_field_set(&self, v: &Value, t: TypeId, same: &[&str]) -> Option<Set> {
+    pub(crate) fn created_field_set<B: FieldsBuilder>(
+        &self,
+        v: &Value,
+        t: TypeId,
+        same: &[&str],
+    ) -> Option<B::Out> {
         let atom = self.schema.atom(t);
         let (Ok(Shape::Map), Value::Object(m)) = (pick(atom, deduce(atom, Some(v))), v) else {
             return None;
         };
         let map = atom.map.as_ref().filter(|map| !map.atomic)?;
-        let mut out = SetBuilder::default();
+        let mut out = B::default();
         out.set_hint(m.len());
         for (key, value) in m {
             if same.contains(&key.as_str()) {
                 continue;
             }
-            let (set, errs) = self.collect_field_set(value, map.type_of(key)?, Collect::Added);
+            let (set, errs) = self.collect_field_set::<B>(value, map.type_of(key)?, Collect::Added);
             if !errs.is_empty() {
                 return None;
             }
-            attach(&mut out, PathElement::Field(key.clone()), true, set);
+            out.attach(PathElement::Field(key.clone()), true, set);
         }
         Some(out.finish())
     }
 
     /// One step of `toFieldSetWalker.toFieldSet`: the shape of `v` and its children.
-    fn field_set_node<'v>(
+    fn field_set_node<'v, B: FieldsBuilder>(
         &self,
         v: &'v Value,
         t: TypeId,
         collect: Collect,
-    ) -> Result<Node<'v, 's>, ValidationErrors> {
+    ) -> Result<Node<'v, 's, B>, ValidationErrors> {
         let atom = self.schema.atom(t);
         let shape = pick(atom, deduce(atom, Some(v)))?;
         let mut node = Node {
             leaf: false,
-            set: SetBuilder::default(),
+            set: B::default(),
             children: Children::None,
         };
         match shape {

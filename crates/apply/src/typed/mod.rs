@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::fieldpath::Set;
+use crate::fieldpath::{FieldsV1Builder, Set, SetBuilder};
 use crate::schema::{Atom, Schema, TypeId};
 use fieldset::Collect;
 
@@ -186,18 +186,23 @@ impl TypedValue {
     /// # Errors
     /// A part of the value the schema has no type for.
     pub fn to_field_set(&self) -> Result<Set, ValidationErrors> {
-        let (set, errs) =
-            self.walk()
-                .collect_field_set(&self.value, self.schema.root(), Collect::Owned);
+        let (set, errs) = self.walk().collect_field_set::<SetBuilder>(
+            &self.value,
+            self.schema.root(),
+            Collect::Owned,
+        );
         errs.into_result().map(|()| set)
     }
 
-    /// What [`TypedValue::compare`] of the empty object of the kind (only `apiVersion` and
-    /// `kind`, equal to `self`'s) with `self` finds added, in one walk; `None` where that
-    /// comparison must run instead (see [`Walk::created_field_set`]).
-    pub(crate) fn created_field_set(&self) -> Option<Set> {
-        self.walk()
-            .created_field_set(&self.value, self.schema.root(), &["apiVersion", "kind"])
+    /// The `FieldsV1` object of what [`TypedValue::compare`] of the empty object of the kind
+    /// (only `apiVersion` and `kind`, equal to `self`'s) with `self` finds added, written in one
+    /// walk; `None` where that comparison must run instead (see [`Walk::created_field_set`]).
+    pub(crate) fn created_fields_v1(&self) -> Option<serde_json::Map<String, Value>> {
+        self.walk().created_field_set::<FieldsV1Builder>(
+            &self.value,
+            self.schema.root(),
+            &["apiVersion", "kind"],
+        )
     }
 
     /// `Merge`: `pso` ("partially specified object") over `self`; `pso` wins on every leaf both

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::json;
 
 use super::{Set, SetBuilder};
+use crate::fieldpath::serialize::remove_from_fields_v1;
 use crate::fieldpath::{Path, PathElement};
 
 /// The reference: the same tree in a `BTreeSet` and a `BTreeMap`, with structured-merge-diff's
@@ -262,6 +263,25 @@ fn algebra_matches_btree_reference() {
             a,
             "{case}: FieldsV1 value"
         );
+        // The same removals on the `FieldsV1` object, in both directions.
+        for (x, y, name) in [(&a, &b, "a - b"), (&b, &a, "b - a"), (&u, &a, "u - a")] {
+            for recursive in [false, true] {
+                let mut want = x.clone();
+                match recursive {
+                    false => want.remove(y),
+                    true => want.remove_recursive(y),
+                }
+                let serde_json::Value::Object(mut fields) = x.to_value() else {
+                    panic!("an object");
+                };
+                remove_from_fields_v1(&mut fields, y, recursive);
+                assert_eq!(
+                    serde_json::Value::Object(fields),
+                    want.to_value(),
+                    "{case}: {name} on FieldsV1, recursive {recursive}"
+                );
+            }
+        }
     }
 }
 
