@@ -166,14 +166,14 @@ pub(crate) fn type_meta(obj: &mut Value, strategy: &dyn Strategy) -> ApiResult<(
             short(obj)
         )));
     };
-    let want = info.api_version();
     match m.get("apiVersion").and_then(Value::as_str) {
         None | Some("") => {
-            m.insert("apiVersion".to_owned(), json!(want));
+            m.insert("apiVersion".to_owned(), json!(info.api_version()));
         }
-        Some(v) if v != want => {
+        Some(v) if !info.is_api_version(v) => {
             return Err(ApiError::bad_request(format!(
-                "the API version in the data ({v}) does not match the expected API version ({want})"
+                "the API version in the data ({v}) does not match the expected API version ({})",
+                info.api_version()
             )));
         }
         Some(_) => {}

@@ -57,6 +57,19 @@ impl ResourceInfo {
         }
     }
 
+    /// Whether `api_version` is [`ResourceInfo::api_version`] (compared in place: every write
+    /// asks).
+    #[must_use]
+    pub fn is_api_version(&self, api_version: &str) -> bool {
+        if self.group.is_empty() {
+            return api_version == self.version;
+        }
+        api_version
+            .strip_prefix(self.group.as_str())
+            .and_then(|rest| rest.strip_prefix('/'))
+            == Some(self.version.as_str())
+    }
+
     /// The storage key of an object (`/registry/<group>/<plural>/<ns>/<name>`).
     #[must_use]
     pub fn key(&self, namespace: Option<&str>, name: &str) -> String {
@@ -325,5 +338,34 @@ mod tests {
         info.namespaced = false;
         assert_eq!(info.key(Some("ns"), "a"), "/registry/g/crontabs/a");
         assert_eq!(info.prefix_for(Some("ns")), "/registry/g/crontabs/");
+    }
+
+    #[test]
+    fn api_versions_compare_as_written() {
+        let mut info = ResourceInfo {
+            group: "stable.example.com".to_owned(),
+            version: "v1".to_owned(),
+            ..ResourceInfo::default()
+        };
+        for (info_group, candidates) in [
+            (
+                "stable.example.com",
+                ["stable.example.com/v1", "v1", "stable.example.com/v2"],
+            ),
+            ("", ["v1", "/v1", "apps/v1"]),
+        ] {
+            info.group = info_group.to_owned();
+            for v in
+                candidates
+                    .into_iter()
+                    .chain(["", "stable.example.com", "stable.example.com/v1/"])
+            {
+                assert_eq!(
+                    info.is_api_version(v),
+                    v == info.api_version(),
+                    "{info_group:?} {v:?}"
+                );
+            }
+        }
     }
 }
