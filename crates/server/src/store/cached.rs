@@ -46,43 +46,78 @@ impl Decoder {
 ///
 /// Keyed by the bytes' address and length. Each hint holds a clone of its bytes, which keeps
 /// their allocation alive, so no other bytes can have that address while the hint is kept: an
-/// equal address means the same bytes.
+/// equal address means the same bytes. A write that fails takes its hint back
+/// ([`Hints::forget`]); what is left behind otherwise (a cache that never saw the event) is
+/// bounded in number and in bytes held.
 #[derive(Debug)]
-pub struct Hints(Mutex<VecDeque<(Bytes, Decoded)>>);
+pub struct Hints(Mutex<Kept>);
+
+#[derive(Debug)]
+struct Kept {
+    hints: VecDeque<(Bytes, Decoded)>,
+    /// The bytes the hints hold.
+    bytes: usize,
+}
 
 impl Default for Hints {
     fn default() -> Self {
-        Hints(Mutex::new(VecDeque::with_capacity(Self::KEPT)))
+        Hints(Mutex::new(Kept {
+            hints: VecDeque::with_capacity(Self::KEPT),
+            bytes: 0,
+        }))
     }
 }
 
 impl Hints {
-    /// Hints kept: far more than writes in flight. The oldest go first (a write that failed
-    /// leaves its hint behind).
+    /// Hints kept: far more than writes in flight. The oldest go first.
     const KEPT: usize = 256;
+    /// Bytes the kept hints may hold (a few of the largest objects).
+    const KEPT_BYTES: usize = 16 << 20;
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Kept> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
 
     /// Leaves the head of `obj`, about to be stored as `bytes`.
     pub fn put(&self, bytes: &Bytes, obj: &Value) {
+        if bytes.is_empty() || bytes.len() > Self::KEPT_BYTES {
+            return;
+        }
         let Some(head) = Decoded::of_value(obj) else {
             return;
         };
-        if bytes.is_empty() {
-            return;
+        let mut kept = self.lock();
+        while kept.hints.len() >= Self::KEPT || kept.bytes + bytes.len() > Self::KEPT_BYTES {
+            let Some((old, _)) = kept.hints.pop_front() else {
+                break;
+            };
+            kept.bytes -= old.len();
         }
-        let mut hints = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        if hints.len() == Self::KEPT {
-            hints.pop_front();
-        }
-        hints.push_back((bytes.clone(), head));
+        kept.bytes += bytes.len();
+        kept.hints.push_back((bytes.clone(), head));
     }
 
     /// The head left for `bytes`, taken.
     fn take(&self, bytes: &Bytes) -> Option<Decoded> {
-        let mut hints = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        let at = hints
+        let mut kept = self.lock();
+        let at = kept
+            .hints
             .iter()
             .position(|(b, _)| (b.as_ptr(), b.len()) == (bytes.as_ptr(), bytes.len()))?;
-        hints.remove(at).map(|(_, head)| head)
+        let (b, head) = kept.hints.remove(at)?;
+        kept.bytes -= b.len();
+        Some(head)
+    }
+
+    /// Drops the hint left for `bytes`, whose write failed.
+    pub fn forget(&self, bytes: &Bytes) {
+        self.take(bytes);
+    }
+
+    /// How many hints are kept.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.lock().hints.len()
     }
 }
 
@@ -629,7 +664,24 @@ mod tests {
         // Values the decoder reads otherwise leave no hint.
         let odd = Bytes::from_static(br#"{"metadata":"m"}"#);
         hints.put(&odd, &json!({"metadata": "m"}));
-        assert_eq!(hints.0.lock().unwrap().len(), Hints::KEPT - 2);
+        assert_eq!(hints.len(), Hints::KEPT - 2);
+        // Bounded in bytes too: large values push out the oldest, none is kept past the bound.
+        let big = |c: u8| Bytes::from(vec![c; Hints::KEPT_BYTES / 3]);
+        let bigs = [big(b'a'), big(b'b'), big(b'c')];
+        for b in &bigs {
+            hints.put(b, &json!({"metadata": {"name": "big"}}));
+        }
+        let kept = hints.lock();
+        assert!(kept.bytes <= Hints::KEPT_BYTES);
+        assert_eq!(
+            kept.bytes,
+            kept.hints.iter().map(|(b, _)| b.len()).sum::<usize>()
+        );
+        drop(kept);
+        assert_eq!(decoder.decode(&kv(&bigs[2])).name, "big");
+        let huge = Bytes::from(vec![b' '; Hints::KEPT_BYTES + 1]);
+        hints.put(&huge, &json!({"metadata": {"name": "huge"}}));
+        assert_eq!(decoder.decode(&kv(&huge)).name, "");
     }
 
     #[test]

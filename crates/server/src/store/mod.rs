@@ -14,6 +14,7 @@ pub(crate) mod head;
 
 use std::sync::Arc;
 
+use bytes::Bytes;
 use crdkit_storage::{Error as StorageError, KeyValue, ListOptions, ListResult, Revision, Storage};
 use serde_json::Value;
 
@@ -183,6 +184,20 @@ impl Objects {
         Ok(encoded)
     }
 
+    /// The outcome of writing `bytes`: a failed write takes back the hint it left.
+    fn written<T>(
+        &self,
+        result: crdkit_storage::Result<T>,
+        bytes: &Bytes,
+    ) -> crdkit_storage::Result<T> {
+        if result.is_err()
+            && let Some(hints) = &self.hints
+        {
+            hints.forget(bytes);
+        }
+        result
+    }
+
     /// The backend.
     #[must_use]
     pub fn storage(&self) -> &Arc<dyn Storage> {
@@ -257,10 +272,9 @@ impl Objects {
         name: &str,
     ) -> ApiResult<(Revision, Encoded)> {
         let encoded = self.encode_within(key, obj)?;
+        let kv = self.storage.create(key, encoded.bytes.clone()).await;
         let kv = self
-            .storage
-            .create(key, encoded.bytes.clone())
-            .await
+            .written(kv, &encoded.bytes)
             .map_err(|e| error(e, gr, name))?;
         Ok((kv.mod_revision, encoded))
     }
@@ -278,11 +292,8 @@ impl Objects {
         name: &str,
     ) -> ApiResult<Revision> {
         let bytes = self.encode_within(key, obj)?.bytes;
-        let kv = self
-            .storage
-            .update(key, bytes, expected)
-            .await
-            .map_err(|e| error(e, gr, name))?;
+        let kv = self.storage.update(key, bytes.clone(), expected).await;
+        let kv = self.written(kv, &bytes).map_err(|e| error(e, gr, name))?;
         Ok(kv.mod_revision)
     }
 
@@ -352,6 +363,35 @@ mod tests {
         let v = decode(&b, 9).unwrap();
         assert_eq!(v["metadata"]["resourceVersion"], "9");
         assert_eq!(decode(b"[1]", 1).unwrap_err().code, 500);
+    }
+
+    /// A write that storage refuses takes back the hint it left for the watch cache.
+    #[tokio::test]
+    async fn failed_writes_leave_no_hints() {
+        let hints = Arc::new(cached::Hints::default());
+        let storage: Arc<dyn Storage> = Arc::new(crdkit_storage::MemoryStorage::new());
+        let objects = Objects::new(storage, 1 << 20).with_hints(Arc::clone(&hints));
+        let gr = GroupResource::new("", "configmaps");
+        let obj = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}});
+        let (rev, _) = objects
+            .create("/registry/configmaps/a", &obj, &gr, "a")
+            .await
+            .unwrap();
+        assert_eq!(hints.len(), 1);
+        assert_eq!(
+            objects
+                .create("/registry/configmaps/a", &obj, &gr, "a")
+                .await
+                .unwrap_err()
+                .code,
+            409
+        );
+        let stale = rev + 5;
+        let e = objects
+            .update("/registry/configmaps/a", &obj, stale, &gr, "a")
+            .await;
+        assert_eq!(e.unwrap_err().code, 409);
+        assert_eq!(hints.len(), 1);
     }
 
     #[test]
