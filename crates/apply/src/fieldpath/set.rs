@@ -475,4 +475,4 @@ impl fmt::Display for Set {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
