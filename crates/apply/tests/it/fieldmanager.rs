@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use crdkit_apply::manager::ManagedFieldsEntry;
 use crdkit_apply::{ApplyError, FieldManager};
 
-use super::common::{structural, yaml};
+use super::common::{Draws, structural, workload_schema, yaml};
 
 /// A Deployment-shaped CRD schema (apps/v1 Deployment for the fields these tests touch).
 pub fn deployment_schema() -> Value {
@@ -522,22 +522,7 @@ fn live_object_managed_fields_not_removed() {
 /// give the same object and managed fields, or the same error.
 #[test]
 fn creates_own_what_an_update_from_the_empty_object_owns() {
-    let schema = structural(&json!({"type": "object", "properties": {
-        "metadata": {"type": "object"},
-        "spec": {"type": "object", "properties": {
-            "containers": {"type": "array", "x-kubernetes-list-type": "map",
-                "x-kubernetes-list-map-keys": ["name"], "items": {"type": "object", "properties": {
-                    "name": {"type": "string"}, "args": {"type": "array", "items": {"type": "string"}},
-                    "ports": {"type": "array", "x-kubernetes-list-type": "map",
-                        "x-kubernetes-list-map-keys": ["port", "protocol"],
-                        "items": {"type": "object", "properties": {
-                            "port": {"type": "integer"}, "protocol": {"type": "string"}}}},
-                    "limits": {"type": "object", "x-kubernetes-map-type": "atomic",
-                        "additionalProperties": {"type": "string"}}}}},
-            "finalizers": {"type": "array", "x-kubernetes-list-type": "set", "items": {"type": "string"}},
-            "schedule": {"type": "object", "additionalProperties": {"type": "string"}},
-            "replicas": {"type": "integer"}}},
-        "status": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}));
+    let schema = structural(&workload_schema());
     let managers = [
         FieldManager::new(Some(&schema), "example.com/v1", "Widget"),
         FieldManager::new(Some(&schema), "example.com/v1", "Widget").with_status_subresource(),
@@ -552,61 +537,19 @@ fn creates_own_what_an_update_from_the_empty_object_owns() {
             "Widget",
         ),
     ];
-    // A small deterministic generator (xorshift): the same objects on every run.
-    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-    let mut next = move |n: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % n
-    };
+    let mut draws = Draws(0x9e37_79b9_7f4a_7c15);
     let (mut owned, mut failed) = (0, 0);
     for i in 0..1_500 {
         let mut obj = json!({"apiVersion": "example.com/v1", "kind": "Widget",
             "metadata": {"name": format!("w{i}"), "namespace": "ns"}});
-        if next(2) == 0 {
+        if draws.below(2) == 0 {
             obj["metadata"]["labels"] = json!({"a": "b", "c": "d"});
         }
-        let mut spec = serde_json::Map::new();
-        if next(2) == 0 {
-            let containers: Vec<Value> = (0..next(4))
-                .map(|_| {
-                    let mut c = json!({"args": ["a", "b"], "limits": {"cpu": "1"}});
-                    // Mostly one of a few names (so some are given twice), rarely none.
-                    if next(20) != 0 {
-                        c["name"] = format!("c{}", next(3)).into();
-                    }
-                    let ports: Vec<Value> = (0..next(3))
-                        .map(|_| json!({"port": next(2), "protocol": "TCP"}))
-                        .collect();
-                    if !ports.is_empty() {
-                        c["ports"] = ports.into();
-                    }
-                    c
-                })
-                .collect();
-            spec.insert("containers".into(), containers.into());
-        }
-        if next(2) == 0 {
-            let f: Vec<Value> = (0..next(3))
-                .map(|i| format!("f{}", next(2) + i).into())
-                .collect();
-            spec.insert("finalizers".into(), f.into());
-        }
-        match next(6) {
-            0 => drop(spec.insert("schedule".into(), json!({"tz": "UTC", "window": null}))),
-            1 => drop(spec.insert("schedule".into(), json!({}))),
-            // Not what the schema says: the comparison fails, and so must the create.
-            2 => drop(spec.insert("schedule".into(), json!([1]))),
-            _ => {}
-        }
-        if next(3) == 0 {
-            spec.insert("replicas".into(), next(5).into());
-        }
-        if next(8) != 0 {
+        let spec = draws.spec(true);
+        if draws.below(8) != 0 {
             obj["spec"] = spec.into();
         }
-        match next(4) {
+        match draws.below(4) {
             0 => obj["status"] = json!({"free": [{"x": 1}, [2, {}]], "n": null}),
             1 => obj["extra"] = json!(null),
             _ => {}

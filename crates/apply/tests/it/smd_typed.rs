@@ -13,7 +13,7 @@ use crdkit_apply::typed::{TypedValue, ValidationOptions};
 
 use crdkit_apply::fieldpath::Set;
 
-use super::common::{plain_schema, read_yaml_file, set};
+use super::common::{Draws, plain_schema, read_yaml_file, set, workload_schema};
 
 fn schema(name: &str) -> Arc<Schema> {
     let all = read_yaml_file("smd/typed_schemas.yaml");
@@ -340,68 +340,13 @@ fn ensure_named_fields_are_members() {
 /// and an error in such a subtree must be the node-by-node walk's.
 #[test]
 fn added_subtrees_mirror_removed_ones() {
-    let s = plain_schema(&serde_json::json!({"type": "object", "properties": {
-        "spec": {"type": "object", "properties": {
-            "containers": {"type": "array", "x-kubernetes-list-type": "map",
-                "x-kubernetes-list-map-keys": ["name"], "items": {"type": "object", "properties": {
-                    "name": {"type": "string"}, "args": {"type": "array", "items": {"type": "string"}},
-                    "ports": {"type": "array", "x-kubernetes-list-type": "map",
-                        "x-kubernetes-list-map-keys": ["port", "protocol"],
-                        "items": {"type": "object", "properties": {
-                            "port": {"type": "integer"}, "protocol": {"type": "string"}}}},
-                    "limits": {"type": "object", "x-kubernetes-map-type": "atomic",
-                        "additionalProperties": {"type": "string"}}}}},
-            "finalizers": {"type": "array", "x-kubernetes-list-type": "set", "items": {"type": "string"}},
-            "schedule": {"type": "object", "additionalProperties": {"type": "string"}},
-            "replicas": {"type": "integer"}}},
-        "status": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}));
-    // A small deterministic generator (xorshift): the same objects on every run.
-    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-    let mut next = move |n: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % n
-    };
+    let s = plain_schema(&workload_schema());
+    let mut draws = Draws(0x2545_f491_4f6c_dd1d);
     let (mut compared, mut errors) = (0, 0);
     for _ in 0..2_000 {
-        let mut spec = serde_json::Map::new();
-        if next(2) == 0 {
-            let containers: Vec<Value> = (0..next(4))
-                .map(|_| {
-                    let mut c = serde_json::json!({"args": ["a", "b"], "limits": {"cpu": "1"}});
-                    // Mostly one of a few names (so some are given twice), rarely none.
-                    if next(20) != 0 {
-                        c["name"] = format!("c{}", next(3)).into();
-                    }
-                    let ports: Vec<Value> = (0..next(3))
-                        .map(|_| serde_json::json!({"port": next(2), "protocol": "TCP"}))
-                        .collect();
-                    if !ports.is_empty() {
-                        c["ports"] = ports.into();
-                    }
-                    c
-                })
-                .collect();
-            spec.insert("containers".into(), containers.into());
-        }
-        if next(2) == 0 {
-            let f: Vec<Value> = (0..next(3))
-                .map(|i| format!("f{}", next(2) + i).into())
-                .collect();
-            spec.insert("finalizers".into(), f.into());
-        }
-        if next(2) == 0 {
-            spec.insert(
-                "schedule".into(),
-                serde_json::json!({"tz": "UTC", "window": null}),
-            );
-        }
-        if next(3) == 0 {
-            spec.insert("replicas".into(), next(5).into());
-        }
+        let spec = draws.spec(false);
         let mut obj = serde_json::json!({"spec": spec});
-        if next(3) == 0 {
+        if draws.below(3) == 0 {
             obj["status"] = serde_json::json!({"free": [{"x": 1}, [2, {}]], "n": null});
         }
         let full = TypedValue::new_unchecked(obj.clone(), s.clone());
