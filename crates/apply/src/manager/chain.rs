@@ -32,6 +32,8 @@ pub(super) struct Run<'a> {
 }
 
 /// The fields nobody owns (`stripMetaManager`).
+static STRIP: LazyLock<Set> = LazyLock::new(strip_set);
+
 fn strip_set() -> Set {
     let mut s = Set::new();
     for p in [
@@ -58,7 +60,6 @@ fn strip_set() -> Set {
 }
 
 fn strip(managed: &mut Managed, manager: &str) {
-    static STRIP: LazyLock<Set> = LazyLock::new(strip_set);
     if let Some(vs) = managed.fields.get_mut(manager) {
         vs.set.remove(&STRIP);
         if vs.set.is_empty() {
@@ -159,7 +160,6 @@ impl Run<'_> {
         if let Some(reset) = self.fm.main_reset.get(self.gv()) {
             remove_from_fields_v1(&mut fields, reset, true);
         }
-        static STRIP: LazyLock<Set> = LazyLock::new(strip_set);
         remove_from_fields_v1(&mut fields, &STRIP, false);
         let entry = (!fields.is_empty()).then(|| ManagedFieldsEntry {
             manager: if manager.is_empty() {

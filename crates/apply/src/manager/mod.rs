@@ -368,8 +368,6 @@ impl FieldManager {
             subresource,
             now: &normalize_time(now),
         };
-        // skipNonAppliedManager: untracked objects stay untracked until their first apply; a
-        // create starts tracking.
         // A create by one manager is written in one walk (`Run::create`), where it can be.
         let new = if std::ptr::eq(live, &self.empty)
             && managed.fields.is_empty()
@@ -384,6 +382,8 @@ impl FieldManager {
         } else {
             new
         };
+        // skipNonAppliedManager: untracked objects stay untracked until their first apply; a
+        // create starts tracking.
         let (mut object, managed) = if managed.fields.is_empty() && has_uid(live) {
             (new, managed)
         } else {
