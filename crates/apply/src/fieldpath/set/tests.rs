@@ -114,7 +114,7 @@ impl Set2 {
 pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    pub(crate) fn below(&mut self, n: usize) -> usize {
+    fn below(&mut self, n: usize) -> usize {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
