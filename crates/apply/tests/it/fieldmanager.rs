@@ -554,6 +554,18 @@ fn creates_own_what_an_update_from_the_empty_object_owns() {
             1 => obj["extra"] = json!(null),
             _ => {}
         }
+        // Managed fields sent with the object: a reset (nothing owned yet), another manager's
+        // (the comparison runs), entries that do not decode (dropped).
+        match draws.below(6) {
+            0 => obj["metadata"]["managedFields"] = json!([]),
+            1 => {
+                obj["metadata"]["managedFields"] = json!([{"manager": "other",
+                    "operation": "Update", "apiVersion": "example.com/v1",
+                    "fieldsType": "FieldsV1", "fieldsV1": {"f:spec": {"f:replicas": {}}}}]);
+            }
+            2 => obj["metadata"]["managedFields"] = json!([{"manager": 5}]),
+            _ => {}
+        }
         for fm in &managers {
             let now = "2024-01-01T00:00:00Z";
             let created = fm.try_update(None, &obj, "m", None, now);
