@@ -8,6 +8,7 @@
 //! Without `--cert`, a CA and a certificate are generated, and the CRD's `spec.conversion` with
 //! the CA bundle is printed. Stops on Ctrl-C or SIGTERM, finishing open requests.
 
+use std::io::Write as _;
 use std::net::SocketAddr;
 use std::process::ExitCode;
 
@@ -74,14 +75,22 @@ async fn run(args: Args) -> Result<(), String> {
         .start()
         .await
         .map_err(|e| e.to_string())?;
-    println!("serving {}", server.url());
+    // One write, whose failure (a reader that went away) does not stop the server: `println!`
+    // would panic on a closed pipe.
+    let mut banner = format!("serving {}\n", server.url());
     if let Some(bundle) = server.ca_bundle() {
-        println!("caBundle: {bundle}");
+        banner.push_str(&format!("caBundle: {bundle}\n"));
     }
-    println!(
-        "{}",
-        crdkit_example_webhook::conversion_stanza(&server.url(), server.ca_bundle().as_deref())
-    );
+    banner.push_str(&crdkit_example_webhook::conversion_stanza(
+        &server.url(),
+        server.ca_bundle().as_deref(),
+    ));
+    banner.push('\n');
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout
+        .write_all(banner.as_bytes())
+        .and_then(|()| stdout.flush());
+    drop(stdout);
     let token = server.shutdown_token();
     tokio::spawn(async move {
         shutdown_signal().await;

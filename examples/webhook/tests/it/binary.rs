@@ -177,3 +177,29 @@ async fn the_pages_reviews_get_the_pages_responses() {
         .unwrap();
     assert_eq!(again, json_data("response-v1.json"));
 }
+
+/// A reader that goes away before the banner is printed (stdout closed) does not stop the
+/// server: the binary keeps serving instead of panicking on the closed pipe.
+#[test]
+fn a_closed_stdout_does_not_stop_the_server() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crontab-conversion-webhook"))
+        .args(["--addr", "127.0.0.1:0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the example binary starts");
+    drop(child.stdout.take());
+    let mut stderr = child.stderr.take().unwrap();
+    let mut running = Running(child);
+    // The banner is written within milliseconds of the start; a panic on it ends the process.
+    for _ in 0..20 {
+        std::thread::sleep(Duration::from_millis(100));
+        let status = running.0.try_wait().expect("a status");
+        assert!(status.is_none(), "the binary exited: {status:?}");
+    }
+    drop(running);
+    let mut stderr_text = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut stderr_text).unwrap();
+    let stderr = stderr_text;
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
