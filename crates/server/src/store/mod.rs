@@ -184,14 +184,15 @@ impl Objects {
         Ok(encoded)
     }
 
-    /// The outcome of writing `bytes`: a failed write takes back the hint it left.
+    /// The outcome of writing `bytes` (kept only when hints are left): a failed write takes
+    /// back the hint it left.
     fn written<T>(
         &self,
         result: crdkit_storage::Result<T>,
-        bytes: &Bytes,
+        bytes: Option<&Bytes>,
     ) -> crdkit_storage::Result<T> {
         if result.is_err()
-            && let Some(hints) = &self.hints
+            && let (Some(hints), Some(bytes)) = (&self.hints, bytes)
         {
             hints.forget(bytes);
         }
@@ -274,7 +275,7 @@ impl Objects {
         let encoded = self.encode_within(key, obj)?;
         let kv = self.storage.create(key, encoded.bytes.clone()).await;
         let kv = self
-            .written(kv, &encoded.bytes)
+            .written(kv, Some(&encoded.bytes))
             .map_err(|e| error(e, gr, name))?;
         Ok((kv.mod_revision, encoded))
     }
@@ -292,8 +293,12 @@ impl Objects {
         name: &str,
     ) -> ApiResult<Revision> {
         let bytes = self.encode_within(key, obj)?.bytes;
-        let kv = self.storage.update(key, bytes.clone(), expected).await;
-        let kv = self.written(kv, &bytes).map_err(|e| error(e, gr, name))?;
+        // A second handle on the bytes only to take a hint back.
+        let kept = self.hints.is_some().then(|| bytes.clone());
+        let kv = self.storage.update(key, bytes, expected).await;
+        let kv = self
+            .written(kv, kept.as_ref())
+            .map_err(|e| error(e, gr, name))?;
         Ok(kv.mod_revision)
     }
 
