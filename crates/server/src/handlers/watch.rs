@@ -266,6 +266,16 @@ pub(super) async fn watch(ctx: Ctx) -> ApiResult<Resp> {
         (n, Some(true)) => (true, Some(parse_rv(n)?)),
         (n, _) => (false, Some(parse_rv(n)?)),
     };
+    // `sendInitialEvents=false` with no resourceVersion or "0": from now on, without the
+    // current state (the watch cache's `getAllEventsSinceLocked`); "now" is taken before the
+    // response starts, so what the client writes after it is seen.
+    let after = match after {
+        None if !initial_events => {
+            read::fresh(&ctx.api).await?;
+            Some(ctx.api.cache.revision())
+        }
+        after => after,
+    };
     let content_type = match format {
         Format::Object => "application/json".to_owned(),
         Format::Protobuf => crdkit_protobuf::WATCH_CONTENT_TYPE.to_owned(),

@@ -210,6 +210,18 @@ async fn timeout_bookmarks_and_initial_events_end() {
         .expect(422)
         .json();
     assert_eq!(e["reason"], "Invalid");
+    // sendInitialEvents=false without a resourceVersion, or with "0": from now on, no state.
+    for (i, rv) in ["", "0"].into_iter().enumerate() {
+        let mut w = h
+            .watch(&format!("{CT}?watch=true&sendInitialEvents=false&resourceVersionMatch=NotOlderThan&resourceVersion={rv}"))
+            .await;
+        assert_eq!(w.status, 200);
+        let name = format!("later-{i}");
+        h.post(CT, &crontab(&name)).await.expect(201);
+        let e = w.next().await;
+        assert_eq!(e["type"], "ADDED", "{e}");
+        assert_eq!(e["object"]["metadata"]["name"], name.as_str(), "rv {rv:?}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
