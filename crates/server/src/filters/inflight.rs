@@ -13,6 +13,7 @@ use std::sync::Arc;
 use http::Method;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
+use crate::http::query::Query;
 use crate::http::route::Route;
 use crate::http::status::{ApiError, Details};
 
@@ -67,11 +68,11 @@ impl InFlight {
 /// A watch, as apiserver `requestinfo.go` tells one: a `/watch/` path, or a `watch` parameter
 /// other than `0` or `false`.
 fn is_watch(route: &Route, query: Option<&str>) -> bool {
+    // The handler's reading of the query (decoded, the first value, Go's booleans), so that
+    // what is served as a watch is exactly what goes uncounted: `wat%63h=true` is a watch,
+    // `watch=false&watch=true` is not. A query the handler refuses is not one either.
     matches!(route, Route::Resource(p) if p.watch_path)
-        || query.unwrap_or("").split('&').any(|kv| {
-            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
-            k == "watch" && !v.eq_ignore_ascii_case("0") && !v.eq_ignore_ascii_case("false")
-        })
+        || query.is_some_and(|q| Query::parse(q).is_ok_and(|q| q.bool("watch").unwrap_or(false)))
 }
 
 /// 429 `Too many requests, please try again later.`, retry after a second.
@@ -108,6 +109,18 @@ mod tests {
         assert!(get("/api/v1/watch/namespaces", None).is_ok());
         assert!(get("/apis/stable.example.com/v1/watch/crontabs", None).is_ok());
         assert!(get("/api/v1/namespaces", Some("watch=false")).is_err());
+        // As the handler reads the query: decoded, the first value, Go's booleans, no `;` pairs.
+        for q in [
+            "watch=false&watch=true",
+            "watch=%30",
+            "x=1;watch=true",
+            "watch=maybe",
+        ] {
+            assert!(get("/api/v1/namespaces", Some(q)).is_err(), "{q}");
+        }
+        for q in ["wat%63h=true", "watch=1&watch=0", "watch=T"] {
+            assert!(get("/api/v1/namespaces", Some(q)).is_ok(), "{q}");
+        }
         let w = f
             .admit(&Method::POST, &route::parse("/api/v1/namespaces"), None)
             .unwrap();
