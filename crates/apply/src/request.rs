@@ -36,6 +36,8 @@ pub fn decode_apply_patch_with(
     options: serde_saphyr::Options,
 ) -> Result<Value, ApplyError> {
     let bad = |m: String| ApplyError::BadRequest(format!("error decoding patch: {m}"));
+    let max_depth = options.budget.as_ref().map(|b| b.max_depth);
+    let yaml_bad = |e: serde_saphyr::Error| bad(yaml_error(&e, max_depth));
     let text = std::str::from_utf8(body).map_err(|e| bad(e.to_string()))?;
     if text.trim().is_empty() {
         // `null` decodes into an empty map.
@@ -44,12 +46,10 @@ pub fn decode_apply_patch_with(
     let v: Value = if text.trim_start().starts_with('{') {
         match serde_json::from_str(text) {
             Ok(v) => v,
-            Err(_) => serde_saphyr::from_str_with_options(text, options)
-                .map_err(|e| bad(first_line(&e.to_string())))?,
+            Err(_) => serde_saphyr::from_str_with_options(text, options).map_err(yaml_bad)?,
         }
     } else {
-        serde_saphyr::from_str_with_options(text, options)
-            .map_err(|e| bad(first_line(&e.to_string())))?
+        serde_saphyr::from_str_with_options(text, options).map_err(yaml_bad)?
     };
     match v {
         Value::Object(_) => Ok(v),
@@ -59,6 +59,24 @@ pub fn decode_apply_patch_with(
             json_kind(&other)
         ))),
     }
+}
+
+/// A YAML reader's error as go-yaml words the limits it shares (`yaml: exceeded max depth of
+/// N`, with the budget's `max_depth`; `yaml: document contains excessive aliasing`: within the
+/// size of a body only aliases can exceed a budget made for it), otherwise the reader's first
+/// line.
+#[must_use]
+pub fn yaml_error(e: &serde_saphyr::Error, max_depth: Option<usize>) -> String {
+    let msg = e.to_string();
+    if let Some(depth) = max_depth
+        && (msg.contains("budget breached: Depth") || msg.contains("recursion limit exceeded"))
+    {
+        return format!("yaml: exceeded max depth of {depth}");
+    }
+    if msg.contains("budget breached") || msg.contains("alias replay") {
+        return "yaml: document contains excessive aliasing".to_owned();
+    }
+    first_line(&msg)
 }
 
 fn first_line(s: &str) -> String {

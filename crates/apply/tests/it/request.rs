@@ -5,8 +5,8 @@ use serde_json::json;
 
 use crdkit_apply::ApplyError;
 use crdkit_apply::request::{
-    check_patched_object, decode_apply_patch, ignore_managed_fields_timestamps,
-    manager_or_user_agent, validate_field_manager,
+    check_patched_object, decode_apply_patch, decode_apply_patch_with,
+    ignore_managed_fields_timestamps, manager_or_user_agent, validate_field_manager,
 };
 
 #[test]
@@ -37,6 +37,27 @@ fn apply_patch_bodies() {
         "{err}"
     );
     assert_eq!(err.status()["reason"], "BadRequest");
+    // The reader's limits are worded as go-yaml words its own.
+    let mut options = serde_saphyr::Options::default();
+    options.alias_limits.max_total_replayed_events = 1_000;
+    let lol = b"a: &a [x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\n\
+                c: &c [*b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c]\n";
+    assert_eq!(
+        decode_apply_patch_with(lol, options)
+            .unwrap_err()
+            .to_string(),
+        "error decoding patch: yaml: document contains excessive aliasing"
+    );
+    let mut options = serde_saphyr::Options::default();
+    if let Some(b) = options.budget.as_mut() {
+        b.max_depth = 5;
+    }
+    assert_eq!(
+        decode_apply_patch_with(b"a: [[[[[[[1]]]]]]]", options)
+            .unwrap_err()
+            .to_string(),
+        "error decoding patch: yaml: exceeded max depth of 5"
+    );
 }
 
 #[test]

@@ -81,22 +81,9 @@ pub fn yaml(bytes: &[u8], max_bytes: usize) -> Result<Decoded, ApiError> {
     Ok(Decoded::from(first))
 }
 
-/// A YAML error as go-yaml words the limits it shares (`yaml: exceeded max depth of 10000`,
-/// `yaml: document contains excessive aliasing`: within the size of a body, only aliases can
-/// exceed the budget), otherwise the reader's first line.
+/// A YAML error as go-yaml words the limits it shares (`crdkit_apply::yaml_error`).
 pub fn yaml_error(e: &serde_saphyr::Error) -> String {
-    let msg = e.to_string();
-    if msg.contains("budget breached: Depth") || msg.contains("recursion limit exceeded") {
-        return format!("yaml: exceeded max depth of {MAX_DEPTH}");
-    }
-    if msg.contains("budget breached") || msg.contains("alias replay") {
-        return "yaml: document contains excessive aliasing".to_owned();
-    }
-    msg.lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("invalid YAML")
-        .trim()
-        .to_owned()
+    crdkit_apply::request::yaml_error(e, Some(MAX_DEPTH))
 }
 
 /// YAML reader options bounded for a body of at most `max_bytes` (see [`yaml_budget`]); the
@@ -105,10 +92,17 @@ pub fn yaml_error(e: &serde_saphyr::Error) -> String {
 pub fn budgeted(max_bytes: usize) -> serde_saphyr::Options {
     let mut options = serde_saphyr::Options::default();
     options.budget = Some(yaml_budget(max_bytes));
-    // Replayed aliases are charged to the budget too; this cap on replays is the same one.
-    options.alias_limits.max_total_replayed_events = max_bytes.saturating_add(64);
+    // Replayed aliases are charged to the budget too, and their number is capped: a plain
+    // document replays nothing, and go-yaml v2 (`allowedAliasRatio` in decode.go) refuses a
+    // document made mostly of aliases once it has decoded about 400,000 nodes. A cap as
+    // large as the body (3 Mi events) let a 400-byte "billion laughs" cost seconds of CPU.
+    options.alias_limits.max_total_replayed_events =
+        max_bytes.saturating_add(64).min(MAX_ALIAS_REPLAYS);
     options
 }
+
+/// Events replayed from aliases in one YAML body, at most.
+const MAX_ALIAS_REPLAYS: usize = 400_000;
 
 /// The budget of a YAML body of at most `max_bytes`: what a document of that size without
 /// aliases stays within, charged as aliases expand (an alias naming a large string or a large
@@ -220,6 +214,34 @@ mod tests {
             "{}",
             e.message
         );
+        // A "billion laughs" of nine levels (9^9 strings from 400 bytes) is refused with
+        // go-yaml's message, after at most MAX_ALIAS_REPLAYS replayed events.
+        let mut lol =
+            "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n"
+                .to_owned();
+        for (prev, next) in ["a", "b", "c", "d", "e", "f", "g", "h"]
+            .iter()
+            .zip(["b", "c", "d", "e", "f", "g", "h", "i"])
+        {
+            lol.push_str(&format!(
+                "{next}: &{next} [{}]\n",
+                vec![format!("*{prev}"); 9].join(",")
+            ));
+        }
+        let e = yaml(lol.as_bytes(), 3 << 20).unwrap_err();
+        assert_eq!(
+            e.message,
+            "error converting YAML to JSON: yaml: document contains excessive aliasing"
+        );
+        // 300,000 strings expanded from aliases (fewer events than the cap) are fine, as in go-yaml.
+        let many = "a: &a [\"x\",\"x\",\"x\",\"x\",\"x\",\"x\",\"x\",\"x\",\"x\",\"x\"]\n\
+                    b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\n\
+                    d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\n\
+                    f: [*e,*e]\n";
+        let v = yaml(many.as_bytes(), 3 << 20)
+            .map_err(|e| e.message)
+            .unwrap();
+        crate::deep::dismantle(v.value);
         // A few aliases within the size of a body are fine.
         let ok = "a: &s [1, 2]\nb: [*s, *s]\n";
         assert_eq!(
