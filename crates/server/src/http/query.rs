@@ -2,6 +2,8 @@
 //! (empty pairs such as kube-rs's `?&` skipped, `+` as a space, the first value of a repeated key,
 //! pairs with a `;` dropped).
 
+use std::borrow::Cow;
+
 use super::status::ApiError;
 
 /// The query of a request.
@@ -76,22 +78,38 @@ impl Query {
 }
 
 fn decode(s: &str) -> Result<String, ApiError> {
+    unescape(s, true)
+        .map(Cow::into_owned)
+        .map_err(|bad| ApiError::bad_request(format!("invalid URL escape {bad:?}")))
+}
+
+/// Percent-decoding as Go's `url.unescape`: `%` and two hex digits are a byte, and with
+/// `plus_as_space` (queries, not paths) `+` is a space; bytes that are not UTF-8 become U+FFFD.
+/// Borrowed when there is nothing to decode.
+///
+/// # Errors
+/// The malformed escape (`%` without two hex digits after it).
+pub(crate) fn unescape(s: &str, plus_as_space: bool) -> Result<Cow<'_, str>, String> {
     let bytes = s.as_bytes();
+    if !bytes
+        .iter()
+        .any(|&b| b == b'%' || (plus_as_space && b == b'+'))
+    {
+        return Ok(Cow::Borrowed(s));
+    }
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
-            b'+' => out.push(b' '),
+            b'+' if plus_as_space => out.push(b' '),
             b'%' => {
                 let hex = bytes
                     .get(i + 1..i + 3)
+                    .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
                     .and_then(|h| std::str::from_utf8(h).ok())
                     .and_then(|h| u8::from_str_radix(h, 16).ok())
                     .ok_or_else(|| {
-                        ApiError::bad_request(format!(
-                            "invalid URL escape {:?}",
-                            String::from_utf8_lossy(&bytes[i..bytes.len().min(i + 3)])
-                        ))
+                        String::from_utf8_lossy(&bytes[i..bytes.len().min(i + 3)]).into_owned()
                     })?;
                 out.push(hex);
                 i += 2;
@@ -100,7 +118,7 @@ fn decode(s: &str) -> Result<String, ApiError> {
         }
         i += 1;
     }
-    Ok(String::from_utf8_lossy(&out).into_owned())
+    Ok(Cow::Owned(String::from_utf8_lossy(&out).into_owned()))
 }
 
 #[cfg(test)]
@@ -115,6 +133,21 @@ mod tests {
         assert_eq!(q.int("limit").unwrap(), Some(500));
         assert_eq!(q.int("timeoutSeconds").unwrap(), None);
         assert!(Query::parse("a=%zz").is_err());
+        // Two hex digits, nothing else (`from_str_radix` alone would take "+f").
+        assert_eq!(
+            Query::parse("a=%+f").unwrap_err().message,
+            r#"invalid URL escape "%+f""#
+        );
+        assert_eq!(
+            Query::parse("a=%4").unwrap_err().message,
+            r#"invalid URL escape "%4""#
+        );
+        assert_eq!(Query::parse("a=%41%e2%9c%93").unwrap().get("a"), Some("A✓"));
+        assert_eq!(unescape("a+b%2Fc", false).unwrap(), "a+b/c");
+        assert!(matches!(
+            unescape("plain", true),
+            Ok(Cow::Borrowed("plain"))
+        ));
         assert!(Query::parse("watch=maybe").unwrap().bool("watch").is_err());
         assert_eq!(Query::parse("a=b+c").unwrap().get("a"), Some("b c"));
         let q = Query::parse("x=1;watch=true&limit=2;&y=%3B").unwrap();

@@ -6,6 +6,8 @@
 //! except that `/namespaces/<name>` and its `status` and `finalize` are the namespace itself; a
 //! `watch` segment after the version is the deprecated watch path.
 
+use super::query::unescape;
+
 /// A parsed request path.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Route {
@@ -57,9 +59,18 @@ pub struct ResourcePath {
     pub watch_path: bool,
 }
 
-/// Parses a request path (without the query).
+/// Parses a request path (without the query), percent-decoded first as Go's `URL.Path` is
+/// before `requestinfo.go` splits it (`system%3Aauth` names `system:auth`; `%2F` separates). A
+/// malformed escape names nothing (Go's server refuses the request line).
 #[must_use]
 pub fn parse(path: &str) -> Route {
+    match unescape(path, false) {
+        Ok(decoded) => parse_decoded(&decoded),
+        Err(_) => Route::Unknown,
+    }
+}
+
+fn parse_decoded(path: &str) -> Route {
     let trimmed = path.trim_matches('/');
     // The segments on the stack: every route has fewer than `buf` holds (only a long path,
     // which is a health check or nothing, takes a vector).
@@ -182,6 +193,23 @@ mod tests {
         let r = res("/apis/g.io/v1/watch/namespaces/ns/things");
         assert!(r.watch_path);
         assert_eq!(r.namespace.as_deref(), Some("ns"));
+
+        // Decoded before it is split, as Go's `URL.Path` (the Python client escapes `:`).
+        let r = res("/apis/rbac.authorization.k8s.io/v1/clusterroles/system%3Aauth%2Ddelegator");
+        assert_eq!(r.name.as_deref(), Some("system:auth-delegator"));
+        assert_eq!(
+            res("/api/v1/namespaces/bi%67/configmaps")
+                .namespace
+                .as_deref(),
+            Some("big")
+        );
+        let r = res("/api/v1/namespaces/ns%2Fconfigmaps/x");
+        assert_eq!(
+            (r.namespace.as_deref(), r.resource.as_str()),
+            (Some("ns"), "configmaps")
+        );
+        assert_eq!(parse("/api/v1/namespaces/%zz/configmaps"), Route::Unknown);
+        assert_eq!(parse("/api/v1/namespaces/a%2F%2Fb"), Route::Unknown);
     }
 
     #[test]

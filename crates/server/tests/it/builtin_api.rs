@@ -393,3 +393,33 @@ async fn an_apply_after_an_update_of_the_same_values_does_not_conflict() {
     );
     s.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn percent_encoded_paths_name_what_they_decode_to() {
+    let s = server().await;
+    let h = Http::of(&s);
+    let roles = "/apis/rbac.authorization.k8s.io/v1/clusterroles";
+    let role = json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+        "metadata": {"name": "system:test-role"}, "rules": []});
+    h.post(roles, &role).await.expect(201);
+    // The Python client escapes `:` in path parameters.
+    let got = h
+        .get(&format!("{roles}/system%3Atest-role"))
+        .await
+        .expect(200)
+        .json();
+    assert_eq!(got["metadata"]["name"], "system:test-role");
+    h.post(CM, &config_map("in-default")).await.expect(201);
+    let list = h
+        .get("/api/v1/namespaces/d%65fault/configmaps")
+        .await
+        .expect(200)
+        .json();
+    assert_eq!(list["items"][0]["metadata"]["name"], "in-default");
+    h.delete(&format!("{roles}/system%3atest-role"))
+        .await
+        .expect(200);
+    h.get(&format!("{roles}/system:test-role"))
+        .await
+        .expect(404);
+}
