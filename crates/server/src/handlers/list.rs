@@ -227,6 +227,8 @@ async fn plan(ctx: &Ctx) -> ApiResult<Plan> {
         .int("limit")?
         .filter(|l| *l > 0)
         .map(|l| usize::try_from(l).unwrap_or(usize::MAX));
+    // Unused by a list, but decoded with the other options: not an integer is a 400.
+    ctx.query.int("timeoutSeconds")?;
     let rv = ctx.query.get("resourceVersion").unwrap_or("");
     let rv_match = ctx.query.get("resourceVersionMatch").unwrap_or("");
     let token = ctx.query.get("continue").filter(|t| !t.is_empty());

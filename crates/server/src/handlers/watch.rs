@@ -247,8 +247,11 @@ pub(super) async fn watch(ctx: Ctx) -> ApiResult<Resp> {
     };
     let bookmarks = ctx.query.bool("allowWatchBookmarks")?;
     validate_watch_options(&ctx, send_initial, bookmarks)?;
+    // 0 or none: the default; a negative timeout has passed already (get.go's timer fires at
+    // once), so the watch ends before its first event.
     let timeout = match ctx.query.int("timeoutSeconds")? {
         Some(t) if t > 0 => Duration::from_secs(u64::try_from(t).unwrap_or(u64::MAX)),
+        Some(t) if t < 0 => Duration::ZERO,
         _ => ctx.api.config.default_watch_timeout,
     };
     let format = match ctx.output {
@@ -297,6 +300,9 @@ pub(super) async fn watch(ctx: Ctx) -> ApiResult<Resp> {
     let shutdown = api.shutdown.clone();
     let bookmark_every = api.config.bookmark_interval;
     api.tasks.clone().spawn(async move {
+        if timeout.is_zero() {
+            return;
+        }
         let deadline = tokio::time::sleep(timeout);
         tokio::pin!(deadline);
         // The initial state, read at one revision, then the changes after it.

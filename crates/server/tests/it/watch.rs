@@ -173,6 +173,20 @@ async fn timeout_bookmarks_and_initial_events_end() {
         ))
         .await;
     assert!(w.ends_within(10).await, "the watch ended");
+    // A negative timeout has passed already: the watch ends at once (here before the state).
+    let mut w = h.watch(&format!("{CT}?watch=true&timeoutSeconds=-1")).await;
+    assert_eq!(w.status, 200);
+    assert!(w.ends_within(2).await, "the watch ended");
+    // A list decodes timeoutSeconds too.
+    let e = h
+        .get(&format!("{CT}?timeoutSeconds=abc"))
+        .await
+        .expect(400)
+        .json();
+    assert_eq!(
+        e["message"],
+        r#"strconv.ParseInt: parsing "abc": invalid syntax"#
+    );
     // Periodic bookmarks carry only a resourceVersion.
     let list = h.get(CT).await.expect(200).json();
     let rv = list["metadata"]["resourceVersion"]
