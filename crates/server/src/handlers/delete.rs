@@ -19,11 +19,15 @@ use crate::http::status::{ApiError, ApiResult, Details, success};
 use crate::object;
 use crate::rest::{Options, Outcome, Propagation, delete_object};
 
-fn options(ctx: &Ctx, raw: &Bytes) -> ApiResult<Options> {
+/// The delete's options, and whether it is a dry run (the query's `dryRun` or the body's).
+fn options(ctx: &Ctx, raw: &Bytes) -> ApiResult<(Options, bool)> {
     let mut o = Options::default();
     let policy: Option<String>;
+    let mut body_dry = false;
     if !raw.iter().all(u8::is_ascii_whitespace) {
-        let body = crate::http::decode::json(raw)?.value;
+        // delete.go: a body is decoded as its Content-Type says (`NegotiateInputSerializer`).
+        let body =
+            crate::http::body::decode_as(&ctx.headers, raw, ctx.api.config.max_body_bytes)?.value;
         if !body.is_object() {
             return Err(ApiError::bad_request(
                 "the body of a delete must be DeleteOptions",
@@ -48,12 +52,13 @@ fn options(ctx: &Ctx, raw: &Bytes) -> ApiResult<Options> {
                 .and_then(Value::as_str)
                 .map(str::to_owned);
         }
-        if let Some(Value::Array(d)) = body.get("dryRun")
-            && d.iter().any(|v| v != "All")
-        {
-            return Err(ApiError::bad_request(
-                "dryRun: Unsupported value: supported values: \"All\"",
-            ));
+        if let Some(Value::Array(d)) = body.get("dryRun") {
+            if d.iter().any(|v| v != "All") {
+                return Err(ApiError::bad_request(
+                    "dryRun: Unsupported value: supported values: \"All\"",
+                ));
+            }
+            body_dry = !d.is_empty();
         }
     } else {
         // delete.go: without a body, the options come from the query.
@@ -87,15 +92,7 @@ fn options(ctx: &Ctx, raw: &Bytes) -> ApiResult<Options> {
     if !errs.is_empty() {
         return Err(ApiError::invalid("meta.k8s.io", "DeleteOptions", "", &errs));
     }
-    Ok(o)
-}
-
-fn dry(ctx: &Ctx, raw: &Bytes) -> ApiResult<bool> {
-    let body_dry = serde_json::from_slice::<Value>(raw)
-        .ok()
-        .and_then(|b| b.get("dryRun").cloned())
-        .is_some_and(|d| d.as_array().is_some_and(|a| !a.is_empty()));
-    Ok(dry_run(ctx)? || body_dry)
+    Ok((o, dry_run(ctx)? || body_dry))
 }
 
 async fn delete_one(ctx: &Ctx, name: &str, o: &Options, dry: bool) -> ApiResult<Outcome> {
@@ -114,8 +111,7 @@ pub(super) async fn delete(ctx: &mut Ctx, raw: &Bytes) -> ApiResult<Resp> {
     if ctx.path.subresource.is_some() {
         return Err(ApiError::method_not_allowed());
     }
-    let o = options(ctx, raw)?;
-    let dry = dry(ctx, raw)?;
+    let (o, dry) = options(ctx, raw)?;
     let name = ctx.path.name.clone().unwrap_or_default();
     match delete_one(ctx, &name, &o, dry).await? {
         Outcome::Marked(obj) => Ok(ctx.respond(200, &obj)),
@@ -140,8 +136,7 @@ pub(super) async fn delete_collection(ctx: &mut Ctx, raw: &Bytes) -> ApiResult<R
     if ctx.path.subresource.is_some() {
         return Err(ApiError::method_not_allowed());
     }
-    let o = options(ctx, raw)?;
-    let dry = dry(ctx, raw)?;
+    let (o, dry) = options(ctx, raw)?;
     let sel = Selection::parse(ctx)?;
     let listed = read(ctx, &sel).await?;
     let revision = listed.revision;

@@ -92,15 +92,22 @@ where
     B: http_body::Body<Data = Bytes> + Send + 'static,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
+    let raw = raw(body, limits).await?;
+    decode_as(headers, &raw, limits.max_bytes)
+}
+
+/// A body already read, decoded as its `Content-Type` says: JSON, YAML or protobuf.
+///
+/// # Errors
+/// 415 for another `Content-Type`; 400 for a body that does not decode.
+pub fn decode_as(headers: &HeaderMap, raw: &[u8], max_bytes: usize) -> ApiResult<Decoded> {
     let ct = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok());
-    let ty = negotiate::body_type(ct);
-    let raw = raw(body, limits).await?;
-    match ty {
-        BodyType::Json => decode::json(&raw),
-        BodyType::Yaml => decode::yaml(&raw, limits.max_bytes),
-        BodyType::Protobuf => crdkit_protobuf::decode(&raw)
+    match negotiate::body_type(ct) {
+        BodyType::Json => decode::json(raw),
+        BodyType::Yaml => decode::yaml(raw, max_bytes),
+        BodyType::Protobuf => crdkit_protobuf::decode(raw)
             .map(|value| Decoded {
                 value,
                 duplicates: Vec::new(),

@@ -423,3 +423,48 @@ async fn percent_encoded_paths_name_what_they_decode_to() {
         .await
         .expect(404);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn delete_options_are_decoded_as_their_content_type_says() {
+    let s = server().await;
+    let h = Http::of(&s);
+    for name in ["yaml", "pb", "plain"] {
+        h.post(CM, &config_map(name)).await.expect(201);
+    }
+    let yaml = b"apiVersion: v1\nkind: DeleteOptions\ndryRun: [All]\n".to_vec();
+    h.send(
+        "DELETE",
+        &format!("{CM}/yaml"),
+        &[("content-type", "application/yaml")],
+        Some(yaml),
+    )
+    .await
+    .expect(200);
+    // dryRun: still there.
+    h.get(&format!("{CM}/yaml")).await.expect(200);
+    let pb = crdkit_protobuf::encode(
+        &json!({"apiVersion": "v1", "kind": "DeleteOptions", "propagationPolicy": "Orphan"}),
+    )
+    .unwrap();
+    h.send(
+        "DELETE",
+        &format!("{CM}/pb"),
+        &[("content-type", PB)],
+        Some(pb),
+    )
+    .await
+    .expect(200);
+    h.get(&format!("{CM}/pb")).await.expect(404);
+    let e = h
+        .send(
+            "DELETE",
+            &format!("{CM}/plain"),
+            &[("content-type", "text/plain")],
+            Some(b"{}".to_vec()),
+        )
+        .await
+        .expect(415)
+        .json();
+    assert_eq!(e["reason"], "UnsupportedMediaType");
+    h.get(&format!("{CM}/plain")).await.expect(200);
+}
