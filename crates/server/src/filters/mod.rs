@@ -12,6 +12,7 @@ mod local;
 
 use http::request::Parts;
 
+use crate::http::query::Query;
 use crate::http::route::{self, Route};
 use crate::http::status::ApiError;
 
@@ -58,14 +59,18 @@ impl Filters {
         }
         self.authn.check(&parts.headers, peer)?;
         let route = route::parse(parts.uri.path());
+        // A query the handler will refuse is left for it to refuse.
+        let query = parts.uri.query().and_then(|q| Query::parse(q).ok());
         // Probes are exempt from the limit, as the API server's `probes` flow schema is.
         let permit = if matches!(route, Route::Health) {
             None
         } else {
-            self.inflight
-                .admit(&parts.method, &route, parts.uri.query())?
+            self.inflight.admit(&parts.method, &route, query.as_ref())?
         };
         parts.extensions.insert(route);
+        if let Some(query) = query {
+            parts.extensions.insert(query);
+        }
         Ok(permit)
     }
 }

@@ -127,8 +127,12 @@ where
         .headers
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok());
-    let query = Query::parse(parts.uri.query().unwrap_or(""))?;
-    // Parsed once by the filters that admitted the request (in-process callers come without).
+    // The query and route parsed once by the filters that admitted the request (in-process
+    // callers come without).
+    let query = match parts.extensions.remove::<Query>() {
+        Some(query) => query,
+        None => Query::parse(parts.uri.query().unwrap_or(""))?,
+    };
     let route = parts
         .extensions
         .remove::<route::Route>()
