@@ -446,15 +446,20 @@ async fn delete_options_are_decoded_as_their_content_type_says() {
         &json!({"apiVersion": "v1", "kind": "DeleteOptions", "propagationPolicy": "Orphan"}),
     )
     .unwrap();
-    h.send(
-        "DELETE",
-        &format!("{CM}/pb"),
-        &[("content-type", PB)],
-        Some(pb),
-    )
-    .await
-    .expect(200);
-    h.get(&format!("{CM}/pb")).await.expect(404);
+    let r = h
+        .send(
+            "DELETE",
+            &format!("{CM}/pb"),
+            &[("content-type", PB)],
+            Some(pb),
+        )
+        .await
+        .expect(200)
+        .json();
+    // Orphan was read from the protobuf body: the object waits for the
+    // garbage collector, which removes it asynchronously.
+    assert_eq!(r["metadata"]["finalizers"], json!(["orphan"]), "{r}");
+    super::api::wait_gone(&h, &format!("{CM}/pb")).await;
     let e = h
         .send(
             "DELETE",
