@@ -44,6 +44,10 @@ pub struct ApiConfig {
     pub bookmark_interval: Duration,
     /// Length of a watch without `timeoutSeconds`.
     pub default_watch_timeout: Duration,
+    /// How long a read waits for the watch cache to reach a revision (the cacher's
+    /// `blockTimeout`, 3 s): a consistent read then goes to the storage, and a read naming a
+    /// resourceVersion the cache has not reached is a 504 `Too large resource version`.
+    pub fresh_timeout: Duration,
     /// Events kept by the watch cache for watches from an older resourceVersion.
     pub watch_history: usize,
     /// Events that may wait for one watcher before it is dropped as too slow.
@@ -71,6 +75,7 @@ impl Default for ApiConfig {
             body_timeout: Duration::from_secs(60),
             bookmark_interval: Duration::from_secs(60),
             default_watch_timeout: Duration::from_secs(1800),
+            fresh_timeout: Duration::from_secs(3),
             watch_history: 10_000,
             watcher_buffer: 1000,
             version: ("1".to_owned(), "32".to_owned(), "v1.32.0-crdkit".to_owned()),

@@ -2,9 +2,10 @@
 //!
 //! Mirrors apiserver `pkg/endpoints/handlers/get.go` and `response.go`: the object in the
 //! request version, or as a one-row `Table`, or as `PartialObjectMetadata`. The read follows
-//! `cacher.go` `Get`: `resourceVersion=0` is served by the watch cache, any other read by the
-//! storage (a consistent read); either way the object's encoding is the one the cache keeps
-//! when the cache has that revision of it.
+//! `delegator.go` and `cacher.go` `Get`: without `resourceVersion` it is the storage's (a
+//! consistent read); with one, the watch cache's once the cache has reached it (`0`: at once;
+//! a revision it does not reach within the fresh timeout is a 504). Either way the object's
+//! encoding is the one the cache keeps when the cache has that revision of it.
 
 use serde_json::json;
 
@@ -20,16 +21,22 @@ pub(super) async fn get(ctx: &Ctx) -> ApiResult<Resp> {
     let info = ctx.strategy.info();
     let name = ctx.path.name.clone().unwrap_or_default();
     let key = info.key(ctx.path.namespace.as_deref(), &name);
-    let entry = if ctx.query.get("resourceVersion") == Some("0") {
-        ctx.api
-            .cache
-            .get(&key)
-            .ok_or_else(|| ApiError::not_found(&info.gr(), &name))?
-    } else {
-        let kv = ctx.api.objects.get_kv(&key, &info.gr(), &name).await?;
-        match ctx.api.cache.get(&key) {
-            Some(e) if e.kv.mod_revision == kv.mod_revision => e,
-            _ => read::transient(kv),
+    let entry = match ctx.query.get("resourceVersion").filter(|rv| !rv.is_empty()) {
+        Some(rv) => {
+            let n = crate::store::parse_resource_version(rv)
+                .map_err(crate::store::invalid_resource_version)?;
+            read::reached(&ctx.api, n).await?;
+            ctx.api
+                .cache
+                .get(&key)
+                .ok_or_else(|| ApiError::not_found(&info.gr(), &name))?
+        }
+        None => {
+            let kv = ctx.api.objects.get_kv(&key, &info.gr(), &name).await?;
+            match ctx.api.cache.get(&key) {
+                Some(e) if e.kv.mod_revision == kv.mod_revision => e,
+                _ => read::transient(kv),
+            }
         }
     };
     let strategy = &*ctx.strategy;

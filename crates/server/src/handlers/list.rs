@@ -87,13 +87,10 @@ fn validate_list_options(ctx: &Ctx, rv: &str, rv_match: &str, has_continue: bool
     }
 }
 
-/// A parsed `resourceVersion` parameter.
-pub(super) fn parse_rv(s: &str) -> ApiResult<u64> {
-    s.parse::<u64>().map_err(|_| {
-        ApiError::bad_request(format!(
-            "resourceVersion: Invalid value: \"{s}\": must be a valid resource version"
-        ))
-    })
+/// A LIST's `resourceVersion` (`storage.ValidateListOptions`: 400 `invalid resource version`).
+fn parse_rv(s: &str) -> ApiResult<u64> {
+    crate::store::parse_resource_version(s)
+        .map_err(|e| ApiError::bad_request(format!("invalid resource version: {e}")))
 }
 
 /// A LIST's answer: the selected entries, the revision read at, the continue token and, for a
@@ -122,9 +119,10 @@ pub(super) async fn read(ctx: &Ctx, sel: &Selection) -> ApiResult<Listed> {
     let api = &ctx.api;
     let strategy = &*ctx.strategy;
     let fresh = match plan.at_revision {
-        // The cache must have the revision; the storage says whether it is still readable
-        // (compacted) or not yet (too large), as it would for the whole read.
+        // The cache must have reached the revision (a 504 when it does not in time); the
+        // storage says whether it is still readable (compacted), as it would for the whole read.
         Some(at) => {
+            read::reached(api, at).await?;
             let probe = ListOptions {
                 limit: Some(1),
                 continue_key: None,
@@ -137,7 +135,7 @@ pub(super) async fn read(ctx: &Ctx, sel: &Selection) -> ApiResult<Listed> {
             {
                 return Err(list_error(e, &plan));
             }
-            api.cache.wait_for(at, read::FRESH_TIMEOUT).await
+            true
         }
         None => read::fresh(api).await?,
     };
@@ -251,15 +249,15 @@ async fn plan(ctx: &Ctx) -> ApiResult<Plan> {
         plan.at_revision = u64::try_from(crv).ok();
         plan.continue_key = Some(format!("{}{start}", plan.prefix));
         plan.continue_start = start;
-    } else if !rv.is_empty() && rv != "0" {
+    } else {
         let n = parse_rv(rv)?;
-        if rv_match == "Exact" {
+        // Exact, or the legacy exact read of a first page (a limit and no match).
+        let exact = rv_match == "Exact" || (rv_match.is_empty() && plan.limit.is_some());
+        if n > 0 && exact {
             plan.at_revision = Some(n);
-        } else {
-            let current = ctx.api.objects.current_revision().await?;
-            if n > current {
-                return Err(crate::store::too_large(n, current));
-            }
+        } else if n > 0 {
+            // NotOlderThan: the latest state, once the cache has reached the revision.
+            read::reached(&ctx.api, n).await?;
         }
     }
     Ok(plan)

@@ -8,7 +8,6 @@
 //! the storage when that takes too long).
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use serde_json::Value;
 
@@ -17,10 +16,6 @@ use crate::api::Api;
 use crate::http::status::{ApiError, ApiResult};
 use crate::registry::Strategy;
 use crate::store::cached::{Decoder, Encoded, Entry, EventType, View};
-
-/// How long a read waits for the cache to catch up before it goes to the storage (the cacher's
-/// `blockTimeout`, 3 s).
-pub(super) const FRESH_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// The view `strategy` serves objects under.
 pub(super) fn view(strategy: &dyn Strategy) -> View {
@@ -183,5 +178,18 @@ impl Selection {
 /// The storage failing to tell its revision.
 pub(super) async fn fresh(api: &Api) -> ApiResult<bool> {
     let current = api.objects.current_revision().await?;
-    Ok(api.cache.wait_for(current, FRESH_TIMEOUT).await)
+    Ok(api.cache.wait_for(current, api.config.fresh_timeout).await)
+}
+
+/// Waits until the cache has reached `revision`, as a read that names a resourceVersion must
+/// (`watch_cache.go` `waitUntilFreshLocked`).
+///
+/// # Errors
+/// 504 `Too large resource version` when it has not in time.
+pub(super) async fn reached(api: &Api, revision: u64) -> ApiResult<()> {
+    if api.cache.wait_for(revision, api.config.fresh_timeout).await {
+        Ok(())
+    } else {
+        Err(crate::store::too_large(revision, api.cache.revision()))
+    }
 }

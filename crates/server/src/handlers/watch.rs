@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use super::ctx::Ctx;
-use super::list::{Selection, parse_rv};
+use super::list::Selection;
 use super::read;
 use crate::api::Api;
 use crate::engine::{FieldError, FieldPath};
@@ -262,7 +262,11 @@ pub(super) async fn watch(ctx: Ctx) -> ApiResult<Resp> {
     let info = ctx.strategy.info().clone();
     let prefix = info.prefix_for(ctx.path.namespace.as_deref());
     let api = Arc::clone(&ctx.api);
-    // Where the stream starts, and whether it begins with the current state.
+    // Where the stream starts, and whether it begins with the current state. A resourceVersion
+    // that does not parse is the storage's error (`cacher.go` `Watch`), not a Status.
+    let parse_rv = |n: &str| {
+        crate::store::parse_resource_version(n).map_err(crate::store::invalid_resource_version)
+    };
     let (initial_events, after) = match (rv.as_str(), send_initial) {
         ("" | "0", None | Some(true)) => (true, None),
         ("" | "0", Some(false)) => (false, None),
@@ -309,6 +313,15 @@ pub(super) async fn watch(ctx: Ctx) -> ApiResult<Resp> {
         let mut start = match after {
             Some(n) if !initial_events => n,
             _ => {
+                // The state at least as new as the revision asked for: the cache must reach it
+                // (`waitUntilWatchCacheFreshAndForceAllEvents`), else the watch's one event is
+                // the 504 (`newErrWatcher`).
+                if let Some(n) = after
+                    && let Err(e) = read::reached(&api, n).await
+                {
+                    let _ = stream.send("ERROR", &e.to_status()).await;
+                    return;
+                }
                 let (items, revision) =
                     match initial(&api, &prefix, namespace.as_deref(), &stream).await {
                         Ok(r) => r,

@@ -121,6 +121,44 @@ pub fn too_large(requested: Revision, current: Revision) -> ApiError {
     e
 }
 
+/// A `resourceVersion` parameter as the storage reads it (`APIObjectVersioner.ParseResourceVersion`):
+/// `""` and `"0"` are 0, anything else a decimal `uint64` (`strconv.ParseUint`: digits only, no
+/// sign).
+///
+/// # Errors
+/// The field error the storage's `InvalidError` carries, as text; each caller wraps it as the API
+/// server does for its verb ([`invalid_resource_version`] for GET and WATCH, a 400 for LIST).
+pub fn parse_resource_version(s: &str) -> Result<Revision, String> {
+    if s.is_empty() || s == "0" {
+        return Ok(0);
+    }
+    let why = if !s.bytes().all(|b| b.is_ascii_digit()) {
+        "invalid syntax"
+    } else if let Ok(n) = s.parse() {
+        return Ok(n);
+    } else {
+        "value out of range"
+    };
+    let q = crdkit_apimachinery::gofmt::quote(s);
+    Err(format!(
+        "resourceVersion: Invalid value: {q}: strconv.ParseUint: parsing {q}: {why}"
+    ))
+}
+
+/// 500 with the message of [`parse_resource_version`]'s error: the storage's `InvalidError` is not
+/// a Status, and GET (`InterpretGetError`) and WATCH pass it on as it is
+/// (`responsewriters.ErrorToAPIStatus`: code 500, no reason).
+#[must_use]
+pub fn invalid_resource_version(message: String) -> ApiError {
+    ApiError {
+        code: 500,
+        reason: "",
+        message,
+        details: None,
+        list_continue: None,
+    }
+}
+
 /// 500 `etcdserver: request is too large`: etcd's `ErrRequestTooLarge`, which kube-apiserver
 /// passes on as an error that is not a Status (`responsewriters.ErrorToAPIStatus`: code 500, no
 /// reason, the error's text).
@@ -397,6 +435,42 @@ mod tests {
             .await;
         assert_eq!(e.unwrap_err().code, 409);
         assert_eq!(hints.len(), 1);
+    }
+
+    /// `strconv.ParseUint(s, 10, 64)`'s answers, as `field.Invalid` wraps them.
+    #[test]
+    fn resource_versions_parse_as_the_storage_parses_them() {
+        for (s, n) in [
+            ("", 0),
+            ("0", 0),
+            ("00", 0),
+            ("17", 17),
+            ("18446744073709551615", u64::MAX),
+        ] {
+            assert_eq!(parse_resource_version(s), Ok(n), "{s}");
+        }
+        for (s, why) in [
+            ("+5", "invalid syntax"),
+            ("-1", "invalid syntax"),
+            ("1_0", "invalid syntax"),
+            (" 1", "invalid syntax"),
+            ("abc", "invalid syntax"),
+            ("18446744073709551616", "value out of range"),
+        ] {
+            let e = parse_resource_version(s).unwrap_err();
+            assert_eq!(
+                e,
+                format!(
+                    "resourceVersion: Invalid value: \"{s}\": strconv.ParseUint: parsing \"{s}\": {why}"
+                )
+            );
+        }
+        assert_eq!(
+            parse_resource_version("é\n").unwrap_err(),
+            "resourceVersion: Invalid value: \"é\\n\": strconv.ParseUint: parsing \"é\\n\": invalid syntax"
+        );
+        let e = invalid_resource_version("m".to_owned());
+        assert_eq!((e.code, e.reason), (500, ""));
     }
 
     #[test]

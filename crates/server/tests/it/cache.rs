@@ -153,3 +153,143 @@ async fn a_watcher_that_falls_behind_is_closed_and_writers_go_on() {
     let mut again = h.watch(&format!("{CT}?watch=true")).await;
     assert_eq!(again.next().await["type"], "ADDED");
 }
+
+/// A read that names a resourceVersion is served once the cache has reached it, and is a 504
+/// when it does not in time (`watch_cache.go` `waitUntilFreshLocked`, the cacher's 3 s
+/// `blockTimeout`, here shortened); a resourceVersion that does not parse is the storage's
+/// error, passed on as a 500 without a reason by GET and WATCH and as a 400 by LIST.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reads_naming_a_revision_wait_for_the_cache_to_reach_it() {
+    let s = server_with(ApiConfig {
+        fresh_timeout: std::time::Duration::from_millis(300),
+        ..ApiConfig::default()
+    })
+    .await;
+    let h = Http::of(&s);
+    h.crd("resourcedefinition.yaml").await;
+    let a = h.post(CT, &crontab("a", 0)).await.expect(201).json();
+    let rv: u64 = a["metadata"]["resourceVersion"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let future = rv + 1000;
+    let too_large = |r: Value| {
+        assert_eq!(r["code"], 504, "{r}");
+        assert_eq!(r["reason"], "Timeout", "{r}");
+        let m = r["message"].as_str().unwrap();
+        assert!(
+            m.starts_with(&format!("Too large resource version: {future}, current: ")),
+            "{m}"
+        );
+        assert_eq!(
+            r["details"]["causes"][0]["reason"],
+            "ResourceVersionTooLarge"
+        );
+        assert_eq!(r["details"]["retryAfterSeconds"], 1);
+    };
+    too_large(
+        h.get(&format!("{CT}/a?resourceVersion={future}"))
+            .await
+            .json(),
+    );
+    too_large(
+        h.get(&format!("{CT}?resourceVersion={future}"))
+            .await
+            .json(),
+    );
+    too_large(
+        h.get(&format!(
+            "{CT}?resourceVersion={future}&resourceVersionMatch=Exact"
+        ))
+        .await
+        .json(),
+    );
+    let mut w = h
+        .watch(&format!(
+            "{CT}?watch=true&sendInitialEvents=true&allowWatchBookmarks=true\
+             &resourceVersionMatch=NotOlderThan&resourceVersion={future}"
+        ))
+        .await;
+    let e = w.next().await;
+    assert_eq!(e["type"], "ERROR", "{e}");
+    too_large(e["object"].clone());
+    assert!(w.ends_within(5).await);
+
+    // A revision reached: the cache's state, as new as the revision or newer.
+    let got = h
+        .get(&format!("{CT}/a?resourceVersion={rv}"))
+        .await
+        .expect(200)
+        .json();
+    assert_eq!(got, a);
+    h.delete(&format!("{CT}/a")).await.expect(200);
+    let e = h
+        .get(&format!("{CT}/a?resourceVersion={rv}"))
+        .await
+        .expect(404)
+        .json();
+    assert_eq!(e["reason"], "NotFound");
+    // The legacy exact read: a first page (a limit, no match) at the revision named.
+    let page = h
+        .get(&format!("{CT}?limit=5&resourceVersion={rv}"))
+        .await
+        .expect(200)
+        .json();
+    assert_eq!(names(&page), ["a"]);
+    assert_eq!(page["metadata"]["resourceVersion"], rv.to_string());
+    let latest = h
+        .get(&format!("{CT}?resourceVersion={rv}"))
+        .await
+        .expect(200)
+        .json();
+    assert_eq!(names(&latest), Vec::<&str>::new());
+
+    // Not parsed: the storage's words, by verb.
+    let why =
+        "resourceVersion: Invalid value: \"+1\": strconv.ParseUint: parsing \"+1\": invalid syntax";
+    for path in [
+        format!("{CT}/a?resourceVersion=%2B1"),
+        format!("{CT}?watch=1&resourceVersion=%2B1"),
+    ] {
+        let e = h.get(&path).await.expect(500).json();
+        assert_eq!(e["message"], why, "{path}");
+        assert!(e.get("reason").is_none(), "{e}");
+    }
+    let e = h
+        .get(&format!("{CT}?resourceVersion=%2B1"))
+        .await
+        .expect(400)
+        .json();
+    assert_eq!(e["message"], format!("invalid resource version: {why}"));
+}
+
+/// A read waiting for a revision is answered as soon as a write brings the cache there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_read_of_a_future_revision_is_answered_when_a_write_reaches_it() {
+    let s = server_with(ApiConfig {
+        fresh_timeout: std::time::Duration::from_secs(60),
+        ..ApiConfig::default()
+    })
+    .await;
+    let h = Http::of(&s);
+    h.crd("resourcedefinition.yaml").await;
+    let a = h.post(CT, &crontab("a", 0)).await.expect(201).json();
+    let rv: u64 = a["metadata"]["resourceVersion"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let next = rv + 1;
+    let (get, list) = (h.clone(), h.clone());
+    let get = tokio::spawn(async move { get.get(&format!("{CT}/a?resourceVersion={next}")).await });
+    let list = tokio::spawn(async move { list.get(&format!("{CT}?resourceVersion={next}")).await });
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    assert!(!get.is_finished() && !list.is_finished());
+    let b = h.post(CT, &crontab("b", 1)).await.expect(201).json();
+    assert_eq!(b["metadata"]["resourceVersion"], next.to_string());
+    let got = get.await.unwrap().expect(200).json();
+    assert_eq!(got, a);
+    let listed = list.await.unwrap().expect(200).json();
+    assert_eq!(names(&listed), ["a", "b"]);
+}

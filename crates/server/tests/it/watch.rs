@@ -273,7 +273,7 @@ async fn too_old_resource_versions_are_gone() {
         h.get(&format!("{CT}?watch=true&resourceVersion=abc"))
             .await
             .status,
-        400
+        500
     );
 }
 
