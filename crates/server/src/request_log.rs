@@ -39,7 +39,7 @@ impl RequestRecord {
     /// The value of query parameter `key` (first occurrence, percent-decoded).
     #[must_use]
     pub fn query_param(&self, key: &str) -> Option<String> {
-        let q = crate::http::query::Query::parse(&self.query).ok()?;
+        let q = crate::http::query::Query::parse(&self.query);
         q.get(key).map(str::to_owned)
     }
 }

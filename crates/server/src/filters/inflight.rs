@@ -98,7 +98,7 @@ mod tests {
     fn limits_apart_and_watches_free() {
         let f = InFlight::new(2, 1);
         let get = |p: &str, q: Option<&str>| {
-            let q = q.map(|q| Query::parse(q).unwrap());
+            let q = q.map(Query::parse);
             f.admit(&Method::GET, &route::parse(p), q.as_ref())
         };
         let a = get("/api/v1/namespaces", None).unwrap();

@@ -59,8 +59,7 @@ impl Filters {
         }
         self.authn.check(&parts.headers, peer)?;
         let route = route::parse(parts.uri.path());
-        // A query the handler will refuse is left for it to refuse.
-        let query = parts.uri.query().and_then(|q| Query::parse(q).ok());
+        let query = parts.uri.query().map(Query::parse);
         // Probes are exempt from the limit, as the API server's `probes` flow schema is.
         let permit = if matches!(route, Route::Health) {
             None

@@ -63,7 +63,7 @@ where
     let logging = api.config.request_log > 0;
     let record = logging.then(|| {
         let query = parts.uri.query().unwrap_or("").to_owned();
-        let q = Query::parse(&query).unwrap_or_default();
+        let q = Query::parse(&query);
         RequestRecord {
             seq: 0,
             method: parts.method.to_string(),
@@ -131,7 +131,7 @@ where
     // callers come without).
     let query = match parts.extensions.remove::<Query>() {
         Some(query) => query,
-        None => Query::parse(parts.uri.query().unwrap_or(""))?,
+        None => Query::parse(parts.uri.query().unwrap_or("")),
     };
     let route = parts
         .extensions

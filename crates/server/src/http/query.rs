@@ -1,6 +1,6 @@
 //! Query parameters: `application/x-www-form-urlencoded`, as Go's `url.ParseQuery` reads them
 //! (empty pairs such as kube-rs's `?&` skipped, `+` as a space, the first value of a repeated key,
-//! pairs with a `;` dropped).
+//! pairs with a `;` or a malformed escape dropped).
 
 use std::borrow::Cow;
 
@@ -13,22 +13,20 @@ pub struct Query {
 }
 
 impl Query {
-    /// Parses `a=1&b=2`.
-    ///
-    /// # Errors
-    /// A malformed percent escape (400, as Go rejects it).
-    pub fn parse(query: &str) -> Result<Query, ApiError> {
-        let mut pairs = Vec::new();
-        for part in query.split('&') {
-            // Go's `url.ParseQuery` (1.17 on) drops a pair holding a semicolon, which
-            // `req.URL.Query()` then ignores: `a=1;watch=true` sets neither.
-            if part.is_empty() || part.contains(';') {
-                continue;
-            }
-            let (k, v) = part.split_once('=').unwrap_or((part, ""));
-            pairs.push((decode(k)?, decode(v)?));
-        }
-        Ok(Query { pairs })
+    /// Parses `a=1&b=2`. Go's `url.ParseQuery` drops a pair holding a semicolon (1.17 on) or a
+    /// malformed escape and reports an error that `req.URL.Query()`, which the API server reads
+    /// parameters with, ignores: `a=1;watch=true` sets neither, `labelSelector=%zz` selects all.
+    #[must_use]
+    pub fn parse(query: &str) -> Query {
+        let pairs = query
+            .split('&')
+            .filter(|part| !part.is_empty() && !part.contains(';'))
+            .filter_map(|part| {
+                let (k, v) = part.split_once('=').unwrap_or((part, ""));
+                Some((decode(k)?, decode(v)?))
+            })
+            .collect();
+        Query { pairs }
     }
 
     /// The first value of `key`.
@@ -77,10 +75,8 @@ impl Query {
     }
 }
 
-fn decode(s: &str) -> Result<String, ApiError> {
-    unescape(s, true)
-        .map(Cow::into_owned)
-        .map_err(|bad| ApiError::bad_request(format!("invalid URL escape {bad:?}")))
+fn decode(s: &str) -> Option<String> {
+    unescape(s, true).map(Cow::into_owned).ok()
 }
 
 /// Percent-decoding as Go's `url.unescape`: `%` and two hex digits are a byte, and with
@@ -127,30 +123,26 @@ mod tests {
 
     #[test]
     fn parses_kube_rs_and_kubectl_queries() {
-        let q = Query::parse("&watch=true&fieldSelector=metadata.name%3Dprobe&limit=500").unwrap();
+        let q = Query::parse("&watch=true&fieldSelector=metadata.name%3Dprobe&limit=500");
         assert!(q.bool("watch").unwrap());
         assert_eq!(q.get("fieldSelector"), Some("metadata.name=probe"));
         assert_eq!(q.int("limit").unwrap(), Some(500));
         assert_eq!(q.int("timeoutSeconds").unwrap(), None);
-        assert!(Query::parse("a=%zz").is_err());
-        // Two hex digits, nothing else (`from_str_radix` alone would take "+f").
-        assert_eq!(
-            Query::parse("a=%+f").unwrap_err().message,
-            r#"invalid URL escape "%+f""#
-        );
-        assert_eq!(
-            Query::parse("a=%4").unwrap_err().message,
-            r#"invalid URL escape "%4""#
-        );
-        assert_eq!(Query::parse("a=%41%e2%9c%93").unwrap().get("a"), Some("A✓"));
+        // A malformed escape drops its pair only; two hex digits, nothing else
+        // (`from_str_radix` alone would take "+f").
+        let q = Query::parse("a=%zz&b=%+f&c=%4&%zz=1&d=2");
+        assert_eq!(q.pairs, [("d".to_owned(), "2".to_owned())]);
+        assert_eq!(unescape("%+f", true).unwrap_err(), "%+f");
+        assert_eq!(unescape("a%4", true).unwrap_err(), "%4");
+        assert_eq!(Query::parse("a=%41%e2%9c%93").get("a"), Some("A✓"));
         assert_eq!(unescape("a+b%2Fc", false).unwrap(), "a+b/c");
         assert!(matches!(
             unescape("plain", true),
             Ok(Cow::Borrowed("plain"))
         ));
-        assert!(Query::parse("watch=maybe").unwrap().bool("watch").is_err());
-        assert_eq!(Query::parse("a=b+c").unwrap().get("a"), Some("b c"));
-        let q = Query::parse("x=1;watch=true&limit=2;&y=%3B").unwrap();
+        assert!(Query::parse("watch=maybe").bool("watch").is_err());
+        assert_eq!(Query::parse("a=b+c").get("a"), Some("b c"));
+        let q = Query::parse("x=1;watch=true&limit=2;&y=%3B");
         assert_eq!(
             (q.get("x"), q.get("watch"), q.get("limit")),
             (None, None, None)
