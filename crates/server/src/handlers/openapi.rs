@@ -2,8 +2,9 @@
 //! published schemas), rebuilt when the CRDs served change.
 //!
 //! Mirrors kube-openapi `pkg/handler3` (the index of paths with `?hash=`, and the document with
-//! its hash as `ETag`; the current document is served whatever hash a client asks for, as the
-//! hash in the index changes with the document) and
+//! its hash as `ETag`, `Vary: Accept`; asked for by its current hash, the document is cached for
+//! a year (`Cache-Control: public, immutable`, `Expires`), by another it is a 301 to its current
+//! URL; `If-None-Match` naming the ETag is a 304, as `http.ServeContent` answers) and
 //! apiextensions-apiserver `pkg/controller/openapiv3` (one document per CRD group-version).
 
 use std::collections::BTreeMap;
@@ -14,6 +15,7 @@ use http::{HeaderValue, header};
 use serde_json::Value;
 
 use crate::api::Api;
+use crate::http::query::Query;
 use crate::http::response::{self, Resp, content_type};
 use crate::http::route::Route;
 use crate::http::status::{ApiError, ApiResult};
@@ -141,7 +143,12 @@ fn builtin_paths(api: &Api, group: &str, version: &str) -> serde_json::Map<Strin
     paths
 }
 
-pub(super) fn serve(api: &Api, route: &Route) -> ApiResult<Resp> {
+pub(super) fn serve(
+    api: &Api,
+    route: &Route,
+    query: &Query,
+    if_none_match: Option<&str>,
+) -> ApiResult<Resp> {
     let docs = documents(api);
     match route {
         Route::OpenApiIndex => {
@@ -149,24 +156,75 @@ pub(super) fn serve(api: &Api, route: &Route) -> ApiResult<Resp> {
                 .iter()
                 .map(|(p, (_, h))| (p.clone(), h.clone()))
                 .collect();
-            Ok(response::json_as(
-                200,
-                &openapi::index(&hashes),
-                content_type::JSON,
-            ))
+            let index = openapi::index(&hashes);
+            let etag = openapi::hash(&index);
+            let body = Bytes::from(serde_json::to_vec(&index).unwrap_or_default());
+            let mut r = response::bytes(200, content_type::JSON, body);
+            set(&mut r, header::ETAG, &format!("\"{etag}\""));
+            Ok(not_modified(r, &etag, if_none_match))
         }
         Route::OpenApiDoc(path) => {
             let (doc, hash) = docs.get(path).ok_or_else(ApiError::no_such_resource)?;
-            let mut r = response::bytes(
-                200,
-                content_type::JSON,
-                Bytes::from(serde_json::to_vec(&**doc).unwrap_or_default()),
-            );
-            if let Ok(v) = HeaderValue::from_str(&format!("\"{hash}\"")) {
-                r.headers_mut().insert(header::ETAG, v);
+            let mut r = match query.get("hash").filter(|h| !h.is_empty()) {
+                // `http.Redirect` after the Content-Type is set: no body.
+                Some(asked) if asked != hash => {
+                    let mut r = response::bytes(301, content_type::JSON, Bytes::new());
+                    set(
+                        &mut r,
+                        header::LOCATION,
+                        &format!("/openapi/v3/{path}?hash={hash}"),
+                    );
+                    r
+                }
+                asked => {
+                    let body = Bytes::from(serde_json::to_vec(&**doc).unwrap_or_default());
+                    let mut r = response::bytes(200, content_type::JSON, body);
+                    if asked.is_some() {
+                        set(&mut r, header::CACHE_CONTROL, "public, immutable");
+                        set(&mut r, header::EXPIRES, &a_year_from_now());
+                    }
+                    r
+                }
+            };
+            set(&mut r, header::VARY, "Accept");
+            set(&mut r, header::ETAG, &format!("\"{hash}\""));
+            if r.status() == http::StatusCode::MOVED_PERMANENTLY {
+                return Ok(r);
             }
-            Ok(r)
+            Ok(not_modified(r, hash, if_none_match))
         }
         _ => Err(ApiError::no_such_resource()),
     }
+}
+
+fn set(r: &mut Resp, name: header::HeaderName, value: &str) {
+    if let Ok(v) = HeaderValue::from_str(value) {
+        r.headers_mut().insert(name, v);
+    }
+}
+
+/// `http.ServeContent`'s `If-None-Match` (`*`, or a list of ETags compared weakly): a 304
+/// without the body and its `Content-Type`, keeping the other headers.
+fn not_modified(mut r: Resp, etag: &str, if_none_match: Option<&str>) -> Resp {
+    let matches = if_none_match.is_some_and(|h| {
+        h.split(',')
+            .map(str::trim)
+            .any(|t| t == "*" || t.strip_prefix("W/").unwrap_or(t) == format!("\"{etag}\""))
+    });
+    if matches {
+        *r.status_mut() = http::StatusCode::NOT_MODIFIED;
+        r.headers_mut().remove(header::CONTENT_TYPE);
+        r.headers_mut().remove(header::CONTENT_LENGTH);
+        *r.body_mut() = response::Body::Full(Some(Bytes::new()));
+    }
+    r
+}
+
+/// Go's `time.Now().AddDate(1, 0, 0).Format(time.RFC1123)` in UTC.
+fn a_year_from_now() -> String {
+    let now = jiff::Timestamp::now().to_zoned(jiff::tz::TimeZone::UTC);
+    now.checked_add(jiff::ToSpan::year(1))
+        .unwrap_or(now)
+        .strftime("%a, %d %b %Y %H:%M:%S UTC")
+        .to_string()
 }

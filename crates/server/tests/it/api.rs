@@ -172,6 +172,41 @@ async fn openapi_index_documents_and_hash() {
         .as_str()
         .unwrap();
     assert_ne!(url, url2);
+    // The old hash: a 301 to the current URL (kube-openapi `handler3`), without a body.
+    let moved = h.get(&url).await.expect(301);
+    assert_eq!(moved.header("location"), Some(url2));
+    assert!(moved.body.is_empty());
+    // The current one: cached for a year, revalidated by its ETag.
+    let r = h.get(url2).await.expect(200);
+    assert_eq!(r.header("cache-control"), Some("public, immutable"));
+    assert_eq!(r.header("vary"), Some("Accept"));
+    assert!(r.header("expires").unwrap().ends_with(" UTC"));
+    let etag = r.header("etag").unwrap().to_owned();
+    assert_eq!(Some(etag.trim_matches('"')), url2.split("hash=").nth(1));
+    for inm in [etag.clone(), format!("W/{etag}, \"other\""), "*".to_owned()] {
+        let r = h
+            .send("GET", url2, &[("if-none-match", &inm)], None)
+            .await
+            .expect(304);
+        assert!(
+            r.body.is_empty() && r.header("content-type").is_none(),
+            "{inm}"
+        );
+        assert_eq!(r.header("etag"), Some(etag.as_str()));
+    }
+    h.send("GET", url2, &[("if-none-match", "\"other\"")], None)
+        .await
+        .expect(200);
+    // Without a hash: not cached, still tagged.
+    let path = url2.split('?').next().unwrap();
+    let r = h.get(path).await.expect(200);
+    assert!(r.header("cache-control").is_none() && r.header("etag").is_some());
+    // The index is tagged too.
+    let r = h.get("/openapi/v3").await.expect(200);
+    let etag = r.header("etag").unwrap().to_owned();
+    h.send("GET", "/openapi/v3", &[("if-none-match", &etag)], None)
+        .await
+        .expect(304);
     let doc = h.get(url2).await.expect(200).json();
     assert_eq!(
         doc["components"]["schemas"]["com.example.stable.v1.CronTab"]["properties"]["spec"]["properties"]
