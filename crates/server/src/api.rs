@@ -323,9 +323,7 @@ impl Api {
             .registry
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if r.get(name).is_some_and(|e| e.revision < revision) {
-            r.remove(name);
-        }
+        r.delete(name, revision);
     }
 
     /// The strategy serving `group/version` `resource`, built in or from a CRD.

@@ -121,7 +121,9 @@ async fn each_environment_is_its_own_server() {
         .unwrap();
     assert_eq!(made.metadata.namespace.as_deref(), Some("team-a"));
     let path = a.kubeconfig().to_owned();
-    drop(a);
+    // `stop` waits for the server's shutdown, which removes the kubeconfig last (a drop waits
+    // 2 s at most, and a loaded machine may need longer).
+    a.stop();
     assert!(!path.exists(), "the kubeconfig goes with the environment");
 }
 
@@ -129,7 +131,9 @@ async fn each_environment_is_its_own_server() {
 async fn waits_see_what_a_controller_writes_and_time_out() {
     let env = TestEnv::builder()
         .crd::<CronTab>()
-        .timeout(Duration::from_millis(300))
+        // Long enough for every wait that must succeed on a loaded machine (CRD installation
+        // too); the one meant to time out pays it once.
+        .timeout(Duration::from_secs(3))
         .start()
         .await
         .unwrap();

@@ -14,17 +14,28 @@ pub struct Registry {
     /// By group, version and resource, nested: a request looks its resource up without
     /// building a key.
     by_resource: HashMap<String, HashMap<String, HashMap<String, Arc<CrdEntry>>>>,
+    /// The revision each CRD was last deleted at: an older state arriving later (a watch event
+    /// behind the cleanup's own delete) does not bring it back.
+    deleted: HashMap<String, u64>,
 }
 
 impl Registry {
     /// Adds or replaces a CRD (its stored form at `revision`); an older revision than the one
-    /// held is ignored (a watch event arriving after a local write).
+    /// held, or than its deletion, is ignored (a watch event arriving after a local write).
     pub fn upsert(&mut self, entry: CrdEntry) {
         if let Some(cur) = self.crds.get(&entry.name)
             && cur.revision >= entry.revision
         {
             return;
         }
+        if self
+            .deleted
+            .get(&entry.name)
+            .is_some_and(|&at| at >= entry.revision)
+        {
+            return;
+        }
+        self.deleted.remove(&entry.name);
         self.remove(&entry.name.clone());
         self.generation += 1;
         let entry = Arc::new(entry);
@@ -43,8 +54,18 @@ impl Registry {
         self.crds.insert(entry.name.clone(), entry);
     }
 
+    /// Removes a CRD deleted at `revision`, unless what is held is newer (recreated since).
+    pub fn delete(&mut self, name: &str, revision: u64) {
+        if self.crds.get(name).is_some_and(|e| e.revision >= revision) {
+            return;
+        }
+        self.remove(name);
+        let at = self.deleted.entry(name.to_owned()).or_default();
+        *at = (*at).max(revision);
+    }
+
     /// Removes a CRD.
-    pub fn remove(&mut self, name: &str) {
+    fn remove(&mut self, name: &str) {
         if let Some(old) = self.crds.remove(name) {
             self.generation += 1;
             for by_version in self.by_resource.values_mut() {
@@ -66,12 +87,6 @@ impl Registry {
             .get(version)?
             .get(resource)
             .cloned()
-    }
-
-    /// The CRD named `name`.
-    #[must_use]
-    pub fn get(&self, name: &str) -> Option<Arc<CrdEntry>> {
-        self.crds.get(name).cloned()
     }
 
     /// Every CRD held, by name.
@@ -119,9 +134,17 @@ mod tests {
         r.upsert(entry("as", &["v1"], 3));
         assert!(r.lookup("g.io", "v2", "as").is_none());
         assert!(r.lookup("g.io", "v1", "as").is_some());
-        r.remove("as.g.io");
-        r.remove("bs.g.io");
+        r.delete("as.g.io", 4);
+        r.delete("bs.g.io", 5);
         assert!(r.lookup("g.io", "v1", "as").is_none());
         assert!(r.by_resource.is_empty());
+        // A state older than the deletion, arriving after it, does not bring the CRD back; a
+        // newer one (recreated) does, and an older deletion does not remove that.
+        r.upsert(entry("as", &["v1"], 3));
+        assert!(!r.crds.contains_key("as.g.io"));
+        r.upsert(entry("as", &["v1"], 6));
+        assert!(r.lookup("g.io", "v1", "as").is_some());
+        r.delete("as.g.io", 4);
+        assert!(r.crds.contains_key("as.g.io"));
     }
 }

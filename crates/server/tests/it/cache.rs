@@ -47,8 +47,12 @@ async fn reads_see_every_write_before_them() {
             created["metadata"]["resourceVersion"]
         );
     }
-    // resourceVersion=0 reads the cache (any state is allowed; by then it has the last write).
+    // resourceVersion=0 reads the cache as it is (any state is allowed); once a read naming the
+    // last write's revision has waited for the cache to reach it, that state has the write.
     let last = h.get(&format!("{CT}/c19")).await.expect(200).json();
+    let rv = last["metadata"]["resourceVersion"].as_str().unwrap();
+    let at = h.get(&format!("{CT}/c19?resourceVersion={rv}")).await;
+    assert_eq!(at.expect(200).json(), last);
     let cached = h.get(&format!("{CT}/c19?resourceVersion=0")).await;
     assert_eq!(
         cached.expect(200).json()["metadata"]["resourceVersion"],

@@ -592,14 +592,26 @@ crontab.stable.example.com/my-new-cron-object 3s
     let (ts, fin) = o.stdout.split_once(' ').expect("two values");
     assert!(is_timestamp(ts), "{}", o.stdout);
     assert_eq!(fin, "stable.example.com/finalizer");
-    // A waiting delete returns once the finalizer is removed.
+    // A waiting delete returns once the finalizer is removed: the finalizer goes once its
+    // DELETE has been answered (the dispatcher's /version first can take a while).
+    let log = std::sync::Arc::clone(server.server.as_ref().expect("running").request_log());
+    let mark = log.last_seq();
     let waiting = k
         .command(&["delete", "crontab", "my-new-cron-object", "--timeout=60s"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("kubectl delete");
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !log.since(mark).iter().any(|r| {
+        r.method == "DELETE" && r.path.ends_with("/crontabs/my-new-cron-object") && r.status == 200
+    }) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "kubectl sent no DELETE"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     k.ok(
         &[
             "patch",
