@@ -285,7 +285,7 @@ async fn a_read_of_a_future_revision_is_answered_when_a_write_reaches_it() {
         .parse()
         .unwrap();
     let next = rv + 1;
-    let (get, list) = (h.clone(), h.clone());
+    let (get, list) = (h, h);
     let get = tokio::spawn(async move { get.get(&format!("{CT}/a?resourceVersion={next}")).await });
     let list = tokio::spawn(async move { list.get(&format!("{CT}?resourceVersion={next}")).await });
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
