@@ -12,6 +12,7 @@ mod io;
 mod kubeconfig;
 pub(crate) mod runtime;
 mod transport;
+mod unreadable;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};

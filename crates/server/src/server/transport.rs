@@ -211,6 +211,13 @@ where
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
     let (mut parts, body) = req.into_parts();
+    if let Some(resp) = super::unreadable::refusal(&parts) {
+        return resp.map(|body| Tracked {
+            body,
+            _open: open,
+            _permit: None,
+        });
+    }
     let (resp, permit) = match t.filters.admit(&mut parts, peer) {
         Err(e) => (
             response::error(&e, negotiate::error_encoding(&parts.headers)),

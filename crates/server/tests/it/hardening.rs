@@ -592,3 +592,67 @@ async fn oneshot_answers_in_process() {
     assert_eq!(refused.status(), 403);
     s.shutdown().await;
 }
+
+/// What Go's `net/http` refuses while reading a request is refused here as Go refuses it, over
+/// the wire: plain text, Go's status line, the connection closed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_go_would_not_read_are_answered_as_go_answers_them() {
+    let s = start(ServerConfig::default()).await;
+    let post = |te: &str| {
+        format!("POST /api/v1/namespaces HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\n{te}\r\n2\r\n{{}}\r\n0\r\n\r\n")
+            .into_bytes()
+    };
+    let cases: [(Vec<u8>, &str, &str); 5] = [
+        (
+            b"GET /version HTTP/1.1\r\nhost: localhost\r\nhost: localhost\r\n\r\n".to_vec(),
+            "400 Bad Request",
+            "400 Bad Request",
+        ),
+        (
+            b"GET /version HTTP/1.1\r\n\r\n".to_vec(),
+            "400 Bad Request: missing required Host header",
+            "400 Bad Request: missing required Host header",
+        ),
+        (
+            b"GET /version HTTP/1.1\r\nhost: local\xffhost\r\n\r\n".to_vec(),
+            "400 Bad Request: malformed Host header",
+            "400 Bad Request: malformed Host header",
+        ),
+        (
+            post("transfer-encoding: gzip, chunked\r\n"),
+            "501 Not Implemented",
+            "Unsupported transfer encoding",
+        ),
+        (
+            post("transfer-encoding: chunked\r\ntransfer-encoding: chunked\r\n"),
+            "501 Not Implemented",
+            "Unsupported transfer encoding",
+        ),
+    ];
+    for (request, status, body) in cases {
+        let answer = raw(&s, &request).await;
+        let (head, got) = answer.split_once("\r\n\r\n").expect(&answer);
+        let head = head.to_ascii_lowercase();
+        assert!(
+            head.starts_with(&format!("http/1.1 {}\r\n", status.to_ascii_lowercase())),
+            "{answer}"
+        );
+        assert!(
+            head.contains("content-type: text/plain; charset=utf-8"),
+            "{answer}"
+        );
+        assert!(head.contains("connection: close"), "{answer}");
+        assert_eq!(got, body);
+    }
+    // One `chunked` is read: the body `{}`, a namespace without a name.
+    let answer = raw(
+        &s,
+        &post("transfer-encoding: chunked\r\nconnection: close\r\n"),
+    )
+    .await;
+    assert!(answer.starts_with("HTTP/1.1 422 "), "{answer}");
+    // HTTP/1.0 needs no Host; a local server then refuses the host it cannot see.
+    let answer = raw(&s, b"GET /version HTTP/1.0\r\n\r\n").await;
+    assert!(answer.contains(" 403 Forbidden\r\n"), "{answer}");
+    s.shutdown().await;
+}
