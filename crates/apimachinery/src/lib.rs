@@ -2,6 +2,7 @@
 //! `k8s.io/apimachinery` gives the rest of it.
 //!
 //! - [`field`]: field paths and field errors with the API server's texts (`field.ErrorList`);
+//! - [`gojson`]: JSON strings as Go's `encoding/json` reads them (U+FFFD for what is not UTF-8);
 //! - [`gofmt`]: Go's formatting of values (`%v`, `%q`, `%T` and `encoding/json` of decoded JSON);
 //! - [`names`]: DNS labels and subdomains, label keys and values, qualified names (`validation`);
 //! - [`openapi`]: the OpenAPI `type` and the `x-kubernetes-list-type`/`-map-type` vocabulary;
@@ -25,6 +26,7 @@ pub mod duration;
 pub mod field;
 pub mod gobase64;
 pub mod gofmt;
+pub mod gojson;
 pub mod goparse;
 pub mod names;
 pub mod openapi;

@@ -10,6 +10,7 @@
 //! The duplicate-recording decoder is `crdkit_apimachinery::strict`, which `crdgen`'s manifest
 //! reader uses too.
 
+use crdkit_apimachinery::gojson;
 use crdkit_apimachinery::strict::{Checked, YamlChecked};
 use serde::Deserialize;
 use serde_json::Value;
@@ -34,12 +35,30 @@ pub struct Decoded {
 pub fn json(bytes: &[u8]) -> Result<Decoded, ApiError> {
     crate::deep::scan(bytes, MAX_DEPTH)
         .map_err(|e| ApiError::bad_request(format!("json parse error: {e}")))?;
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    de.disable_recursion_limit();
-    let checked = Checked::deserialize(&mut de)
-        .and_then(|c| de.end().map(|()| c))
-        .map_err(|e| ApiError::bad_request(json_message(&e)))?;
+    let checked = go_strings(bytes, |bytes| {
+        let mut de = serde_json::Deserializer::from_slice(bytes);
+        de.disable_recursion_limit();
+        Checked::deserialize(&mut de).and_then(|c| de.end().map(|()| c))
+    })
+    .map_err(|e| ApiError::bad_request(json_message(&e)))?;
     Ok(Decoded::from(checked))
+}
+
+/// `parse` of the text, or, when serde_json refused it for a string Go reads with U+FFFD in it,
+/// of the text with those replaced (`crdkit_apimachinery::gojson`).
+fn go_strings<T>(
+    bytes: &[u8],
+    parse: impl Fn(&[u8]) -> serde_json::Result<T>,
+) -> serde_json::Result<T> {
+    parse(bytes).or_else(|e| {
+        match gojson::refused_for_unicode(&e)
+            .then(|| gojson::replace_invalid(bytes))
+            .flatten()
+        {
+            Some(fixed) => parse(&fixed),
+            None => Err(e),
+        }
+    })
 }
 
 /// Decodes JSON into a value: [`json`] without the record of duplicates (a stored object, a
@@ -49,11 +68,12 @@ pub fn json(bytes: &[u8]) -> Result<Decoded, ApiError> {
 /// The parser's message, or [`crate::deep::TooDeep`]'s.
 pub fn json_value(bytes: &[u8]) -> Result<Value, String> {
     crate::deep::scan(bytes, MAX_DEPTH).map_err(|e| e.to_string())?;
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    de.disable_recursion_limit();
-    let v = Value::deserialize(&mut de).map_err(|e| e.to_string())?;
-    de.end().map_err(|e| e.to_string())?;
-    Ok(v)
+    go_strings(bytes, |bytes| {
+        let mut de = serde_json::Deserializer::from_slice(bytes);
+        de.disable_recursion_limit();
+        Value::deserialize(&mut de).and_then(|v| de.end().map(|()| v))
+    })
+    .map_err(|e| e.to_string())
 }
 
 /// Decodes one YAML document (JSON is YAML) of at most `max_bytes`, which also bounds what its

@@ -419,3 +419,59 @@ async fn h_is_closed(h: Http) -> bool {
         Ok(Ok(0) | Err(_)) | Err(_)
     )
 }
+
+/// A string's bytes that are not UTF-8, and surrogate escapes that do not pair, are read as
+/// U+FFFD, as Go's `encoding/json` reads them, in creates and patches alike; what is not JSON
+/// stays a 400.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn strings_that_are_not_utf8_are_read_as_go_reads_them() {
+    let s = server().await;
+    let h = Http::of(&s);
+    let cms = "/api/v1/namespaces/default/configmaps";
+    let body = b"{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"u\"},\
+        \"data\":{\"a\":\"x\xffy\",\"b\":\"\\ud800z\",\"c\":\"\\ud83d\\ude00\"}}"
+        .to_vec();
+    let r = h
+        .send(
+            "POST",
+            cms,
+            &[("content-type", "application/json")],
+            Some(body),
+        )
+        .await
+        .expect(201)
+        .json();
+    assert_eq!(
+        r["data"],
+        json!({"a": "x\u{FFFD}y", "b": "\u{FFFD}z", "c": "\u{1F600}"})
+    );
+    let patch = b"{\"data\":{\"a\":\"\\udc00\xc3\"}}".to_vec();
+    let r = h
+        .send(
+            "PATCH",
+            &format!("{cms}/u"),
+            &[("content-type", "application/merge-patch+json")],
+            Some(patch),
+        )
+        .await
+        .expect(200)
+        .json();
+    assert_eq!(r["data"]["a"], "\u{FFFD}\u{FFFD}");
+    let e = h
+        .send(
+            "POST",
+            cms,
+            &[("content-type", "application/json")],
+            Some(b"{\"data\":\xff}".to_vec()),
+        )
+        .await
+        .expect(400)
+        .json();
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("json parse error: "),
+        "{e}"
+    );
+}
