@@ -23,7 +23,7 @@ use super::list::Selection;
 use super::read;
 use crate::api::Api;
 use crate::engine::{FieldError, FieldPath};
-use crate::http::negotiate::Output;
+use crate::http::negotiate::{Encoding, Output, STREAMED};
 use crate::http::response::{self, Resp};
 use crate::http::status::{ApiError, ApiResult};
 use crate::registry::{Strategy, table};
@@ -256,7 +256,9 @@ pub(super) async fn watch(ctx: Ctx) -> ApiResult<Resp> {
     };
     let format = match ctx.output {
         Output::Table(v) => Format::Table(v),
-        Output::Object(crate::http::negotiate::Encoding::Protobuf) => Format::Protobuf,
+        Output::Object(Encoding::Protobuf) => Format::Protobuf,
+        // YAML has no stream serializer (`NegotiateOutputMediaTypeStream`).
+        Output::Object(Encoding::Yaml) => return Err(ApiError::not_acceptable(STREAMED)),
         _ => Format::Object,
     };
     let info = ctx.strategy.info().clone();

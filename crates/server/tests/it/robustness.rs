@@ -128,6 +128,24 @@ async fn malformed_huge_and_deep_bodies() {
         .status,
         406
     );
+    // `MediaTypesForSerializer`: every serializer's type, or those that stream for a watch
+    // (YAML does not).
+    let e = h.get_as(CT, "text/html").await.expect(406).json();
+    assert_eq!(
+        e["message"],
+        "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf"
+    );
+    // The Status in the YAML asked for, as `ErrorNegotiated` answers.
+    let e = h
+        .get_as(&format!("{CT}?watch=true"), "application/yaml")
+        .await
+        .expect(406)
+        .text();
+    assert!(e.contains("reason: NotAcceptable\n"), "{e}");
+    assert!(
+        e.contains("message: 'only the following media types are accepted: application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch'\n"),
+        "{e}"
+    );
     // A nested patch document and a JSON patch of many operations.
     let ops: Vec<_> = (0..10_001)
         .map(|_| json!({"op": "test", "path": "/kind", "value": "CronTab"}))
