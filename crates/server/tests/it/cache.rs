@@ -158,25 +158,33 @@ async fn a_watcher_that_falls_behind_is_closed_and_writers_go_on() {
     assert_eq!(again.next().await["type"], "ADDED");
 }
 
-/// A read that names a resourceVersion is served once the cache has reached it, and is a 504
-/// when it does not in time (`watch_cache.go` `waitUntilFreshLocked`, the cacher's 3 s
-/// `blockTimeout`, here shortened); a resourceVersion that does not parse is the storage's
-/// error, passed on as a 500 without a reason by GET and WATCH and as a 400 by LIST.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn reads_naming_a_revision_wait_for_the_cache_to_reach_it() {
+/// A server whose reads wait `fresh_timeout` for the cache, with the CronTab `a` and its
+/// resourceVersion.
+async fn one_crontab(fresh_timeout: std::time::Duration) -> (crdkit_server::ApiServer, Value, u64) {
     let s = server_with(ApiConfig {
-        fresh_timeout: std::time::Duration::from_millis(300),
+        fresh_timeout,
         ..ApiConfig::default()
     })
     .await;
     let h = Http::of(&s);
     h.crd("resourcedefinition.yaml").await;
     let a = h.post(CT, &crontab("a", 0)).await.expect(201).json();
-    let rv: u64 = a["metadata"]["resourceVersion"]
+    let rv = a["metadata"]["resourceVersion"]
         .as_str()
         .unwrap()
         .parse()
         .unwrap();
+    (s, a, rv)
+}
+
+/// A read that names a resourceVersion is served once the cache has reached it, and is a 504
+/// when it does not in time (`watch_cache.go` `waitUntilFreshLocked`, the cacher's 3 s
+/// `blockTimeout`, here shortened); a resourceVersion that does not parse is the storage's
+/// error, passed on as a 500 without a reason by GET and WATCH and as a 400 by LIST.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reads_naming_a_revision_wait_for_the_cache_to_reach_it() {
+    let (s, a, rv) = one_crontab(std::time::Duration::from_millis(300)).await;
+    let h = Http::of(&s);
     let future = rv + 1000;
     let too_large = |r: Value| {
         assert_eq!(r["code"], 504, "{r}");
@@ -271,19 +279,8 @@ async fn reads_naming_a_revision_wait_for_the_cache_to_reach_it() {
 /// A read waiting for a revision is answered as soon as a write brings the cache there.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_read_of_a_future_revision_is_answered_when_a_write_reaches_it() {
-    let s = server_with(ApiConfig {
-        fresh_timeout: std::time::Duration::from_secs(60),
-        ..ApiConfig::default()
-    })
-    .await;
+    let (s, a, rv) = one_crontab(std::time::Duration::from_secs(60)).await;
     let h = Http::of(&s);
-    h.crd("resourcedefinition.yaml").await;
-    let a = h.post(CT, &crontab("a", 0)).await.expect(201).json();
-    let rv: u64 = a["metadata"]["resourceVersion"]
-        .as_str()
-        .unwrap()
-        .parse()
-        .unwrap();
     let next = rv + 1;
     let (get, list) = (h, h);
     let get = tokio::spawn(async move { get.get(&format!("{CT}/a?resourceVersion={next}")).await });
