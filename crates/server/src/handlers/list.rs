@@ -231,6 +231,9 @@ async fn plan(ctx: &Ctx) -> ApiResult<Plan> {
     let rv_match = ctx.query.get("resourceVersionMatch").unwrap_or("");
     let token = ctx.query.get("continue").filter(|t| !t.is_empty());
     validate_list_options(ctx, rv, rv_match, token.is_some())?;
+    // The watch cache answers a first list at `resourceVersion=0` whole, whatever its limit
+    // (`cacher.go` `computeListLimit`).
+    let limit = limit.filter(|_| rv != "0" || token.is_some());
     let mut plan = Plan {
         prefix,
         limit,

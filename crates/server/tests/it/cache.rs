@@ -73,6 +73,14 @@ async fn pages_from_the_cache_count_what_follows() {
             .await
             .expect(201);
     }
+    // At resourceVersion=0 the cache answers whole, whatever the limit (`computeListLimit`).
+    let all = h
+        .get(&format!("{CT}?limit=2&resourceVersion=0"))
+        .await
+        .expect(200)
+        .json();
+    assert_eq!(names(&all), ["c0", "c1", "c2", "c3", "c4"]);
+    assert!(all["metadata"].get("continue").is_none(), "{all}");
     let first = h.get(&format!("{CT}?limit=2")).await.expect(200).json();
     assert_eq!(names(&first), ["c0", "c1"]);
     assert_eq!(first["metadata"]["remainingItemCount"], 3);
