@@ -377,14 +377,14 @@ impl ApiError {
         }
     }
 
-    /// 504 `Timeout`.
+    /// 504 `Timeout: <message>` (`NewTimeoutError`).
     #[must_use]
-    pub fn timeout(message: impl Into<String>) -> ApiError {
+    pub fn timeout(message: &str) -> ApiError {
         ApiError {
             list_continue: None,
             code: 504,
             reason: "Timeout",
-            message: message.into(),
+            message: format!("Timeout: {message}"),
             details: Some(Box::default()),
         }
     }

@@ -106,7 +106,7 @@ pub fn expired(requested: Revision, compacted: Revision) -> ApiError {
 /// 504 `Too large resource version` (`NewTooLargeResourceVersionError`).
 #[must_use]
 pub fn too_large(requested: Revision, current: Revision) -> ApiError {
-    let mut e = ApiError::timeout(format!(
+    let mut e = ApiError::timeout(&format!(
         "Too large resource version: {requested}, current: {current}"
     ));
     e.details = Some(Box::new(Details {
@@ -496,6 +496,9 @@ mod tests {
             "x",
         );
         assert_eq!(e.code, 409);
-        assert_eq!(too_large(9, 3).code, 504);
+        let e = too_large(9, 3);
+        assert_eq!(e.code, 504);
+        // client-java recovers from this text by a pattern.
+        assert_eq!(e.message, "Timeout: Too large resource version: 9, current: 3");
     }
 }

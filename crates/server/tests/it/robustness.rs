@@ -290,6 +290,10 @@ async fn garbage_and_slow_clients_do_not_wedge_the_server() {
         .unwrap();
     let text = String::from_utf8_lossy(&reply[..n]);
     assert!(text.starts_with("HTTP/1.1 504"), "{text}");
+    assert!(
+        text.contains("\"message\":\"Timeout: request did not complete within requested timeout - context deadline exceeded\""),
+        "{text}"
+    );
     // Many connections opened and dropped.
     for _ in 0..200 {
         drop(tokio::net::TcpStream::connect(s.addr()).await.unwrap());
