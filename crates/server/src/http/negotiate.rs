@@ -3,12 +3,15 @@
 //! Mirrors apiserver `pkg/endpoints/handlers/negotiation/negotiate.go` and the transformations
 //! of `handlers/response.go`: JSON and YAML, `as=Table` and `as=PartialObjectMetadata[List]` of
 //! `meta.k8s.io` `v1`/`v1beta1`, and aggregated discovery (`as=APIGroupDiscoveryList` of
-//! `apidiscovery.k8s.io` `v2`/`v2beta1`). The first acceptable clause wins, in the client's order
-//! (client-go sends no `q` weights). Protobuf (`application/vnd.kubernetes.protobuf`) is
-//! served for the built-in kinds that have a message (crdkit-protobuf); for the others a client
-//! offering JSON after it gets JSON, one offering protobuf alone gets 406. (kube-apiserver
-//! answers a custom resource asked for protobuf first with a 406 even when JSON follows,
-//! kubernetes/kubernetes#86253, an open bug; the fallback here is deliberate.)
+//! `apidiscovery.k8s.io` `v2`/`v2beta1`). The clauses are read and ordered as munnerz/goautoneg
+//! `ParseAccept` reads and orders them (by `q`, then concrete before wildcard types, media
+//! types compared as written), and each is tried against JSON, YAML and protobuf in that order
+//! (`NegotiateMediaTypeOptions`, `acceptMediaTypeOptions`, `RequestScope.AllowsMediaTypeTransform`).
+//! Protobuf (`application/vnd.kubernetes.protobuf`) is served for the built-in kinds that have
+//! a message (crdkit-protobuf); custom resources leave it out of their standard serializers, so
+//! a client offering JSON after it gets JSON, one offering protobuf alone a 406. (What differs:
+//! `PartialObjectMetadata` is not served in protobuf, and a `Table` asked for in YAML comes as
+//! JSON.)
 
 use super::status::ApiError;
 
@@ -36,17 +39,16 @@ pub enum Output {
     Discovery(&'static str),
 }
 
-/// The encoding of an error answered before (or instead of) negotiation: YAML when the client
-/// asks for it first, JSON otherwise.
+/// The encoding of an error (`ErrorNegotiated`): YAML when the client's `Accept` negotiates
+/// to it, JSON otherwise (also for an `Accept` nothing satisfies; protobuf is not used).
 #[must_use]
 pub fn error_encoding(headers: &http::HeaderMap) -> Encoding {
     let accept = headers
         .get(http::header::ACCEPT)
         .and_then(|v| v.to_str().ok());
-    if accept.is_some_and(|a| a.starts_with("application/yaml")) {
-        Encoding::Yaml
-    } else {
-        Encoding::Json
+    match output(accept) {
+        Ok(Output::Object(Encoding::Yaml)) => Encoding::Yaml,
+        _ => Encoding::Json,
     }
 }
 
@@ -64,25 +66,70 @@ pub const STREAMED: &[&str] = &[
     "application/vnd.kubernetes.protobuf;stream=watch",
 ];
 
+/// A clause of an `Accept` header, as goautoneg's `Accept`.
 struct Clause<'a> {
     ty: &'a str,
+    subtype: &'a str,
+    q: f32,
     params: Vec<(&'a str, &'a str)>,
 }
 
 impl<'a> Clause<'a> {
-    fn parse(s: &'a str) -> Clause<'a> {
-        let mut it = s.split(';');
-        let ty = it.next().unwrap_or("").trim();
-        let params = it
-            .filter_map(|p| p.split_once('='))
-            .map(|(k, v)| (k.trim(), v.trim().trim_matches('"')))
-            .collect();
-        Clause { ty, params }
+    /// goautoneg `ParseAccept` of one comma-separated part: `None` for a media range that is
+    /// not `type/subtype` or `*`; spaces (only) trimmed; `q` read as Go's `ParseFloat` (0 when
+    /// it does not parse), other parameters kept, the last of a name winning.
+    fn parse(part: &'a str) -> Option<Clause<'a>> {
+        let mut it = part.trim_matches(' ').split(';');
+        let range = it.next().unwrap_or("");
+        let (ty, subtype) = match range.split_once('/') {
+            Some((_, sub)) if sub.contains('/') => return None,
+            Some((ty, sub)) => (ty.trim_matches(' '), sub.trim_matches(' ')),
+            None if range.trim_matches(' ') == "*" => ("*", "*"),
+            None => return None,
+        };
+        let mut clause = Clause {
+            ty,
+            subtype,
+            q: 1.0,
+            params: Vec::new(),
+        };
+        for (k, v) in it.filter_map(|p| p.split_once('=')) {
+            match k.trim_matches(' ') {
+                "q" => clause.q = v.parse().unwrap_or(0.0),
+                k => clause.params.push((k, v.trim_matches(' '))),
+            }
+        }
+        Some(clause)
     }
 
     fn param(&self, key: &str) -> Option<&'a str> {
-        self.params.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+        self.params
+            .iter()
+            .rev()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| *v)
     }
+
+    /// goautoneg's `Less`: a higher `q`, or a concrete type or subtype before a wildcard.
+    fn before(&self, other: &Clause<'_>) -> bool {
+        self.q > other.q
+            || (self.ty != "*" && other.ty == "*")
+            || (self.subtype != "*" && other.subtype == "*")
+    }
+}
+
+/// The clauses of an `Accept` header in the order goautoneg sorts them: `sort.Sort`, which
+/// for the dozen clauses a header has is Go's insertion sort (stable under `before`).
+fn clauses(accept: &str) -> Vec<Clause<'_>> {
+    let mut clauses: Vec<Clause<'_>> = accept.split(',').filter_map(Clause::parse).collect();
+    for i in 1..clauses.len() {
+        let mut j = i;
+        while j > 0 && clauses[j].before(&clauses[j - 1]) {
+            clauses.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+    clauses
 }
 
 /// The output for an `Accept` header (absent means JSON), protobuf not offered.
@@ -98,46 +145,64 @@ pub fn output(accept: Option<&str>) -> Result<Output, ApiError> {
 /// # Errors
 /// 406 when no clause is acceptable.
 pub fn output_with(accept: Option<&str>, protobuf: bool) -> Result<Output, ApiError> {
-    let Some(accept) = accept.filter(|a| !a.trim().is_empty()) else {
+    let Some(accept) = accept.filter(|a| !a.is_empty()) else {
         return Ok(Output::Object(Encoding::Json));
     };
-    for clause in accept.split(',').map(Clause::parse) {
-        let encoding = match clause.ty.to_ascii_lowercase().as_str() {
-            "application/json" | "application/*" | "*/*" | "*" => Encoding::Json,
-            "application/yaml" => Encoding::Yaml,
-            // `Table` and the other transformations have no protobuf form here.
-            "application/vnd.kubernetes.protobuf" if protobuf && clause.param("as").is_none() => {
-                Encoding::Protobuf
+    let serializers = [
+        ("json", Encoding::Json),
+        ("yaml", Encoding::Yaml),
+        ("vnd.kubernetes.protobuf", Encoding::Protobuf),
+    ];
+    for clause in clauses(accept) {
+        for (subtype, encoding) in serializers {
+            let listed = (clause.ty == "application"
+                && (clause.subtype == subtype || clause.subtype == "*"))
+                || (clause.ty == "*" && clause.subtype == "*");
+            if let Some(output) = listed
+                .then(|| accepted(&clause, encoding, protobuf))
+                .flatten()
+            {
+                return Ok(output);
             }
-            _ => continue,
-        };
-        match (clause.param("as"), clause.param("g"), clause.param("v")) {
-            (None, _, _) => return Ok(Output::Object(encoding)),
-            (Some("Table"), Some("meta.k8s.io"), Some(v @ ("v1" | "v1beta1"))) => {
-                return Ok(Output::Table(if v == "v1" { "v1" } else { "v1beta1" }));
-            }
-            (
-                Some("PartialObjectMetadata" | "PartialObjectMetadataList"),
-                Some("meta.k8s.io"),
-                Some(v @ ("v1" | "v1beta1")),
-            ) => {
-                return Ok(Output::PartialMetadata(if v == "v1" {
-                    "v1"
-                } else {
-                    "v1beta1"
-                }));
-            }
-            (
-                Some("APIGroupDiscoveryList"),
-                Some("apidiscovery.k8s.io"),
-                Some(v @ ("v2" | "v2beta1")),
-            ) => {
-                return Ok(Output::Discovery(if v == "v2" { "v2" } else { "v2beta1" }));
-            }
-            _ => {}
         }
     }
     Err(ApiError::not_acceptable(PRODUCED))
+}
+
+/// `acceptMediaTypeOptions` and `AllowsMediaTypeTransform` for a clause and a serializer: a
+/// `stream` other than `watch` or on YAML (no stream serializer) refuses it; `as`, `g` or `v`
+/// ask for a transformation, which must be one the server makes.
+fn accepted(clause: &Clause<'_>, encoding: Encoding, protobuf: bool) -> Option<Output> {
+    if clause
+        .param("stream")
+        .is_some_and(|s| !s.is_empty() && (s != "watch" || encoding == Encoding::Yaml))
+    {
+        return None;
+    }
+    let transform = (clause.param("as"), clause.param("g"), clause.param("v"));
+    // `Table` and the other transformations have no protobuf form here; custom resources
+    // have none at all.
+    if encoding == Encoding::Protobuf && (!protobuf || transform != (None, None, None)) {
+        return None;
+    }
+    let v1 = |v: &str| if v == "v1" { "v1" } else { "v1beta1" };
+    match transform {
+        (None, None, None) => Some(Output::Object(encoding)),
+        (Some("Table"), Some("meta.k8s.io"), Some(v @ ("v1" | "v1beta1"))) => {
+            Some(Output::Table(v1(v)))
+        }
+        (
+            Some("PartialObjectMetadata" | "PartialObjectMetadataList"),
+            Some("meta.k8s.io"),
+            Some(v @ ("v1" | "v1beta1")),
+        ) => Some(Output::PartialMetadata(v1(v))),
+        (
+            Some("APIGroupDiscoveryList"),
+            Some("apidiscovery.k8s.io"),
+            Some(v @ ("v2" | "v2beta1")),
+        ) => Some(Output::Discovery(if v == "v2" { "v2" } else { "v2beta1" })),
+        _ => None,
+    }
 }
 
 /// The kind of a request body.
@@ -225,6 +290,54 @@ mod tests {
                 .unwrap_err()
                 .code,
             406
+        );
+    }
+
+    /// goautoneg's order and kube-apiserver's matching.
+    #[test]
+    fn clauses_are_ordered_and_matched_as_go_does() {
+        let out = |a: &str| output(Some(a)).map_err(|e| e.code);
+        let json = Ok(Output::Object(Encoding::Json));
+        let yaml = Ok(Output::Object(Encoding::Yaml));
+        assert_eq!(out("application/yaml;q=0.5, application/json"), json);
+        assert_eq!(out("application/json;q=0.1, application/yaml"), yaml);
+        // `Less` puts a concrete type before a wildcard whatever their q.
+        assert_eq!(out("*/*, application/yaml;q=0.1"), yaml);
+        assert_eq!(out("*"), json);
+        assert_eq!(out("application/*"), json);
+        // q=0, or a q that does not parse, is still acceptable (last).
+        assert_eq!(out("application/json;q=0"), json);
+        assert_eq!(out("application/yaml;q=x, application/json"), json);
+        // Media types as written; only an empty header is the default.
+        assert_eq!(out("Application/JSON"), Err(406));
+        assert_eq!(out(" "), Err(406));
+        assert_eq!(out("text/*, */json"), Err(406));
+        // `stream` needs a stream serializer; `g` or `v` alone ask for a transformation.
+        assert_eq!(out("application/yaml;stream=watch, application/json"), json);
+        assert_eq!(out("application/json;stream=x"), Err(406));
+        assert_eq!(out("application/json;v=v1, application/yaml"), yaml);
+        assert_eq!(
+            out("application/json;as=\"Table\";g=meta.k8s.io;v=v1"),
+            Err(406)
+        );
+        assert_eq!(
+            out("application/json;as=Table;g=meta.k8s.io;v=v1;as=Nope"),
+            Err(406)
+        );
+        // A wildcard tries JSON, then YAML: a Table from `*/*`.
+        assert_eq!(
+            out("*/*;as=Table;g=meta.k8s.io;v=v1"),
+            Ok(Output::Table("v1"))
+        );
+        // Protobuf for the kinds that have it, not for transformations.
+        let pb = |a: &str| output_with(Some(a), true).map_err(|e| e.code);
+        assert_eq!(
+            pb("application/json;q=0.9, application/vnd.kubernetes.protobuf"),
+            Ok(Output::Object(Encoding::Protobuf))
+        );
+        assert_eq!(
+            pb("application/vnd.kubernetes.protobuf;as=Table;g=meta.k8s.io;v=v1"),
+            Err(406)
         );
     }
 

@@ -499,6 +499,9 @@ mod tests {
         let e = too_large(9, 3);
         assert_eq!(e.code, 504);
         // client-java recovers from this text by a pattern.
-        assert_eq!(e.message, "Timeout: Too large resource version: 9, current: 3");
+        assert_eq!(
+            e.message,
+            "Timeout: Too large resource version: 9, current: 3"
+        );
     }
 }

@@ -199,7 +199,9 @@ async fn reads_naming_a_revision_wait_for_the_cache_to_reach_it() {
         assert_eq!(r["reason"], "Timeout", "{r}");
         let m = r["message"].as_str().unwrap();
         assert!(
-            m.starts_with(&format!("Timeout: Too large resource version: {future}, current: ")),
+            m.starts_with(&format!(
+                "Timeout: Too large resource version: {future}, current: "
+            )),
             "{m}"
         );
         assert_eq!(
