@@ -78,22 +78,24 @@ impl LocalHosts {
     /// # Errors
     /// 403 for a host or an origin not accepted.
     pub(crate) fn check(&self, parts: &Parts) -> Result<(), ApiError> {
-        // Every `Host` a request carries (HTTP/1.1 allows one; h2 may carry none and name its
-        // `:authority`).
-        let mut hosts: Vec<&str> = parts
-            .headers
-            .get_all(header::HOST)
-            .iter()
-            .map(|v| v.to_str().unwrap_or(""))
-            .collect();
-        if hosts.is_empty() {
-            hosts.push(
-                parts
-                    .uri
-                    .authority()
-                    .map_or("", http::uri::Authority::as_str),
-            );
-        }
+        // The host Go's `req.Host` holds: the request target's authority when it has one (an
+        // absolute-form target, whose `Host` header `readRequest` ignores; h2's `:authority`),
+        // else the `Host` header (net/http refused several before this).
+        let hosts: Vec<&str> = match parts.uri.authority() {
+            Some(a) => vec![a.as_str()],
+            None => {
+                let mut hosts: Vec<&str> = parts
+                    .headers
+                    .get_all(header::HOST)
+                    .iter()
+                    .map(|v| v.to_str().unwrap_or(""))
+                    .collect();
+                if hosts.is_empty() {
+                    hosts.push("");
+                }
+                hosts
+            }
+        };
         for authority in hosts {
             let host = host_of(authority);
             if !self.accepts(host) {

@@ -1,11 +1,13 @@
 //! Requests Go's `net/http` refuses while reading them, before any handler runs, answered as Go
 //! writes the answer: plain text, the connection closed.
 //!
-//! Mirrors `net/http` `request.go` `readRequest` (several `Host` headers: a bare 400),
+//! Mirrors `net/http` `request.go` `readRequest` (a request target `url.ParseRequestURI`
+//! refuses, such as a malformed escape in the path, and several `Host` headers: a bare 400),
 //! `transfer.go` `parseTransferEncoding` (in HTTP/1.1, a transfer coding other than one
-//! `chunked`: 501; hyper reads `gzip, chunked` as chunked) and `server.go` `readRequest` (HTTP/1.1
+//! `chunked`: 501; hyper reads `gzip, chunked` as chunked), `server.go` `readRequest` (HTTP/1.1
 //! without `Host`, or a `Host` with a byte no host has: 400 with the reason in the status line
-//! and the body), in that order. HTTP/2 has rules of its own, which hyper's h2 applies.
+//! and the body) and `conn.serve` (an `Expect` other than `100-continue`: 417, empty), in that
+//! order. HTTP/2 has rules of its own, which hyper's h2 applies.
 
 use bytes::Bytes;
 use http::{HeaderValue, Method, Version, header, request::Parts};
@@ -18,9 +20,14 @@ pub(super) fn refusal(parts: &Parts) -> Option<Resp> {
         return None;
     }
     let http11 = parts.version == Version::HTTP_11;
+    let target_ok = match parts.uri.path_and_query() {
+        Some(p) => p.as_str() == "*" || crate::http::query::unescape(p.path(), false).is_ok(),
+        // Authority-form, which only CONNECT may use.
+        None => parts.method == Method::CONNECT,
+    };
     let mut hosts = parts.headers.get_all(header::HOST).iter();
     let host = hosts.next();
-    if hosts.next().is_some() {
+    if !target_ok || hosts.next().is_some() {
         return Some(plain(400, None, "400 Bad Request"));
     }
     let mut codings = parts.headers.get_all(header::TRANSFER_ENCODING).iter();
@@ -33,10 +40,27 @@ pub(super) fn refusal(parts: &Parts) -> Option<Resp> {
     let why = match host {
         None if http11 && parts.method != Method::CONNECT => "missing required Host header",
         Some(h) if !h.as_bytes().iter().all(|&b| valid_host_byte(b)) => "malformed Host header",
-        _ => return None,
+        _ => return expectation_failed(parts),
     };
     let reason = format!("Bad Request: {why}");
     Some(plain(400, Some(&reason), &format!("400 {reason}")))
+}
+
+/// An `Expect` (its first value) without the token `100-continue`, which hyper answers itself:
+/// `sendExpectationFailed`, a 417 without a body.
+fn expectation_failed(parts: &Parts) -> Option<Resp> {
+    let expect = parts.headers.get(header::EXPECT)?.as_bytes();
+    let continues = expect
+        .split(|b| matches!(b, b' ' | b',' | b'\t'))
+        .any(|t| t.eq_ignore_ascii_case(b"100-continue"));
+    if expect.is_empty() || continues {
+        return None;
+    }
+    let mut r = response::bytes(417, "", Bytes::new());
+    r.headers_mut().remove(header::CONTENT_TYPE);
+    r.headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    Some(r)
 }
 
 /// `httpguts.ValidHostHeader`'s bytes: those of a host name, an IP literal and a port, and a
@@ -113,5 +137,26 @@ mod tests {
         // HTTP/1.0 has no transfer codings to refuse.
         let h10 = answer(Version::HTTP_10, &[("transfer-encoding", b"gzip, chunked")]);
         assert_eq!(h10, None);
+        let expect = |v: &[u8]| answer(v11, &[("host", b"a"), ("expect", v)]).map(|(s, _)| s);
+        assert_eq!(expect(b"100-continue"), None);
+        assert_eq!(expect(b"foo, 100-Continue"), None);
+        assert_eq!(expect(b""), None);
+        assert_eq!(expect(b"foo"), Some(417));
+        assert_eq!(expect(b"100-continuex"), Some(417));
+        // Request targets `url.ParseRequestURI` refuses.
+        let target = |method: Method, uri: &str| {
+            let req = http::Request::builder()
+                .method(method)
+                .uri(uri)
+                .header("host", "a");
+            let (parts, ()) = req.body(()).unwrap().into_parts();
+            refusal(&parts).map(|r| r.status().as_u16())
+        };
+        assert_eq!(target(Method::GET, "/api/x%zz"), Some(400));
+        assert_eq!(target(Method::GET, "/api/x?a=%zz"), None);
+        assert_eq!(target(Method::GET, "/api/x%2Fy"), None);
+        assert_eq!(target(Method::OPTIONS, "*"), None);
+        assert_eq!(target(Method::GET, "localhost:80"), Some(400));
+        assert_eq!(target(Method::CONNECT, "localhost:80"), None);
     }
 }
