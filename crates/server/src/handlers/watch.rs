@@ -386,12 +386,25 @@ pub(super) async fn watch(ctx: Ctx) -> ApiResult<Resp> {
         let cancelled = shutdown.cancelled();
         let gone = stream.tx.clone();
         let gone = gone.closed();
-        tokio::pin!(cancelled, gone);
+        // A CRD's storage torn down ends its watches, a second later (`tearDown` lets requests
+        // holding the old storage register first, then destroys the cacher).
+        let torn_down = stream.strategy.torn_down();
+        let torn_down = async move {
+            match torn_down {
+                Some(t) => {
+                    t.cancelled().await;
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                }
+                None => std::future::pending().await,
+            }
+        };
+        tokio::pin!(cancelled, gone, torn_down);
         loop {
             tokio::select! {
                 () = &mut deadline => return,
                 () = &mut cancelled => return,
                 () = &mut gone => return,
+                () = &mut torn_down => return,
                 _ = ticker.tick(), if bookmarks => {
                     if let Some(rev) = watcher.bookmark_revision() {
                         start = start.max(rev);

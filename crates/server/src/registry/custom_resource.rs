@@ -49,6 +49,10 @@ pub struct CrdEntry {
     pub storage_version: String,
     /// The conversion webhook (`spec.conversion.strategy: Webhook`), or why it cannot be called.
     pub webhook: Option<Result<Arc<super::webhook::Webhook>, String>>,
+    /// Cancelled when the storage serving this CRD is torn down (`customresource_handler.go`
+    /// `removeStorage_locked`: the CRD deleted, or its spec or accepted names changed), which
+    /// ends its watches; entries of one storage share it.
+    pub torn_down: tokio_util::sync::CancellationToken,
     versions: BTreeMap<String, VersionEntry>,
 }
 
@@ -138,8 +142,23 @@ impl CrdEntry {
             terminating,
             storage_version,
             webhook,
+            torn_down: tokio_util::sync::CancellationToken::new(),
             versions,
         }
+    }
+
+    /// Whether `self` is served by the storage of `old`: the same spec and accepted names
+    /// (`updateCustomResourceDefinition` keeps the storage then).
+    #[must_use]
+    pub fn same_storage(&self, old: &CrdEntry) -> bool {
+        let accepted = |e: &CrdEntry| {
+            e.crd
+                .status
+                .as_ref()
+                .and_then(|s| s.get("acceptedNames"))
+                .cloned()
+        };
+        self.crd.spec == old.crd.spec && accepted(self) == accepted(old)
     }
 
     /// Whether the CRD's resources are served (established).
@@ -351,6 +370,10 @@ impl Strategy for CustomResourceStrategy {
         if let Ok(a) = self.admission() {
             let _ = a.schema().prune_and_default(obj);
         }
+    }
+
+    fn torn_down(&self) -> Option<tokio_util::sync::CancellationToken> {
+        Some(self.entry.torn_down.clone())
     }
 
     fn webhook(&self) -> ApiResult<Option<Arc<super::webhook::Webhook>>> {

@@ -36,6 +36,14 @@ impl Registry {
             return;
         }
         self.deleted.remove(&entry.name);
+        let mut entry = entry;
+        if let Some(old) = self.crds.get(&entry.name) {
+            if entry.same_storage(old) {
+                entry.torn_down = old.torn_down.clone();
+            } else {
+                old.torn_down.cancel();
+            }
+        }
         self.remove(&entry.name.clone());
         self.generation += 1;
         let entry = Arc::new(entry);
@@ -59,12 +67,16 @@ impl Registry {
         if self.crds.get(name).is_some_and(|e| e.revision >= revision) {
             return;
         }
+        if let Some(old) = self.crds.get(name) {
+            old.torn_down.cancel();
+        }
         self.remove(name);
         let at = self.deleted.entry(name.to_owned()).or_default();
         *at = (*at).max(revision);
     }
 
-    /// Removes a CRD.
+    /// Removes a CRD (its storage lives on in the entry that replaces it, or is torn down by
+    /// the caller).
     fn remove(&mut self, name: &str) {
         if let Some(old) = self.crds.remove(name) {
             self.generation += 1;

@@ -137,6 +137,12 @@ pub trait Strategy: Send + Sync {
         true
     }
 
+    /// Cancelled when the storage serving the kind is torn down (a CRD deleted or changed):
+    /// its watches end. Built-in kinds' storage lives as long as the server.
+    fn torn_down(&self) -> Option<tokio_util::sync::CancellationToken> {
+        None
+    }
+
     /// Whether `metadata.generation` is kept (1 on create, +1 when anything but `metadata`
     /// changes).
     fn uses_generation(&self) -> bool {

@@ -303,3 +303,47 @@ async fn table_watches_and_crd_watches() {
     assert_eq!(e["object"]["rows"][0]["cells"][0], "my-new-cron-object");
     assert_eq!(e["object"]["columnDefinitions"][1]["name"], "Spec");
 }
+
+/// A CRD's watches end when its storage is torn down, about a second after (the CRD deleted,
+/// or its spec changed: `customresource_handler.go` `removeStorage_locked`, `tearDown`); a
+/// change of its metadata or status alone keeps them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watches_end_when_their_crd_storage_is_torn_down() {
+    let s = server().await;
+    let h = Http::of(&s);
+    h.crd("resourcedefinition.yaml").await;
+    let crd_path = format!("{CRDS}/crontabs.stable.example.com");
+    let mut w = h.watch(&format!("{CT}?watch=true")).await;
+    // A label on the CRD: the same storage, the watch goes on and sees what follows.
+    h.merge(&crd_path, &json!({"metadata": {"labels": {"a": "b"}}}))
+        .await
+        .expect(200);
+    assert!(!w.ends_within(2).await, "a metadata change ended the watch");
+    h.post(CT, &crontab("after-label")).await.expect(201);
+    let e = w.next().await;
+    assert_eq!(
+        (e["type"].as_str(), e["object"]["metadata"]["name"].as_str()),
+        (Some("ADDED"), Some("after-label"))
+    );
+    // A printer column: a new storage; the old one's watch ends.
+    let mut crd = h.get(&crd_path).await.expect(200).json();
+    crd["spec"]["versions"][0]["additionalPrinterColumns"] =
+        json!([{"name": "Image", "type": "string", "jsonPath": ".spec.image"}]);
+    h.put(&crd_path, &crd).await.expect(200);
+    assert!(
+        w.ends_within(10).await,
+        "a spec change did not end the watch"
+    );
+    // Deleted: the new watch ends once the CRD is gone.
+    let mut w = h.watch(&format!("{CT}?watch=true&resourceVersion=0")).await;
+    let e = w.next().await;
+    assert_eq!(e["type"], "ADDED");
+    h.delete(&crd_path).await.expect(200);
+    // The cleanup's DELETED event, then the end.
+    let e = w.next().await;
+    assert_eq!(e["type"], "DELETED", "{e}");
+    assert!(
+        w.ends_within(10).await,
+        "the CRD's deletion did not end the watch"
+    );
+}
