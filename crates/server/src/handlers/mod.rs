@@ -151,11 +151,7 @@ where
             get_only(discovery::serve(&api, &route, accept))
         }
         Route::OpenApiIndex | Route::OpenApiDoc(_) => {
-            let if_none_match = parts
-                .headers
-                .get(header::IF_NONE_MATCH)
-                .and_then(|v| v.to_str().ok());
-            get_only(openapi::serve(&api, &route, &query, if_none_match))
+            get_only(openapi::serve(&api, &route, &query, &parts.headers))
         }
         Route::OpenApiV2 => get_only(openapi_v2::serve(&api, accept)),
         Route::Unknown => Err(ApiError::no_such_resource()),

@@ -1,10 +1,13 @@
 //! `/openapi/v3` and its per-group-version documents (the built-in ones from crdkit-builtin's
 //! published schemas), rebuilt when the CRDs served change.
 //!
-//! Mirrors kube-openapi `pkg/handler3` (the index of paths with `?hash=`, and the document with
-//! its hash as `ETag`, `Vary: Accept`; asked for by its current hash, the document is cached for
-//! a year (`Cache-Control: public, immutable`, `Expires`), by another it is a 301 to its current
-//! URL; `If-None-Match` naming the ETag is a 304, as `http.ServeContent` answers) and
+//! Mirrors kube-aggregator's `specProxier` in front of kube-openapi `pkg/handler3`: the index of
+//! paths with `?hash=` (`handleDiscovery`: `http.ServeContent` of the JSON, which it types
+//! `text/plain`, modified now, no ETag); a document with its hash as `ETag` and `Vary: Accept`,
+//! JSON when the `Accept` takes it (else an empty 406; the protobuf form is not served here),
+//! cached for a year when asked for by its current hash (`Cache-Control: public, immutable`,
+//! `Expires`), a 301 to its current URL when asked for by another, a 304 for an `If-None-Match`
+//! naming its ETag; an unknown group-version an empty 404. And
 //! apiextensions-apiserver `pkg/controller/openapiv3` (one document per CRD group-version).
 
 use std::collections::BTreeMap;
@@ -147,8 +150,10 @@ pub(super) fn serve(
     api: &Api,
     route: &Route,
     query: &Query,
-    if_none_match: Option<&str>,
+    headers: &http::HeaderMap,
 ) -> ApiResult<Resp> {
+    let header = |name: header::HeaderName| headers.get(name).and_then(|v| v.to_str().ok());
+    let if_none_match = header(header::IF_NONE_MATCH);
     let docs = documents(api);
     match route {
         Route::OpenApiIndex => {
@@ -156,15 +161,32 @@ pub(super) fn serve(
                 .iter()
                 .map(|(p, (_, h))| (p.clone(), h.clone()))
                 .collect();
-            let index = openapi::index(&hashes);
-            let etag = openapi::hash(&index);
-            let body = Bytes::from(serde_json::to_vec(&index).unwrap_or_default());
-            let mut r = response::bytes(200, content_type::JSON, body);
-            set(&mut r, header::ETAG, &format!("\"{etag}\""));
-            Ok(not_modified(r, &etag, if_none_match))
+            let body =
+                Bytes::from(serde_json::to_vec(&openapi::index(&hashes)).unwrap_or_default());
+            let mut r = response::bytes(200, "text/plain; charset=utf-8", body);
+            let now = jiff::Timestamp::now();
+            set(&mut r, header::LAST_MODIFIED, &http_date(now));
+            // `ServeContent` without an ETag: `*` matches, and an `If-Modified-Since` after
+            // now (the index is always new). Go's also matches one in the current second, so
+            // that kubectl's HTTP cache, revalidating an index fetched in the same second, keeps
+            // the index from before a CRD just created (`explain` then does not find it); here
+            // that is a 200.
+            let since = header(header::IF_MODIFIED_SINCE).and_then(parse_http_date);
+            let fresh = match if_none_match {
+                Some(inm) => inm.split(',').any(|t| t.trim() == "*"),
+                None => since.is_some_and(|t| t > now.as_second()),
+            };
+            Ok(if fresh { not_modified_now(r) } else { r })
         }
         Route::OpenApiDoc(path) => {
-            let (doc, hash) = docs.get(path).ok_or_else(ApiError::no_such_resource)?;
+            let Some((doc, hash)) = docs.get(path) else {
+                return Ok(empty(404));
+            };
+            if !crate::http::negotiate::takes_json(header(header::ACCEPT)) {
+                let mut r = empty(406);
+                set(&mut r, header::VARY, "Accept");
+                return Ok(r);
+            }
             let mut r = match query.get("hash").filter(|h| !h.is_empty()) {
                 // `http.Redirect` after the Content-Type is set: no body.
                 Some(asked) if asked != hash => {
@@ -205,19 +227,51 @@ fn set(r: &mut Resp, name: header::HeaderName, value: &str) {
 
 /// `http.ServeContent`'s `If-None-Match` (`*`, or a list of ETags compared weakly): a 304
 /// without the body and its `Content-Type`, keeping the other headers.
-fn not_modified(mut r: Resp, etag: &str, if_none_match: Option<&str>) -> Resp {
+fn not_modified(r: Resp, etag: &str, if_none_match: Option<&str>) -> Resp {
     let matches = if_none_match.is_some_and(|h| {
         h.split(',')
             .map(str::trim)
             .any(|t| t == "*" || t.strip_prefix("W/").unwrap_or(t) == format!("\"{etag}\""))
     });
-    if matches {
-        *r.status_mut() = http::StatusCode::NOT_MODIFIED;
-        r.headers_mut().remove(header::CONTENT_TYPE);
-        r.headers_mut().remove(header::CONTENT_LENGTH);
-        *r.body_mut() = response::Body::Full(Some(Bytes::new()));
+    if matches { not_modified_now(r) } else { r }
+}
+
+/// `writeNotModified`: the status, no body, no `Content-Type`; with an ETag, no
+/// `Last-Modified`.
+fn not_modified_now(mut r: Resp) -> Resp {
+    *r.status_mut() = http::StatusCode::NOT_MODIFIED;
+    let h = r.headers_mut();
+    h.remove(header::CONTENT_TYPE);
+    h.remove(header::CONTENT_LENGTH);
+    if h.contains_key(header::ETAG) {
+        h.remove(header::LAST_MODIFIED);
     }
+    *r.body_mut() = response::Body::Full(Some(Bytes::new()));
     r
+}
+
+/// A status alone (`w.WriteHeader`): no body, no `Content-Type`.
+fn empty(status: u16) -> Resp {
+    let mut r = response::bytes(status, content_type::JSON, Bytes::new());
+    r.headers_mut().remove(header::CONTENT_TYPE);
+    r
+}
+
+/// `http.TimeFormat`: `Mon, 02 Jan 2006 15:04:05 GMT`.
+fn http_date(t: jiff::Timestamp) -> String {
+    t.strftime("%a, %d %b %Y %H:%M:%S GMT").to_string()
+}
+
+/// `http.ParseTime` of the `http.TimeFormat` form, in seconds since the epoch.
+fn parse_http_date(s: &str) -> Option<i64> {
+    let t = jiff::fmt::strtime::parse("%a, %d %b %Y %H:%M:%S GMT", s.trim()).ok()?;
+    let dt = t.to_datetime().ok()?;
+    Some(
+        dt.to_zoned(jiff::tz::TimeZone::UTC)
+            .ok()?
+            .timestamp()
+            .as_second(),
+    )
 }
 
 /// Go's `time.Now().AddDate(1, 0, 0).Format(time.RFC1123)` in UTC.

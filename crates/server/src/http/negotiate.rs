@@ -132,6 +132,17 @@ fn clauses(accept: &str) -> Vec<Clause<'_>> {
     clauses
 }
 
+/// Whether an `Accept` header (absent: `*/*`) takes JSON, read as goautoneg reads it: kube-openapi
+/// `handler3` asks this of its clauses before the protobuf it also serves (not served here).
+#[must_use]
+pub fn takes_json(accept: Option<&str>) -> bool {
+    clauses(accept.filter(|a| !a.is_empty()).unwrap_or("*/*"))
+        .iter()
+        .any(|c| {
+            (c.ty == "application" || c.ty == "*") && (c.subtype == "json" || c.subtype == "*")
+        })
+}
+
 /// The output for an `Accept` header (absent means JSON), protobuf not offered.
 ///
 /// # Errors

@@ -201,12 +201,41 @@ async fn openapi_index_documents_and_hash() {
     let path = url2.split('?').next().unwrap();
     let r = h.get(path).await.expect(200);
     assert!(r.header("cache-control").is_none() && r.header("etag").is_some());
-    // The index is tagged too.
-    let r = h.get("/openapi/v3").await.expect(200);
-    let etag = r.header("etag").unwrap().to_owned();
-    h.send("GET", "/openapi/v3", &[("if-none-match", &etag)], None)
+    // A document only in JSON here: another Accept is an empty 406.
+    let r = h.get_as(url2, "text/html").await.expect(406);
+    assert!(r.body.is_empty() && r.header("content-type").is_none());
+    assert_eq!(r.header("vary"), Some("Accept"));
+    h.get_as(url2, "text/html, */*;q=0.5").await.expect(200);
+    // An unknown group-version: an empty 404.
+    let r = h
+        .get("/openapi/v3/apis/nope.example.com/v1")
         .await
-        .expect(304);
+        .expect(404);
+    assert!(r.body.is_empty(), "{}", r.text());
+    // The index, as kube-aggregator serves it: `ServeContent`'s sniffed type, modified now,
+    // no ETag (only `*` or a future `If-Modified-Since` is a 304; the current second is not).
+    let r = h.get("/openapi/v3").await.expect(200);
+    assert_eq!(r.header("content-type"), Some("text/plain; charset=utf-8"));
+    assert!(r.header("etag").is_none());
+    assert!(r.header("last-modified").unwrap().ends_with(" GMT"));
+    for (name, value) in [
+        ("if-none-match", "*"),
+        ("if-modified-since", "Fri, 01 Jan 2100 00:00:00 GMT"),
+    ] {
+        h.send("GET", "/openapi/v3", &[(name, value)], None)
+            .await
+            .expect(304);
+    }
+    let now = r.header("last-modified").unwrap().to_owned();
+    for (name, value) in [
+        ("if-none-match", "\"x\""),
+        ("if-modified-since", "Mon, 01 Jan 2001 00:00:00 GMT"),
+        ("if-modified-since", now.as_str()),
+    ] {
+        h.send("GET", "/openapi/v3", &[(name, value)], None)
+            .await
+            .expect(200);
+    }
     let doc = h.get(url2).await.expect(200).json();
     assert_eq!(
         doc["components"]["schemas"]["com.example.stable.v1.CronTab"]["properties"]["spec"]["properties"]
