@@ -212,36 +212,93 @@ pub fn error(e: &ApiError, encoding: Encoding) -> Resp {
     r
 }
 
-/// Adds `Warning: 299 - "<text>"` headers.
+/// Adds `Warning: 299 - "<text>"` headers, as the API server's warning recorder adds them
+/// ([`warning_headers`]).
 pub fn add_warnings(r: &mut Resp, warnings: &[String]) {
-    for w in warnings {
-        if let Ok(v) = HeaderValue::from_str(&warning_header(w)) {
+    for w in warning_headers(warnings) {
+        if let Ok(v) = HeaderValue::from_bytes(w.as_bytes()) {
             r.headers_mut().append(header::WARNING, v);
         }
     }
 }
 
-/// The header value of a warning: code 299, agent `-`, the text quoted with `"` and `\` escaped
-/// and control characters dropped (`pkg/warning` `headerWriter`).
+/// Past this many characters of warnings in all, each warning is cut to
+/// [`TRUNCATE_ITEM_RUNES`] (`filters/warning.go` `truncateAtTotalRunes`).
+const TRUNCATE_AT_TOTAL_RUNES: usize = 4 * 1024;
+/// `truncateItemRunes`.
+const TRUNCATE_ITEM_RUNES: usize = 256;
+
+/// The `Warning` header values of `warnings`, as apiserver `filters/warning.go` `recorder`
+/// writes them: empty and repeated texts skipped; a text with a control character dropped
+/// (`NewWarningHeader` refuses it); once the texts pass 4,096 characters in all, every one
+/// written again cut to 256 characters, and those after it too until 4,096 are written again.
 #[must_use]
-pub fn warning_header(text: &str) -> String {
-    let mut s = String::from("299 - \"");
-    for c in text.chars() {
-        match c {
-            '"' | '\\' => {
-                s.push('\\');
-                s.push(c);
+pub fn warning_headers(warnings: &[String]) -> Vec<String> {
+    let cut = |t: &str| -> (String, usize) {
+        let n = t.chars().count();
+        if n > TRUNCATE_ITEM_RUNES {
+            (
+                t.chars().take(TRUNCATE_ITEM_RUNES).collect(),
+                TRUNCATE_ITEM_RUNES,
+            )
+        } else {
+            (t.to_owned(), n)
+        }
+    };
+    let mut out = Vec::new();
+    let mut ordered: Vec<&str> = Vec::new();
+    let (mut written, mut truncating) = (0, false);
+    for text in warnings.iter().map(String::as_str) {
+        if text.is_empty() || ordered.contains(&text) {
+            continue;
+        }
+        if truncating && written >= TRUNCATE_AT_TOTAL_RUNES {
+            break;
+        }
+        ordered.push(text);
+        let (t, n) = if truncating {
+            cut(text)
+        } else {
+            (text.to_owned(), text.chars().count())
+        };
+        let Some(h) = warning_header(&t) else {
+            continue;
+        };
+        if written + n <= TRUNCATE_AT_TOTAL_RUNES || truncating {
+            written += n;
+            out.push(h);
+            continue;
+        }
+        truncating = true;
+        written = 0;
+        out.clear();
+        for w in &ordered {
+            let (t, n) = cut(w);
+            if let Some(h) = warning_header(&t) {
+                written += n;
+                out.push(h);
             }
-            c if c.is_control() => s.push(' '),
-            c if !c.is_ascii() => {
-                // Header values must be visible ASCII; Go's writer escapes these too.
-                s.push('?');
-            }
-            c => s.push(c),
         }
     }
+    out
+}
+
+/// `NewWarningHeader(299, "-", text)`: the text quoted with `"` and `\` escaped and the rest
+/// as it is (UTF-8 included); `None` for a text with a control character.
+#[must_use]
+pub fn warning_header(text: &str) -> Option<String> {
+    if text.chars().any(char::is_control) {
+        return None;
+    }
+    let mut s = String::from("299 - \"");
+    for c in text.chars() {
+        if c == '"' || c == '\\' {
+            s.push('\\');
+        }
+        s.push(c);
+    }
     s.push('"');
-    s
+    Some(s)
 }
 
 /// A streamed response (watch) and the sender that feeds it.
@@ -310,8 +367,38 @@ mod tests {
     #[test]
     fn warning_headers_escape_quotes() {
         assert_eq!(
-            warning_header("unknown field \"spec.someRandomField\""),
+            warning_header("unknown field \"spec.someRandomField\"").unwrap(),
             "299 - \"unknown field \\\"spec.someRandomField\\\"\""
         );
+        assert_eq!(
+            warning_header("a\u{FFFD}b").unwrap(),
+            "299 - \"a\u{FFFD}b\""
+        );
+        assert_eq!(warning_header("a\nb"), None);
+    }
+
+    /// `filters/warning.go`'s recorder: duplicates once, control characters dropped, and past
+    /// 4,096 characters every warning cut to 256.
+    #[test]
+    fn warnings_are_recorded_as_the_api_server_records_them() {
+        let w =
+            |v: &[&str]| warning_headers(&v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>());
+        assert_eq!(
+            w(&["a", "", "a", "b\u{7}", "c"]),
+            ["299 - \"a\"", "299 - \"c\""]
+        );
+        let long = "x".repeat(3000);
+        let short = w(&[&long, "y"]);
+        assert_eq!(short.len(), 2);
+        assert_eq!(short[0].len(), 3000 + 8);
+        // The third tips the total past 4,096: all three cut to 256, then more while the
+        // total stays under 4,096, then none.
+        let many: Vec<String> = (0..20)
+            .map(|i| format!("{i}{}", "z".repeat(2000)))
+            .collect();
+        let got = warning_headers(&many);
+        assert_eq!(got.len(), 16);
+        assert!(got.iter().all(|h| h.chars().count() == 256 + 8));
+        assert!(got[0].starts_with("299 - \"0zz"));
     }
 }
