@@ -82,7 +82,8 @@ impl LocalHosts {
         // absolute-form target, whose `Host` header `readRequest` ignores; h2's `:authority`),
         // else the `Host` header (net/http refused several before this).
         let hosts: Vec<&str> = match parts.uri.authority() {
-            Some(a) => vec![a.as_str()],
+            // Without its user-info (`u@localhost`), as `url.Parse` splits it off.
+            Some(a) => vec![a.as_str().rsplit('@').next().unwrap_or("")],
             None => {
                 let mut hosts: Vec<&str> = parts
                     .headers

@@ -119,10 +119,16 @@ pub(super) async fn read(ctx: &Ctx, sel: &Selection) -> ApiResult<Listed> {
     let api = &ctx.api;
     let strategy = &*ctx.strategy;
     let fresh = match plan.at_revision {
-        // The cache must have reached the revision (a 504 when it does not in time); the
-        // storage says whether it is still readable (compacted), as it would for the whole read.
+        // An exact read waits for the cache to reach the revision (a 504 when it does not in
+        // time); a continue token's revision was read already, and goes to the storage when
+        // the cache does not have it (`ShouldDelegateContinue`): a forged one waits for
+        // nothing. The storage says whether it is still readable (compacted), as it would for
+        // the whole read.
         Some(at) => {
-            read::reached(api, at).await?;
+            let continued = plan.continue_key.is_some();
+            if !continued {
+                read::reached(api, at).await?;
+            }
             let probe = ListOptions {
                 limit: Some(1),
                 continue_key: None,
@@ -135,7 +141,7 @@ pub(super) async fn read(ctx: &Ctx, sel: &Selection) -> ApiResult<Listed> {
             {
                 return Err(list_error(e, &plan));
             }
-            true
+            !continued || api.cache.revision() >= at
         }
         None => read::fresh(api).await?,
     };

@@ -50,7 +50,8 @@ where
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
     let (parts, body) = req.into_parts();
-    let fallback = negotiate::error_encoding(&parts.headers);
+    // An error's encoding is negotiated only when there is an error.
+    let accept = parts.headers.get(header::ACCEPT).cloned();
     let started = std::time::Instant::now();
     let header = |h: header::HeaderName| {
         parts
@@ -80,7 +81,7 @@ where
     let log_api = logging.then(|| Arc::clone(&api));
     let resp = match dispatch(api, parts, body).await {
         Ok(r) => r,
-        Err(e) => response::error(&e, fallback),
+        Err(e) => response::error(&e, negotiate::error_encoding_of(accept.as_ref())),
     };
     if let (Some(mut record), Some(api)) = (record, log_api) {
         record.status = resp.status().as_u16();

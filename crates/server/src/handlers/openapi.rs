@@ -182,10 +182,14 @@ pub(super) fn serve(
             let Some((doc, hash)) = docs.get(path) else {
                 return Ok(empty(404));
             };
-            if !crate::http::negotiate::takes_json(header(header::ACCEPT)) {
-                let mut r = empty(406);
-                set(&mut r, header::VARY, "Accept");
-                return Ok(r);
+            match crate::http::negotiate::takes_json(header(header::ACCEPT)) {
+                Some(true) => {}
+                no => {
+                    // No clause at all: nothing but the `Vary` (an empty 200).
+                    let mut r = empty(if no.is_none() { 200 } else { 406 });
+                    set(&mut r, header::VARY, "Accept");
+                    return Ok(r);
+                }
             }
             let mut r = match query.get("hash").filter(|h| !h.is_empty()) {
                 // `http.Redirect` after the Content-Type is set: no body.

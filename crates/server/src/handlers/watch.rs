@@ -269,11 +269,12 @@ pub(super) async fn watch(ctx: Ctx) -> ApiResult<Resp> {
     let parse_rv = |n: &str| {
         crate::store::parse_resource_version(n).map_err(crate::store::invalid_resource_version)
     };
-    let (initial_events, after) = match (rv.as_str(), send_initial) {
-        ("" | "0", None | Some(true)) => (true, None),
-        ("" | "0", Some(false)) => (false, None),
-        (n, Some(true)) => (true, Some(parse_rv(n)?)),
-        (n, _) => (false, Some(parse_rv(n)?)),
+    // The parsed revision decides, as the cacher's `requestedWatchRV` does ("00" is 0).
+    let (initial_events, after) = match (parse_rv(&rv)?, send_initial) {
+        (0, None | Some(true)) => (true, None),
+        (0, Some(false)) => (false, None),
+        (n, Some(true)) => (true, Some(n)),
+        (n, _) => (false, Some(n)),
     };
     // `sendInitialEvents=false` with no resourceVersion or "0": from now on, without the
     // current state (the watch cache's `getAllEventsSinceLocked`); "now" is taken before the

@@ -43,10 +43,13 @@ pub enum Output {
 /// to it, JSON otherwise (also for an `Accept` nothing satisfies; protobuf is not used).
 #[must_use]
 pub fn error_encoding(headers: &http::HeaderMap) -> Encoding {
-    let accept = headers
-        .get(http::header::ACCEPT)
-        .and_then(|v| v.to_str().ok());
-    match output(accept) {
+    error_encoding_of(headers.get(http::header::ACCEPT))
+}
+
+/// [`error_encoding`] of an `Accept` value.
+#[must_use]
+pub fn error_encoding_of(accept: Option<&http::HeaderValue>) -> Encoding {
+    match output(accept.and_then(|v| v.to_str().ok())) {
         Ok(Output::Object(Encoding::Yaml)) => Encoding::Yaml,
         _ => Encoding::Json,
     }
@@ -118,10 +121,23 @@ impl<'a> Clause<'a> {
     }
 }
 
-/// The clauses of an `Accept` header in the order goautoneg sorts them: `sort.Sort`, which
-/// for the dozen clauses a header has is Go's insertion sort (stable under `before`).
+/// Up to this many clauses `sort.Sort` is Go's insertion sort (`pdqsort`'s `maxInsertion`).
+const INSERTION_SORTED: usize = 12;
+
+/// The clauses of an `Accept` header in the order goautoneg sorts them: `sort.Sort`, which for
+/// the dozen clauses a real header has is Go's insertion sort (stable under `before`). A longer
+/// header (Go's order is then `pdqsort`'s, not stable) is sorted stably by `q` and wildcards, in
+/// O(n log n): a hostile header of 100,000 clauses costs no more than parsing it.
 fn clauses(accept: &str) -> Vec<Clause<'_>> {
     let mut clauses: Vec<Clause<'_>> = accept.split(',').filter_map(Clause::parse).collect();
+    if clauses.len() > INSERTION_SORTED {
+        clauses.sort_by(|a, b| {
+            b.q.total_cmp(&a.q)
+                .then((a.ty == "*").cmp(&(b.ty == "*")))
+                .then((a.subtype == "*").cmp(&(b.subtype == "*")))
+        });
+        return clauses;
+    }
     for i in 1..clauses.len() {
         let mut j = i;
         while j > 0 && clauses[j].before(&clauses[j - 1]) {
@@ -132,15 +148,17 @@ fn clauses(accept: &str) -> Vec<Clause<'_>> {
     clauses
 }
 
-/// Whether an `Accept` header (absent: `*/*`) takes JSON, read as goautoneg reads it: kube-openapi
-/// `handler3` asks this of its clauses before the protobuf it also serves (not served here).
+/// Whether an `Accept` header (absent: `*/*`) takes JSON, read as goautoneg reads it, as kube-openapi
+/// `handler3` asks its clauses (before the protobuf it also serves, not served here); `None`
+/// when it has no clause at all (`handler3` then answers nothing).
 #[must_use]
-pub fn takes_json(accept: Option<&str>) -> bool {
-    clauses(accept.filter(|a| !a.is_empty()).unwrap_or("*/*"))
-        .iter()
-        .any(|c| {
+pub fn takes_json(accept: Option<&str>) -> Option<bool> {
+    let clauses = clauses(accept.filter(|a| !a.is_empty()).unwrap_or("*/*"));
+    (!clauses.is_empty()).then(|| {
+        clauses.iter().any(|c| {
             (c.ty == "application" || c.ty == "*") && (c.subtype == "json" || c.subtype == "*")
         })
+    })
 }
 
 /// The output for an `Accept` header (absent means JSON), protobuf not offered.
@@ -323,6 +341,13 @@ mod tests {
         assert_eq!(out("Application/JSON"), Err(406));
         assert_eq!(out(" "), Err(406));
         assert_eq!(out("text/*, */json"), Err(406));
+        // A hostile header of many clauses is sorted in O(n log n), in order.
+        let many = (0..50_000)
+            .map(|i| format!("a/b;q={i}"))
+            .collect::<Vec<_>>()
+            .join(",");
+        assert_eq!(out(&many), Err(406));
+        assert_eq!(out(&format!("{many},application/yaml;q=0.5")), yaml);
         // `stream` needs a stream serializer; `g` or `v` alone ask for a transformation.
         assert_eq!(out("application/yaml;stream=watch, application/json"), json);
         assert_eq!(out("application/json;stream=x"), Err(406));

@@ -147,8 +147,8 @@ impl CrdEntry {
         }
     }
 
-    /// Whether `self` is served by the storage of `old`: the same spec and accepted names
-    /// (`updateCustomResourceDefinition` keeps the storage then).
+    /// Whether `self` is served by the storage of `old`: the same CRD (uid), spec and accepted
+    /// names (`updateCustomResourceDefinition` keeps the storage then; storage is keyed by uid).
     #[must_use]
     pub fn same_storage(&self, old: &CrdEntry) -> bool {
         let accepted = |e: &CrdEntry| {
@@ -158,7 +158,9 @@ impl CrdEntry {
                 .and_then(|s| s.get("acceptedNames"))
                 .cloned()
         };
-        self.crd.spec == old.crd.spec && accepted(self) == accepted(old)
+        self.crd.metadata.uid == old.crd.metadata.uid
+            && self.crd.spec == old.crd.spec
+            && accepted(self) == accepted(old)
     }
 
     /// Whether the CRD's resources are served (established).

@@ -5,6 +5,9 @@ use std::sync::Arc;
 
 use super::custom_resource::CrdEntry;
 
+/// How many deleted CRDs [`Registry`] remembers.
+const MAX_DELETED: usize = 1024;
+
 /// The CRDs the server serves, by name and by group, version and resource.
 #[derive(Default)]
 pub struct Registry {
@@ -71,6 +74,18 @@ impl Registry {
             old.torn_down.cancel();
         }
         self.remove(name);
+        // Bounded: a deletion only needs remembering while the watch may still deliver older
+        // events, so the oldest goes first.
+        if self.deleted.len() >= MAX_DELETED && !self.deleted.contains_key(name) {
+            let oldest = self
+                .deleted
+                .iter()
+                .min_by_key(|(_, at)| **at)
+                .map(|(n, _)| n.clone());
+            if let Some(oldest) = oldest {
+                self.deleted.remove(&oldest);
+            }
+        }
         let at = self.deleted.entry(name.to_owned()).or_default();
         *at = (*at).max(revision);
     }
@@ -158,5 +173,12 @@ mod tests {
         assert!(r.lookup("g.io", "v1", "as").is_some());
         r.delete("as.g.io", 4);
         assert!(r.crds.contains_key("as.g.io"));
+        // Deletions are remembered up to a bound, the oldest forgotten first.
+        for i in 0..MAX_DELETED + 10 {
+            r.delete(&format!("x{i}"), 100 + i as u64);
+        }
+        assert_eq!(r.deleted.len(), MAX_DELETED);
+        assert!(!r.deleted.contains_key("x0"));
+        assert!(r.deleted.contains_key(&format!("x{}", MAX_DELETED + 9)));
     }
 }

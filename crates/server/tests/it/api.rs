@@ -206,6 +206,9 @@ async fn openapi_index_documents_and_hash() {
     assert!(r.body.is_empty() && r.header("content-type").is_none());
     assert_eq!(r.header("vary"), Some("Accept"));
     h.get_as(url2, "text/html, */*;q=0.5").await.expect(200);
+    // An Accept with no clause at all: `handler3` writes nothing but the `Vary`.
+    let r = h.get_as(url2, "foo").await.expect(200);
+    assert!(r.body.is_empty() && r.header("vary") == Some("Accept"));
     // An unknown group-version: an empty 404.
     let r = h
         .get("/openapi/v3/apis/nope.example.com/v1")

@@ -685,7 +685,7 @@ async fn requests_go_would_not_read_are_answered_as_go_answers_them() {
     assert!(answer.starts_with("HTTP/1.1 403 Forbidden\r\n"), "{answer}");
     let answer = raw(
         &s,
-        b"GET http://localhost/version HTTP/1.1\r\nhost: rebind.attacker.example\r\nconnection: close\r\n\r\n",
+        b"GET http://u@localhost/version HTTP/1.1\r\nhost: rebind.attacker.example\r\nconnection: close\r\n\r\n",
     )
     .await;
     assert!(answer.starts_with("HTTP/1.1 200 OK\r\n"), "{answer}");

@@ -334,8 +334,11 @@ async fn watches_end_when_their_crd_storage_is_torn_down() {
         w.ends_within(10).await,
         "a spec change did not end the watch"
     );
-    // Deleted: the new watch ends once the CRD is gone.
-    let mut w = h.watch(&format!("{CT}?watch=true&resourceVersion=0")).await;
+    // Deleted: the new watch ends once the CRD is gone. ("00" is revision 0, as parsed: the
+    // current state first.)
+    let mut w = h
+        .watch(&format!("{CT}?watch=true&resourceVersion=00"))
+        .await;
     let e = w.next().await;
     assert_eq!(e["type"], "ADDED");
     h.delete(&crd_path).await.expect(200);
