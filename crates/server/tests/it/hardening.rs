@@ -651,43 +651,39 @@ async fn requests_go_would_not_read_are_answered_as_go_answers_them() {
     )
     .await;
     assert!(answer.starts_with("HTTP/1.1 422 "), "{answer}");
-    // HTTP/1.0 needs no Host; a local server then refuses the host it cannot see.
-    let answer = raw(&s, b"GET /version HTTP/1.0\r\n\r\n").await;
-    assert!(answer.contains(" 403 Forbidden\r\n"), "{answer}");
-    // A malformed escape in the path: `url.ParseRequestURI` refuses the request line.
-    let answer = raw(
-        &s,
-        b"GET /api/v1/namespaces/x%zz HTTP/1.1\r\nhost: localhost\r\n\r\n",
-    )
-    .await;
-    assert!(
-        answer.starts_with("HTTP/1.1 400 Bad Request\r\n"),
-        "{answer}"
-    );
-    assert!(answer.ends_with("\r\n\r\n400 Bad Request"), "{answer}");
-    // An expectation Go does not meet: 417, empty.
-    let answer = raw(
-        &s,
-        b"GET /version HTTP/1.1\r\nhost: localhost\r\nexpect: foo\r\n\r\n",
-    )
-    .await;
-    assert!(
-        answer.starts_with("HTTP/1.1 417 Expectation Failed\r\n"),
-        "{answer}"
-    );
-    assert!(answer.ends_with("\r\n\r\n"), "{answer}");
-    // An absolute-form target names the host, whatever `Host` says (`req.Host`).
-    let answer = raw(
-        &s,
-        b"GET http://rebind.attacker.example/version HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n",
-    )
-    .await;
-    assert!(answer.starts_with("HTTP/1.1 403 Forbidden\r\n"), "{answer}");
-    let answer = raw(
-        &s,
-        b"GET http://u@localhost/version HTTP/1.1\r\nhost: rebind.attacker.example\r\nconnection: close\r\n\r\n",
-    )
-    .await;
-    assert!(answer.starts_with("HTTP/1.1 200 OK\r\n"), "{answer}");
+    // Each with the start of Go's answer and, when it has one to check, the end.
+    let more: [(&[u8], &str, &str); 5] = [
+        // HTTP/1.0 needs no Host; a local server then refuses the host it cannot see.
+        (b"GET /version HTTP/1.0\r\n\r\n", "HTTP/1.0 403 Forbidden\r\n", ""),
+        // A malformed escape in the path: `url.ParseRequestURI` refuses the request line.
+        (
+            b"GET /api/v1/namespaces/x%zz HTTP/1.1\r\nhost: localhost\r\n\r\n",
+            "HTTP/1.1 400 Bad Request\r\n",
+            "\r\n\r\n400 Bad Request",
+        ),
+        // An expectation Go does not meet: 417, empty.
+        (
+            b"GET /version HTTP/1.1\r\nhost: localhost\r\nexpect: foo\r\n\r\n",
+            "HTTP/1.1 417 Expectation Failed\r\n",
+            "\r\n\r\n",
+        ),
+        // An absolute-form target names the host, whatever `Host` says (`req.Host`), without
+        // its user-info.
+        (
+            b"GET http://rebind.attacker.example/version HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n",
+            "HTTP/1.1 403 Forbidden\r\n",
+            "",
+        ),
+        (
+            b"GET http://u@localhost/version HTTP/1.1\r\nhost: rebind.attacker.example\r\nconnection: close\r\n\r\n",
+            "HTTP/1.1 200 OK\r\n",
+            "",
+        ),
+    ];
+    for (request, start, end) in more {
+        let answer = raw(&s, request).await;
+        assert!(answer.starts_with(start), "{answer}");
+        assert!(answer.ends_with(end), "{answer}");
+    }
     s.shutdown().await;
 }
