@@ -23,8 +23,7 @@ pub(super) async fn get(ctx: &Ctx) -> ApiResult<Resp> {
     let key = info.key(ctx.path.namespace.as_deref(), &name);
     let entry = match ctx.query.get("resourceVersion").filter(|rv| !rv.is_empty()) {
         Some(rv) => {
-            let n = crate::store::parse_resource_version(rv)
-                .map_err(crate::store::invalid_resource_version)?;
+            let n = crate::store::parse_resource_version(rv).map_err(ApiError::not_a_status)?;
             read::reached(&ctx.api, n).await?;
             ctx.api
                 .cache

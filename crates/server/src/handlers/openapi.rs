@@ -180,13 +180,13 @@ pub(super) fn serve(
         }
         Route::OpenApiDoc(path) => {
             let Some((doc, hash)) = docs.get(path) else {
-                return Ok(empty(404));
+                return Ok(response::empty(404));
             };
             match crate::http::negotiate::takes_json(header(header::ACCEPT)) {
                 Some(true) => {}
                 no => {
                     // No clause at all: nothing but the `Vary` (an empty 200).
-                    let mut r = empty(if no.is_none() { 200 } else { 406 });
+                    let mut r = response::empty(if no.is_none() { 200 } else { 406 });
                     set(&mut r, header::VARY, "Accept");
                     return Ok(r);
                 }
@@ -251,13 +251,6 @@ fn not_modified_now(mut r: Resp) -> Resp {
         h.remove(header::LAST_MODIFIED);
     }
     *r.body_mut() = response::Body::Full(Some(Bytes::new()));
-    r
-}
-
-/// A status alone (`w.WriteHeader`): no body, no `Content-Type`.
-fn empty(status: u16) -> Resp {
-    let mut r = response::bytes(status, content_type::JSON, Bytes::new());
-    r.headers_mut().remove(header::CONTENT_TYPE);
     r
 }
 

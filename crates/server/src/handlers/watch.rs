@@ -266,9 +266,8 @@ pub(super) async fn watch(ctx: Ctx) -> ApiResult<Resp> {
     let api = Arc::clone(&ctx.api);
     // Where the stream starts, and whether it begins with the current state. A resourceVersion
     // that does not parse is the storage's error (`cacher.go` `Watch`), not a Status.
-    let parse_rv = |n: &str| {
-        crate::store::parse_resource_version(n).map_err(crate::store::invalid_resource_version)
-    };
+    let parse_rv =
+        |n: &str| crate::store::parse_resource_version(n).map_err(ApiError::not_a_status);
     // The parsed revision decides, as the cacher's `requestedWatchRV` does ("00" is 0).
     let (initial_events, after) = match (parse_rv(&rv)?, send_initial) {
         (0, None | Some(true)) => (true, None),

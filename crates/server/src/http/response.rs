@@ -122,6 +122,12 @@ pub fn bytes(status: u16, content_type: &'static str, body: Bytes) -> Resp {
     full(status, Some(HeaderValue::from_static(content_type)), body)
 }
 
+/// A status alone (Go's `w.WriteHeader` with nothing written): no body, no `Content-Type`.
+#[must_use]
+pub fn empty(status: u16) -> Resp {
+    full(status, None, Bytes::new())
+}
+
 fn full(status: u16, content_type: Option<HeaderValue>, body: Bytes) -> Resp {
     let mut r = Response::new(Body::Full(Some(body)));
     *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);

@@ -377,6 +377,19 @@ impl ApiError {
         }
     }
 
+    /// An error that is not a Status, as `responsewriters.ErrorToAPIStatus` answers it: 500, no
+    /// reason, the error's text (a storage `InvalidError`, etcd's `request is too large`).
+    #[must_use]
+    pub fn not_a_status(message: String) -> ApiError {
+        ApiError {
+            list_continue: None,
+            code: 500,
+            reason: "",
+            message,
+            details: None,
+        }
+    }
+
     /// 504 `Timeout: <message>` (`NewTimeoutError`).
     #[must_use]
     pub fn timeout(message: &str) -> ApiError {

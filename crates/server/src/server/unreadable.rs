@@ -56,8 +56,7 @@ fn expectation_failed(parts: &Parts) -> Option<Resp> {
     if expect.is_empty() || continues {
         return None;
     }
-    let mut r = response::bytes(417, "", Bytes::new());
-    r.headers_mut().remove(header::CONTENT_TYPE);
+    let mut r = response::empty(417);
     r.headers_mut()
         .insert(header::CONNECTION, HeaderValue::from_static("close"));
     Some(r)

@@ -127,7 +127,8 @@ pub fn too_large(requested: Revision, current: Revision) -> ApiError {
 ///
 /// # Errors
 /// The field error the storage's `InvalidError` carries, as text; each caller wraps it as the API
-/// server does for its verb ([`invalid_resource_version`] for GET and WATCH, a 400 for LIST).
+/// server does for its verb (GET and WATCH pass the storage's `InvalidError` on as it is,
+/// [`ApiError::not_a_status`]; LIST makes it a 400).
 pub fn parse_resource_version(s: &str) -> Result<Revision, String> {
     if s.is_empty() || s == "0" {
         return Ok(0);
@@ -145,32 +146,12 @@ pub fn parse_resource_version(s: &str) -> Result<Revision, String> {
     ))
 }
 
-/// 500 with the message of [`parse_resource_version`]'s error: the storage's `InvalidError` is not
-/// a Status, and GET (`InterpretGetError`) and WATCH pass it on as it is
-/// (`responsewriters.ErrorToAPIStatus`: code 500, no reason).
-#[must_use]
-pub fn invalid_resource_version(message: String) -> ApiError {
-    ApiError {
-        code: 500,
-        reason: "",
-        message,
-        details: None,
-        list_continue: None,
-    }
-}
-
 /// 500 `etcdserver: request is too large`: etcd's `ErrRequestTooLarge`, which kube-apiserver
 /// passes on as an error that is not a Status (`responsewriters.ErrorToAPIStatus`: code 500, no
 /// reason, the error's text).
 #[must_use]
 pub fn request_too_large() -> ApiError {
-    ApiError {
-        code: 500,
-        reason: "",
-        message: "etcdserver: request is too large".to_owned(),
-        details: None,
-        list_continue: None,
-    }
+    ApiError::not_a_status("etcdserver: request is too large".to_owned())
 }
 
 /// Whether `e` is [`request_too_large`] (apiserver `rest.go` `isTooLargeError`).
@@ -469,7 +450,7 @@ mod tests {
             parse_resource_version("é\n").unwrap_err(),
             "resourceVersion: Invalid value: \"é\\n\": strconv.ParseUint: parsing \"é\\n\": invalid syntax"
         );
-        let e = invalid_resource_version("m".to_owned());
+        let e = ApiError::not_a_status("m".to_owned());
         assert_eq!((e.code, e.reason), (500, ""));
     }
 
